@@ -1,0 +1,95 @@
+"""`check(body, provider)`: a request body as sent, against the provider's profile.
+
+The body is checked at wire level (not through the neutral model), because the vendor sees
+the wire. Each protocol module in `normalizer/checks/` maps rule ids to detectors; a
+detector yields `Finding`s (where, and the fields its rule's message template needs).
+
+Violations come out in the order the vendor reports them: profile rule order first (a
+profile lists its rules in the order the vendor evaluates them), then position in the body.
+So `check(...)[0]` is what the vendor's 400 would say.
+"""
+
+from __future__ import annotations
+
+import importlib
+import string
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from normalizer.model import EMPTY, JsonMap
+from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Where a rule is broken, and the values its message template needs."""
+
+    location: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+Detector = Callable[[Mapping[str, Any], Rule], Iterable[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    rule: str
+    location: str
+    status: int
+    message: str  # the vendor's message with fields filled in, or "unknown"
+    error: JsonMap = EMPTY  # the vendor's type / code / param, param filled in
+    confidence: str = "low"
+    source: str = ""
+
+    @property
+    def message_known(self) -> bool:
+        return self.message != UNKNOWN
+
+
+def detectors(protocol: str) -> Mapping[str, Detector]:
+    """The rule-id -> detector table of a protocol (from normalizer/checks/<protocol>.py)."""
+    return importlib.import_module(f"normalizer.checks.{protocol}").DETECTORS
+
+
+def check(body: Mapping[str, Any], provider: str | Path | Profile) -> tuple[Violation, ...]:
+    """Every enforced rule of `provider` that `body` breaks, in the vendor's order."""
+    profile = load_profile(provider)
+    table = detectors(profile.protocol)
+    found: list[Violation] = []
+    for rule in profile.rules:
+        if not rule.enforced:
+            continue
+        detect = table.get(rule.id)
+        if detect is None:
+            raise LookupError(f"{profile.source_path}: rule {rule.id!r} has no detector for "
+                              f"protocol {profile.protocol!r} (normalizer/checks/"
+                              f"{profile.protocol}.py)")
+        found.extend(_violation(rule, f) for f in detect(body, rule))
+    return tuple(found)
+
+
+def _violation(rule: Rule, finding: Finding) -> Violation:
+    fields = dict(finding.fields)
+    fields.setdefault("location", finding.location)
+    error = {k: (fill(v, fields) if isinstance(v, str) else v) for k, v in rule.error.items()}
+    return Violation(rule=rule.id, location=finding.location, status=rule.status,
+                     message=fill(rule.message, fields), error=JsonMap(error),
+                     confidence=rule.confidence, source=rule.source)
+
+
+def fill(template: str, fields: Mapping[str, Any]) -> str:
+    """Fill `{name}` fields of a vendor message template; "unknown" stays "unknown".
+    A field the detector did not provide is an error in the profile or detector, so it
+    raises KeyError naming it rather than sending a half-filled text."""
+    if template == UNKNOWN:
+        return UNKNOWN
+    return string.Formatter().vformat(template, (), dict(fields))
+
+
+def template_fields(template: str) -> tuple[str, ...]:
+    """The `{field}` names a message template uses (for tests of profiles vs detectors)."""
+    if template == UNKNOWN:
+        return ()
+    return tuple(name for _, name, _, _ in string.Formatter().parse(template) if name)

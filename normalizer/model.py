@@ -1,0 +1,231 @@
+"""The neutral history: what every wire protocol parses into and renders from.
+
+Everything here is immutable (frozen, slotted dataclasses; tuples; `JsonMap` for
+mappings) so that passes can share structure safely and histories can be compared
+and hashed. JSON values inside the model are frozen with `freeze` and turned back into
+plain `dict`/`list` with `thaw` when a body is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
+ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
+
+
+class JsonMap(Mapping[str, Any]):
+    """An immutable, hashable JSON object whose key order is kept (it matters on the wire)."""
+
+    __slots__ = ("_data", "_hash")
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        self._data: dict[str, Any] = {str(k): freeze(v) for k, v in (data or {}).items()}
+        self._hash: int | None = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(tuple(self._data.items()))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, JsonMap):
+            return self._data == other._data
+        if isinstance(other, Mapping):
+            return self._data == {k: freeze(v) for k, v in other.items()}
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"JsonMap({self._data!r})"
+
+    def thaw(self) -> dict[str, Any]:
+        return {k: thaw(v) for k, v in self._data.items()}
+
+    def merged(self, **updates: Any) -> JsonMap:
+        return JsonMap({**self._data, **updates})
+
+    def without(self, *keys: str) -> JsonMap:
+        return JsonMap({k: v for k, v in self._data.items() if k not in keys})
+
+
+EMPTY = JsonMap()
+
+
+def freeze(value: Any) -> Any:
+    """JSON value -> immutable equivalent (dict -> JsonMap, list -> tuple)."""
+    if isinstance(value, JsonMap):
+        return value
+    if isinstance(value, Mapping):
+        return JsonMap(value)
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Inverse of `freeze`: JsonMap -> dict, tuple -> list, recursively."""
+    if isinstance(value, JsonMap):
+        return value.thaw()
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _frozen(value: Mapping[str, Any] | None) -> JsonMap:
+    return value if isinstance(value, JsonMap) else JsonMap(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A call the model made. `arguments` is a JsonMap, or the raw string verbatim when the
+    vendor sent arguments that are not a JSON object (kept so nothing is lost)."""
+
+    name: str
+    arguments: JsonMap | str = EMPTY
+    id: str | None = None
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.arguments, str):
+            object.__setattr__(self, "arguments", _frozen(self.arguments))
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """The answer to a call. `name` is the tool's name where the protocol carries it (Gemini
+    functionResponse needs it); `content` is a string or a tuple of Text parts."""
+
+    call_id: str | None
+    content: str | tuple[Text, ...] = ""
+    is_error: bool = False
+    name: str | None = None
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.content, str):
+            object.__setattr__(self, "content", tuple(self.content))
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+    @property
+    def text(self) -> str:
+        if isinstance(self.content, str):
+            return self.content
+        return "".join(p.text for p in self.content)
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """Model reasoning. `vendor` is the provider that produced it: signatures are only valid
+    there. `redacted` marks Anthropic's redacted_thinking (opaque `signature` holds the data)."""
+
+    text: str
+    signature: str | None = None
+    vendor: str | None = None
+    redacted: bool = False
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+
+Part: TypeAlias = Text | ToolCall | ToolResult | Thinking
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message. Roles and the parts they may hold:
+    system: Text; user: Text; assistant: Text, ToolCall, Thinking; tool: ToolResult (and Text
+    where a protocol puts text beside results in the same turn, as Anthropic and Gemini do).
+    `origin` is the provider that produced an assistant message."""
+
+    role: Role
+    parts: tuple[Part, ...] = ()
+    origin: str | None = None
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"unknown role {self.role!r}; expected one of {', '.join(ROLES)}")
+        object.__setattr__(self, "parts", tuple(self.parts))
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+    @property
+    def text(self) -> str:
+        return "".join(p.text for p in self.parts if isinstance(p, Text))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolCall))
+
+    @property
+    def tool_results(self) -> tuple[ToolResult, ...]:
+        return tuple(p for p in self.parts if isinstance(p, ToolResult))
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    messages: tuple[Message, ...] = ()
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "messages", tuple(self.messages))
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+    def __len__(self) -> int:
+        return len(self.messages)
+
+    def __iter__(self) -> Iterator[Message]:
+        return iter(self.messages)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema)."""
+
+    name: str
+    description: str = ""
+    input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "input_schema", _frozen(self.input_schema))
+
+    @classmethod
+    def from_mcp(cls, tool: Mapping[str, Any]) -> ToolSpec:
+        schema = tool.get("inputSchema", tool.get("input_schema", {"type": "object"}))
+        return cls(name=str(tool["name"]), description=str(tool.get("description", "")),
+                   input_schema=schema)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry of a report: which pass (or conversion) did what, where, and whether
+    information was lost. `code` is the stable kebab-case fix code scenarios assert on."""
+
+    pass_name: str
+    code: str
+    what: str
+    where: str
+    lossless: bool

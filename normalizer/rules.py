@@ -1,0 +1,58 @@
+"""The vocabulary of rule ids: one stable kebab-case id per defect, shared by every
+protocol and provider that rejects it (each in its own words, kept in its profile).
+
+Passes look rules up by these ids (`profile.enforces("missing-tool-result")`), so an id
+means the same defect everywhere. A profile may only use ids listed here; adding a new
+kind of defect means adding it here first, with one line saying what it forbids.
+"""
+
+from __future__ import annotations
+
+RULE_IDS: dict[str, str] = {
+    # pairing and ordering of calls and results
+    "orphan-tool-result": "a tool result whose call is not in the turn right before it",
+    "missing-tool-result": "a tool call not answered before the next non-result message "
+                           "(includes a message wedged between calls and results)",
+    "tool-results-out-of-order": "results of parallel calls in another order than the calls",
+    "duplicate-tool-call-id": "two tool calls with the same id",
+    "duplicate-tool-result": "two results for the same call id",
+    "tool-result-count-mismatch": "not as many results as calls in a call turn",
+    "tool-call-id-missing": "a tool call or result with no id where the protocol needs one",
+    "tool-call-id-too-long": "a tool call id longer than params.max_length",
+    "tool-call-id-pattern": "a tool call id that does not match params.pattern",
+    # tools
+    "tool-name-invalid": "a tool name (declared or called) not matching params.pattern / "
+                         "params.max_length",
+    "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
+    "tool-choice-without-tools": "`tool_choice` set with no `tools`",
+    "tool-schema-unsupported": "a tool parameter schema with keywords the vendor rejects",
+    "unknown-tool-field": "a field in a tool declaration the vendor does not know",
+    # content and roles
+    "empty-content": "a message (or turn) with no content",
+    "empty-text-block": "a text block/part whose text is empty",
+    "role-alternation": "two consecutive messages of the same role where alternation is required",
+    "first-message-role": "a first (non-system) message of a role the vendor does not accept",
+    "last-message-role": "a last message of a role the vendor does not accept",
+    "role-order": "a role the vendor does not accept right after the previous role",
+    "system-message-placement": "a system message where the protocol has no place for it",
+    "unknown-message-field": "a message field the vendor does not know (params.allowed)",
+    "assistant-content-type": "an assistant item with a content type only user items may have",
+    # Gemini turn structure
+    "call-turn-placement": "a function-call turn not right after a user or function-response turn",
+    "function-response-count": "function-response parts not equal in number to the call parts "
+                               "of the call turn, in one turn right after it",
+    "thought-signature-missing": "a function call without a thought signature (Gemini 3)",
+    "thought-signature-invalid": "a thought signature the vendor cannot verify",
+    # thinking / reasoning
+    "thinking-block-required": "thinking on: the final assistant turn does not start with thinking",
+    "thinking-when-disabled": "thinking off: thinking blocks in the final assistant turn",
+    "thinking-signature-invalid": "a thinking block whose signature this vendor did not issue",
+    "thinking-signature-missing": "a thinking block without its signature",
+    "reasoning-content-required": "thinking mode: reasoning must be passed back with tool calls",
+    "reasoning-input-unsupported": "reasoning input sent to a model that does not take it",
+    "reasoning-item-orphan": "a reasoning item not followed by the item it belongs to",
+}
+
+
+def describe(rule_id: str) -> str:
+    return RULE_IDS[rule_id]

@@ -1,0 +1,149 @@
+"""MCP tool definitions <-> each protocol's tool declaration, and vendor tool calls back to
+a neutral `{name, arguments, call_id}`.
+
+Gemini accepts only a subset of JSON Schema in function declarations; `gemini_schema`
+converts to it and lists every conversion as a Change.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireFormatError
+from normalizer.model import Change, JsonMap, ToolSpec, thaw
+from normalizer.wire import PROTOCOLS
+
+Decls = list[dict[str, Any]]
+
+
+def declare(tools: Sequence[ToolSpec], protocol: str) -> tuple[Decls, tuple[Change, ...]]:
+    """Tool specs -> the `tools` value of a request body in `protocol`, plus the schema
+    conversions made on the way (only Gemini converts)."""
+    if protocol == "openai_chat":
+        return [_openai_chat_decl(t) for t in tools], ()
+    if protocol == "openai_responses":
+        return [_responses_decl(t) for t in tools], ()
+    if protocol == "anthropic":
+        return [_anthropic_decl(t) for t in tools], ()
+    if protocol == "gemini":
+        return _gemini_decls(tools)
+    raise UnknownProtocolError(protocol, PROTOCOLS)
+
+
+def _openai_chat_decl(tool: ToolSpec) -> dict[str, Any]:
+    return {"type": "function", "function": {"name": tool.name, "description": tool.description,
+                                             "parameters": thaw(tool.input_schema)}}
+
+
+def _responses_decl(tool: ToolSpec) -> dict[str, Any]:
+    return {"type": "function", "name": tool.name, "description": tool.description,
+            "parameters": thaw(tool.input_schema)}
+
+
+def _anthropic_decl(tool: ToolSpec) -> dict[str, Any]:
+    return {"name": tool.name, "description": tool.description,
+            "input_schema": thaw(tool.input_schema)}
+
+
+def _gemini_decls(tools: Sequence[ToolSpec]) -> tuple[Decls, tuple[Change, ...]]:
+    if not tools:
+        return [], ()
+    decls: list[dict[str, Any]] = []
+    changes: list[Change] = []
+    for tool in tools:
+        schema, schema_changes = gemini_schema(thaw(tool.input_schema), where=f"tools.{tool.name}")
+        decls.append({"name": tool.name, "description": tool.description, "parameters": schema})
+        changes.extend(schema_changes)
+    return [{"functionDeclarations": decls}], tuple(changes)
+
+
+def gemini_schema(
+    schema: Mapping[str, Any], where: str = "schema"
+) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """JSON Schema -> the OpenAPI subset Gemini function declarations accept."""
+    from normalizer.gemini_schema import convert  # kept apart: it is the largest conversion
+
+    return convert(schema, where=where)
+
+
+def parse_declarations(tools: Sequence[Mapping[str, Any]], protocol: str) -> tuple[ToolSpec, ...]:
+    """The `tools` value of a request body -> tool specs (the inverse of `declare`)."""
+    specs: list[ToolSpec] = []
+    for i, decl in enumerate(tools):
+        where = f"tools[{i}]"
+        if protocol == "openai_chat":
+            fn = _require(decl, "function", where)
+            specs.append(_spec(fn, "parameters", f"{where}.function"))
+        elif protocol == "openai_responses":
+            specs.append(_spec(decl, "parameters", where))
+        elif protocol == "anthropic":
+            specs.append(_spec(decl, "input_schema", where))
+        elif protocol == "gemini":
+            for j, fn in enumerate(decl.get("functionDeclarations") or ()):
+                specs.append(_spec(fn, "parameters", f"{where}.functionDeclarations[{j}]"))
+        else:
+            raise UnknownProtocolError(protocol, PROTOCOLS)
+    return tuple(specs)
+
+
+def _require(obj: Mapping[str, Any], key: str, where: str) -> Any:
+    if not isinstance(obj, Mapping) or key not in obj:
+        raise WireFormatError(where, f"expected an object with {key!r}")
+    return obj[key]
+
+
+def _spec(decl: Mapping[str, Any], schema_key: str, where: str) -> ToolSpec:
+    name = _require(decl, "name", where)
+    schema = decl.get(schema_key) or {"type": "object"}
+    return ToolSpec(name=str(name), description=str(decl.get("description") or ""),
+                    input_schema=schema)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCall:
+    name: str
+    arguments: JsonMap
+    call_id: str | None
+
+
+def parse_arguments(raw: str | Mapping[str, Any] | None, where: str = "arguments") -> JsonMap:
+    """OpenAI-style JSON-string arguments -> JsonMap. Invalid JSON, or JSON that is not an
+    object, raises ArgumentsJSONError carrying the raw text."""
+    if raw is None or raw == "":
+        return JsonMap()
+    if isinstance(raw, Mapping):
+        return JsonMap(raw)
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ArgumentsJSONError(raw, f"{exc.msg} at line {exc.lineno} column {exc.colno}",
+                                 where) from exc
+    if not isinstance(value, dict):
+        raise ArgumentsJSONError(raw, f"expected a JSON object, got {type(value).__name__}", where)
+    return JsonMap(value)
+
+
+def parse_call(call: Mapping[str, Any], protocol: str) -> ParsedCall:
+    """One vendor tool call (as found in a response or request) -> name, arguments, call id."""
+    if protocol == "openai_chat":
+        fn = _require(call, "function", "tool_call")
+        return ParsedCall(str(_require(fn, "name", "tool_call.function")),
+                          parse_arguments(fn.get("arguments"), "tool_call.function.arguments"),
+                          call.get("id"))
+    if protocol == "openai_responses":
+        return ParsedCall(str(_require(call, "name", "function_call")),
+                          parse_arguments(call.get("arguments"), "function_call.arguments"),
+                          call.get("call_id"))
+    if protocol == "anthropic":
+        return ParsedCall(str(_require(call, "name", "tool_use")),
+                          parse_arguments(call.get("input") or {}, "tool_use.input"),
+                          call.get("id"))
+    if protocol == "gemini":
+        fn = call.get("functionCall", call)
+        return ParsedCall(str(_require(fn, "name", "functionCall")),
+                          parse_arguments(fn.get("args") or {}, "functionCall.args"),
+                          fn.get("id"))
+    raise UnknownProtocolError(protocol, PROTOCOLS)

@@ -1,0 +1,44 @@
+"""Wire protocols: one module per protocol, each with `parse(body) -> History` and
+`render(history, *, tools=(), model=..., options=None) -> dict`.
+
+Render is faithful: a broken history renders as a broken request. Repairs live in
+`normalizer.passes`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from normalizer.errors import UnknownProtocolError
+from normalizer.model import History, ToolSpec
+
+PROTOCOLS: tuple[str, ...] = ("openai_chat", "openai_responses", "anthropic", "gemini")
+
+
+def protocol_module(protocol: str) -> ModuleType:
+    """The module implementing `protocol`; UnknownProtocolError lists the known ones."""
+    if protocol not in PROTOCOLS:
+        raise UnknownProtocolError(protocol, PROTOCOLS)
+    return importlib.import_module(f"normalizer.wire.{protocol}")
+
+
+def parse(body: Mapping[str, Any], protocol: str) -> History:
+    """A request body as the protocol's SDK would send it -> neutral History."""
+    return protocol_module(protocol).parse(body)
+
+
+def render(
+    history: History,
+    protocol: str,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    model: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Neutral History -> the request body the protocol's SDK would send (faithfully)."""
+    module = protocol_module(protocol)
+    return module.render(history, tools=tools, model=model or module.DEFAULT_MODEL,
+                         options=options)
