@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 import string
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
@@ -30,7 +30,12 @@ class Finding:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
 
-Detector = Callable[[Mapping[str, Any], Rule], Iterable[Finding]]
+class Detector(Protocol):
+    """(body, rule, model) -> where the rule is broken. `model` is the model the request is
+    for (Gemini carries it in the URL, not the body), or None when unknown."""
+
+    def __call__(self, body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterable[Finding]:
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +58,13 @@ def detectors(protocol: str) -> Mapping[str, Detector]:
     return importlib.import_module(f"normalizer.checks.{protocol}").DETECTORS
 
 
-def check(body: Mapping[str, Any], provider: str | Path | Profile) -> tuple[Violation, ...]:
-    """Every enforced rule of `provider` that `body` breaks, in the vendor's order."""
+def check(
+    body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None
+) -> tuple[Violation, ...]:
+    """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
+    `model` defaults to the body's own `model` field."""
     profile = load_profile(provider)
+    model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     table = detectors(profile.protocol)
     found: list[Violation] = []
     for rule in profile.rules:
@@ -66,7 +75,7 @@ def check(body: Mapping[str, Any], provider: str | Path | Profile) -> tuple[Viol
             raise LookupError(f"{profile.source_path}: rule {rule.id!r} has no detector for "
                               f"protocol {profile.protocol!r} (normalizer/checks/"
                               f"{profile.protocol}.py)")
-        found.extend(_violation(rule, f) for f in detect(body, rule))
+        found.extend(_violation(rule, f) for f in detect(body, rule, model))
     return tuple(found)
 
 
