@@ -1,0 +1,42 @@
+"""Repair passes: pure functions, each named after the defect it removes.
+
+Every pass has the signature `(draft, profile, policy) -> (draft, changes)`: it never
+mutates its input, is deterministic and idempotent, reads what the vendor requires from
+the profile (never from the provider's name), and returns one Change per item it removed,
+moved, merged, rewritten or synthesized.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
+from normalizer.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What a pass works on: the history, the tools declared with it, and the id and tool-name
+    maps built so far (new -> original), so that responses can be mapped back."""
+
+    history: History
+    tools: tuple[ToolSpec, ...] = ()
+    id_map: JsonMap = EMPTY
+    name_map: JsonMap = EMPTY
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Choices where more than one repair is sound. Defaults favour least loss."""
+
+    orphan_results: Literal["keep-as-text", "drop"] = "keep-as-text"
+    unanswered_calls: Literal["synthesize", "drop"] = "synthesize"
+    foreign_thinking: Literal["drop", "as-text"] = "drop"
+    interrupted_text: str = field(
+        default="[tool call interrupted: no result was recorded for this call]"
+    )
+
+
+Pass = Callable[[Draft, Profile, Policy], tuple[Draft, tuple[Change, ...]]]
