@@ -160,9 +160,8 @@ def _merge_in_base_order(
     base: tuple[Rule, ...], inherited: list[Rule], own: list[Rule]
 ) -> list[Rule]:
     """Own rules replace the base rule of the same id in place; new own rules go after."""
-    by_id = {r.id: r for r in own}
-    kept = {r.id for r in inherited}
-    merged = [by_id.get(r.id, r) for r in base if r.id in by_id or r.id in kept]
+    by_id = {r.id: r for r in inherited} | {r.id: r for r in own}
+    merged = [by_id[r.id] for r in base if r.id in by_id]
     placed = {r.id for r in merged}
     return merged + [r for r in own if r.id not in placed]
 

@@ -1,0 +1,79 @@
+"""`conformance check FILE --provider P`: lint a request body against a provider's profile.
+
+Exit status: 0 no violation, 1 violations found, 2 unreadable input or unknown provider.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from normalizer.check import Violation, check
+from normalizer.errors import NormalizerError
+from normalizer.profiles import PROVIDERS, load_profile
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "check", help="check a request body against a provider's rules",
+        description="Check a request body (JSON, as the SDK would send it) against a "
+                    "provider's strictness profile. Exit 0: accepted; 1: violations; "
+                    "2: unreadable input.")
+    parser.add_argument("file", help="JSON request body file, or - for standard input")
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--provider", choices=PROVIDERS, help="a built-in provider")
+    target.add_argument("--profile", help="a profile YAML file (e.g. written by `probe`)")
+    parser.add_argument("--model", help="the model the request is for (Gemini: it is not in "
+                                        "the body); defaults to the body's `model`")
+    parser.add_argument("--json", action="store_true", help="print violations as JSON")
+    parser.set_defaults(func=run)
+
+
+def read_body(name: str) -> dict[str, Any]:
+    """The JSON object in file `name` (or stdin for '-'); ValueError says what is wrong."""
+    label = "standard input" if name == "-" else name
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"{label}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        body = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
+    if not isinstance(body, dict):
+        raise ValueError(f"{label}: expected a JSON object (a request body), "
+                         f"got {type(body).__name__}")
+    return body
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        body = read_body(args.file)
+        profile = load_profile(args.profile or args.provider)
+        found = check(body, profile, model=args.model)
+    except (ValueError, NormalizerError) as exc:
+        print(f"conformance check: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([violation_json(v) for v in found], indent=2, ensure_ascii=False))
+    else:
+        print(summary(found, profile.provider))
+    return 1 if found else 0
+
+
+def violation_json(v: Violation) -> dict[str, Any]:
+    return {"rule": v.rule, "location": v.location, "status": v.status, "message": v.message,
+            "error": v.error.thaw(), "confidence": v.confidence, "source": v.source}
+
+
+def summary(found: tuple[Violation, ...], provider: str) -> str:
+    if not found:
+        return f"{provider}: no violation"
+    lines = [f"{provider}: {len(found)} violation(s); the vendor would answer with the first:"]
+    for v in found:
+        lines.append(f"  {v.location}: [{v.rule}] HTTP {v.status}: {v.message}")
+        lines.append(f"      source: {v.source} (confidence {v.confidence})")
+    return "\n".join(lines)

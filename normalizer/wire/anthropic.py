@@ -1,0 +1,221 @@
+"""Anthropic Messages API request bodies <-> neutral History.
+
+Mapping (see docs/wire-anthropic-gemini.md for the full table):
+
+- top-level `system` (string or text blocks) <-> the first message when its role is system;
+- `user` message holding any `tool_result` block <-> one neutral `tool` message (results and
+  the text blocks beside them, in order); any other `user` message <-> `user`;
+- `assistant` <-> `assistant`; blocks `text`, `tool_use`, `thinking`, `redacted_thinking`;
+- block fields with no neutral home (`cache_control`, `citations`, ...) <-> part `extras`;
+  message fields other than role/content <-> message `extras`.
+
+Render is faithful, so shapes the API rejects are emitted as a naive client would send
+them: a system message that is not first becomes a `{"role": "system"}` entry of
+`messages` (which parse reads back), a neutral tool message becomes its own user message
+even when it follows another one, a string `ToolCall.arguments` is sent as the `input`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from normalizer.errors import WireFormatError
+from normalizer.model import History, JsonMap, Message, Part, Text, Thinking, ToolCall
+from normalizer.model import ToolResult, ToolSpec, thaw
+from normalizer.tools import declare
+
+DEFAULT_MODEL = "claude-sonnet-4-5"
+# Anthropic requires max_tokens on every request; 256 keeps conformance probes cheap.
+DEFAULT_MAX_TOKENS = 256
+VENDOR = "anthropic"
+BLOCK_TYPES = ("text", "tool_use", "tool_result", "thinking", "redacted_thinking")
+
+_OWN_KEYS = {
+    "text": ("type", "text"),
+    "tool_use": ("type", "id", "name", "input"),
+    "tool_result": ("type", "tool_use_id", "content", "is_error"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+# ---------------------------------------------------------------- parse
+
+
+def parse(body: Mapping[str, Any]) -> History:
+    """A Messages API request body -> History. Reads `system` and `messages` only."""
+    if not isinstance(body, Mapping):
+        raise WireFormatError("body", f"expected a JSON object, got {type(body).__name__}")
+    messages: list[Message] = []
+    if "system" in body and body["system"] is not None:
+        messages.append(Message("system", _parse_content(body["system"], "system")))
+    raw = body.get("messages")
+    if not isinstance(raw, list | tuple):
+        raise WireFormatError("messages", "expected a list of messages")
+    messages.extend(_parse_message(m, f"messages[{i}]") for i, m in enumerate(raw))
+    return History(tuple(messages))
+
+
+def _parse_message(raw: Any, where: str) -> Message:
+    if not isinstance(raw, Mapping):
+        raise WireFormatError(where, f"expected an object, got {type(raw).__name__}")
+    role = raw.get("role")
+    if role not in ("user", "assistant", "system"):
+        raise WireFormatError(f"{where}.role", f"expected 'user' or 'assistant', got {role!r}")
+    if "content" not in raw:
+        raise WireFormatError(where, "missing 'content'")
+    parts = _parse_content(raw["content"], f"{where}.content")
+    if role == "user" and any(isinstance(p, ToolResult) for p in parts):
+        role = "tool"
+    extras = {k: v for k, v in raw.items() if k not in ("role", "content")}
+    return Message(role, parts, extras=extras)
+
+
+def _parse_content(content: Any, where: str) -> tuple[Part, ...]:
+    if isinstance(content, str):
+        return (Text(content),)
+    if not isinstance(content, list | tuple):
+        raise WireFormatError(where, "expected a string or a list of content blocks")
+    return tuple(_parse_block(b, f"{where}[{i}]") for i, b in enumerate(content))
+
+
+def _parse_block(block: Any, where: str) -> Part:
+    if not isinstance(block, Mapping):
+        raise WireFormatError(where, f"expected a content block object, got {type(block).__name__}")
+    kind = block.get("type")
+    if kind not in BLOCK_TYPES:
+        raise WireFormatError(f"{where}.type", f"unsupported block type {kind!r}; "
+                              f"supported: {', '.join(BLOCK_TYPES)}")
+    extras = {k: v for k, v in block.items() if k not in _OWN_KEYS[kind]}
+    if kind == "text":
+        return Text(_string(block, "text", where), extras=extras)
+    if kind == "tool_use":
+        return _parse_tool_use(block, where, extras)
+    if kind == "tool_result":
+        return _parse_tool_result(block, where, extras)
+    if kind == "thinking":
+        return Thinking(_string(block, "thinking", where), signature=block.get("signature"),
+                        vendor=VENDOR, extras=extras)
+    return Thinking("", signature=_string(block, "data", where), vendor=VENDOR, redacted=True,
+                    extras=extras)
+
+
+def _parse_tool_use(block: Mapping[str, Any], where: str, extras: dict[str, Any]) -> ToolCall:
+    arguments = block.get("input", {})
+    # A string input is not valid Anthropic, but it is kept verbatim so nothing is lost.
+    if not isinstance(arguments, Mapping | str):
+        raise WireFormatError(f"{where}.input", "expected an object")
+    call_id = block.get("id")
+    if call_id is not None and not isinstance(call_id, str):
+        raise WireFormatError(f"{where}.id", "expected a string")
+    return ToolCall(_string(block, "name", where), arguments, id=call_id, extras=extras)
+
+
+def _parse_tool_result(block: Mapping[str, Any], where: str, extras: dict[str, Any]) -> ToolResult:
+    call_id = block.get("tool_use_id")
+    if not isinstance(call_id, str):
+        raise WireFormatError(f"{where}.tool_use_id", "expected a string")
+    raw = block.get("content", "")
+    content: str | tuple[Text, ...]
+    if isinstance(raw, str):
+        content = raw
+    else:
+        parts = _parse_content(raw, f"{where}.content")
+        if not all(isinstance(p, Text) for p in parts):
+            raise WireFormatError(f"{where}.content", "expected only text blocks")
+        content = tuple(p for p in parts if isinstance(p, Text))
+    is_error = block.get("is_error", False)
+    if not isinstance(is_error, bool):
+        raise WireFormatError(f"{where}.is_error", "expected true or false")
+    return ToolResult(call_id, content, is_error=is_error, extras=extras)
+
+
+def _string(block: Mapping[str, Any], key: str, where: str) -> str:
+    value = block.get(key)
+    if not isinstance(value, str):
+        raise WireFormatError(f"{where}.{key}", "expected a string")
+    return value
+
+
+# ---------------------------------------------------------------- render
+
+
+def render(
+    history: History,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    model: str,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """History -> a Messages API request body, faithfully (no repairs).
+
+    `max_tokens` is options["max_tokens"] or DEFAULT_MAX_TOKENS; other options are copied
+    verbatim as top-level fields (they win over rendered fields of the same name)."""
+    opts = dict(options or {})
+    body: dict[str, Any] = {"model": model,
+                            "max_tokens": opts.pop("max_tokens", DEFAULT_MAX_TOKENS)}
+    messages = list(history.messages)
+    if messages and messages[0].role == "system":
+        body["system"] = _render_content(messages.pop(0).parts)
+    body["messages"] = [_render_message(m) for m in messages]
+    if tools:
+        body["tools"] = declare(tools, VENDOR)[0]
+    body.update(opts)
+    return body
+
+
+def _render_message(message: Message) -> dict[str, Any]:
+    role = "user" if message.role == "tool" else message.role
+    if message.role == "tool":
+        # Results always travel as blocks: that is what makes parse read them back as a tool turn.
+        content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
+    else:
+        content = _render_content(message.parts)
+    return {"role": role, "content": content, **thaw(message.extras)}
+
+
+def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
+    """A lone plain text part is sent as a string (the common SDK shape); anything else as
+    blocks. Both spellings parse back to the same parts."""
+    if len(parts) == 1 and isinstance(parts[0], Text) and not parts[0].extras:
+        return parts[0].text
+    return [_render_block(p) for p in parts]
+
+
+def _render_block(part: Part) -> dict[str, Any]:
+    extras = thaw(part.extras)
+    if isinstance(part, Text):
+        return {"type": "text", "text": part.text, **extras}
+    if isinstance(part, ToolCall):
+        block: dict[str, Any] = {"type": "tool_use"}
+        if part.id is not None:
+            block["id"] = part.id
+        block["name"] = part.name
+        block["input"] = part.arguments if isinstance(part.arguments, str) else thaw(part.arguments)
+        return {**block, **extras}
+    if isinstance(part, ToolResult):
+        return {**_render_tool_result(part), **extras}
+    if part.redacted:
+        return {"type": "redacted_thinking", "data": part.signature or "", **extras}
+    block = {"type": "thinking", "thinking": part.text}
+    if part.signature is not None:
+        block["signature"] = part.signature
+    return {**block, **extras}
+
+
+def _render_tool_result(part: ToolResult) -> dict[str, Any]:
+    """`ToolResult.name` has no place in Anthropic's tool_result and is not sent."""
+    content: str | list[dict[str, Any]]
+    if isinstance(part.content, str):
+        content = part.content
+    else:
+        content = [_render_block(t) for t in part.content]
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": part.call_id,
+                             "content": content}
+    if part.is_error:
+        block["is_error"] = True
+    return block
+
+
+__all__ = ["DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "JsonMap", "parse", "render"]
