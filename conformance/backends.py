@@ -1,0 +1,129 @@
+"""Backends: where a request goes — `live` (the vendor), `cassette` (vcrpy replay) or
+`emulator` (our loopback server) — and `auto`, which picks per item: live where the key is
+set and live runs were asked for, else the cassette where one exists, else the emulator.
+
+Each backend sends through `clients.send` and returns the Outcome with its `source`:
+the backend that answered, and the cassette's provenance where there is one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance import cassettes
+from conformance.classify import Outcome
+from conformance.clients import send
+from conformance.providers import Provider
+
+BACKENDS = ("auto", "live", "cassette", "emulator")
+PLACEHOLDER_KEY = "conformance-offline-placeholder"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    outcome: Outcome
+    source: dict[str, Any]
+
+
+@dataclass
+class Backends:
+    """Resolves and runs the backend of each item. The emulator starts on first use."""
+
+    choice: str = "auto"
+    cassette_root: Path = Path("cassettes")
+    record_mode: str = "none"
+    live: bool = False
+    _stack: ExitStack = field(default_factory=ExitStack)
+    providers: list[Provider] = field(default_factory=list)
+    _emulator: Any = None
+
+    def resolve(self, provider: Provider, cassette: Path) -> str:
+        if self.choice != "auto":
+            return self.choice
+        if self.live and provider.api_key_env and os.environ.get(provider.api_key_env):
+            return "live"
+        if cassette.is_file():
+            return "cassette"
+        return "emulator"
+
+    def send(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
+        backend = self.resolve(provider, cassette)
+        if backend == "emulator":
+            return self._emulated(provider, body, model, cassette)
+        if backend == "cassette":
+            return self._replayed(provider, cassette, body, model)
+        return self._live(provider, cassette, body, model)
+
+    def _emulated(self, provider: Provider, body: dict[str, Any], model: str,
+                  cassette: Path) -> Sent:
+        base_url = self.emulator_base_url(provider)
+        if self.record_mode == "none":
+            outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
+                           model=model, body=body)
+            return Sent(outcome, {"backend": "emulator"})
+        stamp = cassettes.provenance("emulator", model, base_url)
+        with cassettes.use(cassette, self.record_mode, PLACEHOLDER_KEY, stamp):
+            outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
+                           model=model, body=body)
+        return Sent(outcome, {"backend": "emulator", "recorded": str(cassette), **stamp})
+
+    def _replayed(self, provider: Provider, cassette: Path, body: dict[str, Any],
+                  model: str) -> Sent:
+        if not cassette.is_file():
+            return Sent(Outcome(None, failure="no-cassette", detail=f"{cassette} does not exist; "
+                                f"record it with: conformance record --provider {provider.name}"),
+                        {"backend": "cassette", "cassette": str(cassette)})
+        stamp = cassettes.read_provenance(cassette)
+        base_url = stamp.get("base_url") or provider.base_url
+        with cassettes.use(cassette, "none"):
+            outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
+                           model=model, body=body)
+        if outcome.failure == "connection" and "CannotOverwrite" in outcome.detail:
+            difference = cassettes.closest_difference(cassette, body)
+            outcome = Outcome(None, failure="cassette-mismatch", detail=cassettes.Mismatch(
+                cassette, difference).explain(f"conformance record --provider {provider.name}"))
+        return Sent(outcome, {"backend": "cassette", "cassette": str(cassette), **stamp})
+
+    def _live(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
+        key = os.environ.get(provider.api_key_env, "") if provider.api_key_env else ""
+        if not key:
+            return Sent(Outcome(None, failure="no-key",
+                                detail=f"{provider.api_key_env or 'no key variable'} is not set"),
+                        {"backend": "live"})
+        stamp = cassettes.provenance("live", model, provider.base_url)
+        if self.record_mode == "none":
+            outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
+                           model=model, body=body)
+            return Sent(outcome, {"backend": "live", **stamp})
+        with cassettes.use(cassette, self.record_mode, key, stamp):
+            outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
+                           model=model, body=body)
+        return Sent(outcome, {"backend": "live", "recorded": str(cassette), **stamp})
+
+    def emulator_base_url(self, provider: Provider) -> str:
+        """Start the emulator once, serving every provider of the run by its profile."""
+        from conformance.emulator import serve
+
+        if self._emulator is None:
+            profiles = {p.load_profile().provider: p.load_profile()
+                        for p in [*self.providers, provider]}
+            self._emulator = self._stack.enter_context(serve(list(profiles.values())))
+        return self._emulator.sdk_base_url(provider.load_profile().provider)
+
+    def close(self) -> None:
+        self._stack.close()
+        self._stack = ExitStack()
+        self._emulator = None
+
+
+@contextmanager
+def opened(backends: Backends) -> Iterator[Backends]:
+    try:
+        yield backends
+    finally:
+        backends.close()

@@ -1,0 +1,188 @@
+"""Cassettes: one recorded interaction per scenario × provider × mode, driven with vcrpy.
+
+`cassettes/<provider>/<topic>/<fault>.<mode>.yaml`. Requests match on method, path and
+the canonical JSON body (key order ignored). Secrets never reach a file: key headers and
+the `key` query parameter are filtered, every other header or body value holding the key
+is scrubbed, and `lint` finds anything key-like left. Provenance (backend, model, date,
+SDK versions, base URL) is stored in the cassette's metadata and shown with every verdict.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import metadata as pkg_metadata
+from pathlib import Path
+from typing import Any
+
+import vcr
+import yaml
+from vcr.errors import CannotOverwriteExistingCassetteException
+
+RECORD_MODES = ("none", "once", "new_episodes", "all")
+SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie",
+                  "set-cookie", "openai-organization", "openai-project",
+                  "anthropic-organization-id", "x-goog-user-project", "proxy-authorization")
+KEY_LIKE = re.compile(r"(sk-(proj-|ant-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}|"
+                      r"gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|Bearer [A-Za-z0-9._-]{20,})")
+SDKS = ("openai", "anthropic", "google-genai")
+
+
+def cassette_path(root: Path, provider: str, topic: str, fault: str, mode: str) -> Path:
+    return root / provider / topic / f"{fault}.{mode}.yaml"
+
+
+def canonical(body: Any) -> Any:
+    """A request body as compared: parsed JSON (dict order ignored), or the raw text."""
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, str):
+        try:
+            return json.loads(body)
+        except json.JSONDecodeError:
+            return body
+    return body
+
+
+def _canonical_body(r1: vcr.request.Request, r2: vcr.request.Request) -> None:
+    if canonical(r1.body) != canonical(r2.body):
+        raise AssertionError(first_difference(canonical(r1.body), canonical(r2.body)))
+
+
+def first_difference(a: Any, b: Any, where: str = "body") -> str:
+    """The first JSON path where two values differ, with both values, for mismatch reports."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        for key in sorted(set(a) | set(b), key=str):
+            if key not in a or key not in b:
+                side = "request" if key in a else "recording"
+                return f"{where}.{key}: only in the {side}"
+            if a[key] != b[key]:
+                return first_difference(a[key], b[key], f"{where}.{key}")
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return first_difference(x, y, f"{where}[{i}]")
+        if len(a) != len(b):
+            return f"{where}: {len(a)} items in the request, {len(b)} in the recording"
+    return f"{where}: request has {_short(a)}, recording has {_short(b)}"
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _scrubber(secret: str) -> Any:
+    def scrub(value: Any) -> Any:
+        if not secret or len(secret) < 4:
+            return value
+        if isinstance(value, bytes):
+            return value.replace(secret.encode(), b"[redacted]")
+        if isinstance(value, str):
+            return value.replace(secret, "[redacted]")
+        return value
+    return scrub
+
+
+def make_vcr(record_mode: str, secret: str = "") -> vcr.VCR:
+    """A vcrpy config that matches on method, path and canonical body and writes no secret."""
+    scrub = _scrubber(secret)
+
+    def before_request(request: vcr.request.Request) -> vcr.request.Request:
+        request.body = scrub(request.body)
+        request.uri = scrub(request.uri)
+        for name in list(request.headers):
+            request.headers[name] = scrub(request.headers[name])
+        return request
+
+    def before_response(response: dict[str, Any]) -> dict[str, Any]:
+        headers = response.get("headers", {})
+        for name in list(headers):
+            if name.lower() in SECRET_HEADERS:
+                del headers[name]
+            else:
+                headers[name] = [scrub(v) for v in headers[name]]
+        body = response.get("body", {})
+        if "string" in body:
+            body["string"] = scrub(body["string"])
+        return response
+
+    recorder = vcr.VCR(record_mode=record_mode, match_on=("method", "path", "canonical_body"),
+                       filter_headers=list(SECRET_HEADERS), filter_query_parameters=["key"],
+                       decode_compressed_response=True, before_record_request=before_request,
+                       before_record_response=before_response)
+    recorder.register_matcher("canonical_body", _canonical_body)
+    return recorder
+
+
+def sdk_versions() -> dict[str, str]:
+    found = {}
+    for name in SDKS:
+        try:
+            found[name] = pkg_metadata.version(name)
+        except pkg_metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def provenance(backend: str, model: str, base_url: str, today: dt.date | None = None
+               ) -> dict[str, Any]:
+    return {"backend": backend, "model": model, "base_url": base_url,
+            "recorded": (today or dt.date.today()).isoformat(), "sdk": sdk_versions()}
+
+
+def read_provenance(path: Path) -> dict[str, Any]:
+    """The provenance stored in a cassette (empty when it has none)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return dict((data.get("metadata") or {}).get("provenance") or {})
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    path: Path
+    difference: str
+
+    def explain(self, rerecord: str) -> str:
+        return (f"{self.path}: the request does not match the recording: {self.difference}. "
+                f"Re-record with: {rerecord}")
+
+
+@contextmanager
+def use(path: Path, record_mode: str, secret: str = "",
+        stamp: Mapping[str, Any] | None = None) -> Iterator[vcr.cassette.Cassette]:
+    """Replay (record_mode none) or record one cassette around a block of SDK calls."""
+    recorder = make_vcr(record_mode, secret)
+    with recorder.use_cassette(str(path), allow_playback_repeats=True) as cassette:
+        if stamp is not None and record_mode != "none":
+            cassette.get_metadata("provenance", dict(stamp))
+        yield cassette
+
+
+def closest_difference(path: Path, body: Any) -> str:
+    """How `body` differs from the request recorded in the cassette at `path`."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    recorded = [i["request"] for i in data.get("interactions", [])]
+    if not recorded:
+        return "the cassette holds no interaction"
+    return first_difference(canonical(body), canonical(recorded[0].get("body")))
+
+
+def lint(path: Path) -> list[str]:
+    """Key-like strings and secret headers left in a cassette, as `path:line: what`."""
+    problems = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if KEY_LIKE.search(line):
+            problems.append(f"{path}:{number}: key-like string")
+        stripped = line.strip().lower()
+        if any(stripped.startswith(f"{h}:") for h in SECRET_HEADERS):
+            problems.append(f"{path}:{number}: secret header {stripped.split(':')[0]!r}")
+    return problems
+
+
+__all__ = ["RECORD_MODES", "CannotOverwriteExistingCassetteException", "Mismatch",
+           "cassette_path", "closest_difference", "lint", "make_vcr", "provenance",
+           "read_provenance", "use"]

@@ -1,0 +1,141 @@
+"""Providers: a protocol + a strictness profile + base URL + API-key variable + model.
+
+The built-ins are listed here; users add more in a YAML file (`--providers-file`)::
+
+    providers:
+      - name: acme
+        protocol: openai_chat
+        base_url: https://llm.acme.example/v1
+        api_key_env: ACME_API_KEY
+        model: acme-large
+        profile: openai            # a built-in provider's profile, or a profile YAML path
+
+`base_url` is what the protocol's official SDK takes as its base URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from normalizer.errors import ProfileError, UnknownProviderError
+from normalizer.profiles import PROVIDERS, Profile, load_profile
+from normalizer.wire import PROTOCOLS
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    name: str
+    protocol: str
+    base_url: str
+    api_key_env: str
+    model: str
+    profile: str  # a built-in provider name or a profile file path
+    builtin: bool = True
+
+    def load_profile(self) -> Profile:
+        return load_profile(self.profile)
+
+
+# name: (protocol, base_url, api-key variable, default model)
+_BUILTIN: dict[str, tuple[str, str, str, str]] = {
+    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-4.1-mini"),
+    "openai_responses": ("openai_responses", "https://api.openai.com/v1", "OPENAI_API_KEY",
+                         "gpt-4.1-mini"),
+    "anthropic": ("anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
+                  "claude-haiku-4-5"),
+    "gemini": ("gemini", "https://generativelanguage.googleapis.com", "GEMINI_API_KEY",
+               "gemini-2.5-flash"),
+    "mistral": ("openai_chat", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
+                "mistral-small-latest"),
+    "groq": ("openai_chat", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
+             "llama-3.3-70b-versatile"),
+    "deepseek": ("openai_chat", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY",
+                 "deepseek-chat"),
+    "xai": ("openai_chat", "https://api.x.ai/v1", "XAI_API_KEY", "grok-3-mini"),
+    "cerebras": ("openai_chat", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY",
+                 "llama-3.3-70b"),
+    "fireworks": ("openai_chat", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY",
+                  "accounts/fireworks/models/llama-v3p1-8b-instruct"),
+    "together": ("openai_chat", "https://api.together.xyz/v1", "TOGETHER_API_KEY",
+                 "meta-llama/Llama-3.3-70B-Instruct-Turbo"),
+    "openrouter": ("openai_chat", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY",
+                   "openai/gpt-4.1-mini"),
+    "ollama": ("openai_chat", "http://localhost:11434/v1", "OLLAMA_API_KEY", "llama3.2"),
+    "vllm": ("openai_chat", "http://localhost:8000/v1", "VLLM_API_KEY",
+             "Qwen/Qwen2.5-7B-Instruct"),
+}
+assert tuple(_BUILTIN) == PROVIDERS, "providers.py and normalizer.profiles.PROVIDERS differ"
+
+BUILTIN_PROVIDERS: dict[str, Provider] = {
+    name: Provider(name, *spec, profile=name) for name, spec in _BUILTIN.items()
+}
+# The profile a user provider gets when it names none: its protocol's reference vendor.
+_PROTOCOL_DEFAULT_PROFILE = {"openai_chat": "openai", "openai_responses": "openai_responses",
+                             "anthropic": "anthropic", "gemini": "gemini"}
+_KEYS = {"name", "protocol", "base_url", "api_key_env", "model", "profile"}
+
+
+class ProvidersFileError(ValueError):
+    pass
+
+
+def load_providers_file(path: str | Path) -> dict[str, Provider]:
+    """User providers from a YAML file; errors name the file, the entry and the field."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ProvidersFileError(f"{path}: cannot read providers file: {exc}") from exc
+    entries = data.get("providers") if isinstance(data, Mapping) else None
+    if not isinstance(entries, list):
+        raise ProvidersFileError(f"{path}: expected a mapping with a `providers:` list")
+    found: dict[str, Provider] = {}
+    for i, entry in enumerate(entries):
+        provider = _user_provider(entry, f"{path}: providers[{i}]", path.parent)
+        found[provider.name] = provider
+    return found
+
+
+def _user_provider(entry: Any, where: str, folder: Path) -> Provider:
+    if not isinstance(entry, Mapping):
+        raise ProvidersFileError(f"{where}: expected a mapping")
+    unknown = set(entry) - _KEYS
+    if unknown:
+        raise ProvidersFileError(f"{where}: unknown keys {sorted(unknown)}; "
+                                 f"expected {sorted(_KEYS)}")
+    for key in ("name", "protocol", "base_url", "model"):
+        if not isinstance(entry.get(key), str) or not entry[key]:
+            raise ProvidersFileError(f"{where}.{key}: required string")
+    if entry["protocol"] not in PROTOCOLS:
+        raise ProvidersFileError(f"{where}.protocol: {entry['protocol']!r} is not one of "
+                                 f"{', '.join(PROTOCOLS)}")
+    profile = str(entry.get("profile") or _PROTOCOL_DEFAULT_PROFILE[entry["protocol"]])
+    if profile not in PROVIDERS:
+        profile = str((folder / profile).resolve()) if not Path(profile).is_absolute() else profile
+    try:
+        loaded = load_profile(profile)
+    except (ProfileError, UnknownProviderError) as exc:
+        raise ProvidersFileError(f"{where}.profile: {exc}") from exc
+    if loaded.protocol != entry["protocol"]:
+        raise ProvidersFileError(f"{where}.profile: profile is for protocol {loaded.protocol!r}, "
+                                 f"provider speaks {entry['protocol']!r}")
+    return Provider(name=entry["name"], protocol=entry["protocol"], base_url=entry["base_url"],
+                    api_key_env=str(entry.get("api_key_env") or ""), model=entry["model"],
+                    profile=profile, builtin=False)
+
+
+def select(names: list[str] | None, extra: Mapping[str, Provider] | None = None
+           ) -> list[Provider]:
+    """The providers named (all built-ins plus user ones when `names` is empty)."""
+    known = {**BUILTIN_PROVIDERS, **(extra or {})}
+    if not names:
+        return list(known.values())
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise UnknownProviderError(missing[0], tuple(known))
+    return [known[n] for n in names]
