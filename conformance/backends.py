@@ -70,7 +70,8 @@ class Backends:
         with cassettes.use(cassette, self.record_mode, PLACEHOLDER_KEY, stamp):
             outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
                            model=model, body=body)
-        return Sent(outcome, {"backend": "emulator", "recorded": str(cassette), **stamp})
+        return Sent(outcome, {"backend": "emulator", "recorded": str(cassette),
+                              "provenance": stamp})
 
     def _replayed(self, provider: Provider, cassette: Path, body: dict[str, Any],
                   model: str) -> Sent:
@@ -87,7 +88,8 @@ class Backends:
             difference = cassettes.closest_difference(cassette, body)
             outcome = Outcome(None, failure="cassette-mismatch", detail=cassettes.Mismatch(
                 cassette, difference).explain(f"conformance record --provider {provider.name}"))
-        return Sent(outcome, {"backend": "cassette", "cassette": str(cassette), **stamp})
+        return Sent(outcome, {"backend": "cassette", "cassette": str(cassette),
+                              "provenance": stamp})
 
     def _live(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
         key = os.environ.get(provider.api_key_env, "") if provider.api_key_env else ""
@@ -99,11 +101,11 @@ class Backends:
         if self.record_mode == "none":
             outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
                            model=model, body=body)
-            return Sent(outcome, {"backend": "live", **stamp})
+            return Sent(outcome, {"backend": "live", "provenance": stamp})
         with cassettes.use(cassette, self.record_mode, key, stamp):
             outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
                            model=model, body=body)
-        return Sent(outcome, {"backend": "live", "recorded": str(cassette), **stamp})
+        return Sent(outcome, {"backend": "live", "recorded": str(cassette), "provenance": stamp})
 
     def emulator_base_url(self, provider: Provider) -> str:
         """Start the emulator once, serving every provider of the run by its profile."""
