@@ -17,7 +17,7 @@ from typing import Any
 
 from conformance import cassettes
 from conformance.classify import Outcome
-from conformance.clients import send
+from conformance.clients import close_clients, send
 from conformance.providers import Provider
 
 BACKENDS = ("auto", "live", "cassette", "emulator")
@@ -118,6 +118,7 @@ class Backends:
         return self._emulator.sdk_base_url(provider.load_profile().provider)
 
     def close(self) -> None:
+        close_clients()
         self._stack.close()
         self._stack = ExitStack()
         self._emulator = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -39,46 +40,70 @@ def _split(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any
     return kwargs
 
 
-def _openai_chat(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    import openai
-
-    client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0,
-                           timeout=TIMEOUT_SECONDS)
-    with client:
-        method = client.chat.completions.with_raw_response.create
-        raw = method(**_split(client.chat.completions.create, {"model": model, **body}))
-        return Outcome(raw.status_code, _json(raw.text))
+# Building an SDK client loads the CA bundle (about 0.2 s): clients are kept per
+# (protocol, base URL, key) for the life of the process and closed by close_clients().
+_CLIENTS: dict[tuple[str, str, str], Any] = {}
+_LOCK = threading.Lock()
 
 
-def _openai_responses(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    import openai
-
-    client = openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0,
-                           timeout=TIMEOUT_SECONDS)
-    with client:
-        method = client.responses.with_raw_response.create
-        raw = method(**_split(client.responses.create, {"model": model, **body}))
-        return Outcome(raw.status_code, _json(raw.text))
+def _client(protocol: str, base_url: str, api_key: str) -> Any:
+    key = (protocol, base_url, api_key)
+    with _LOCK:
+        if key not in _CLIENTS:
+            _CLIENTS[key] = _new_client(protocol, base_url, api_key)
+        return _CLIENTS[key]
 
 
-def _anthropic(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    import anthropic
+def _new_client(protocol: str, base_url: str, api_key: str) -> Any:
+    if protocol in {"openai_chat", "openai_responses"}:
+        import openai
 
-    client = anthropic.Anthropic(api_key=api_key, base_url=base_url, max_retries=0,
-                                 timeout=TIMEOUT_SECONDS)
-    with client:
-        method = client.messages.with_raw_response.create
-        raw = method(**_split(client.messages.create, {"model": model, **body}))
-        return Outcome(raw.status_code, _json(raw.text))
+        return openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0,
+                             timeout=TIMEOUT_SECONDS)
+    if protocol == "anthropic":
+        import anthropic
 
-
-def _gemini_call(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
+        return anthropic.Anthropic(api_key=api_key, base_url=base_url, max_retries=0,
+                                   timeout=TIMEOUT_SECONDS)
     from google import genai
     from google.genai import types
 
     options = types.HttpOptions(base_url=base_url, timeout=int(TIMEOUT_SECONDS * 1000),
                                 retry_options=types.HttpRetryOptions(attempts=1))
-    client = genai.Client(api_key=api_key, http_options=options)
+    return genai.Client(api_key=api_key, http_options=options)
+
+
+def close_clients() -> None:
+    with _LOCK:
+        clients = list(_CLIENTS.values())
+        _CLIENTS.clear()
+    for client in clients:
+        client.close()
+
+
+def _openai_chat(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
+    client = _client("openai_chat", base_url, api_key)
+    method = client.chat.completions.with_raw_response.create
+    raw = method(**_split(client.chat.completions.create, {"model": model, **body}))
+    return Outcome(raw.status_code, _json(raw.text))
+
+
+def _openai_responses(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
+    client = _client("openai_responses", base_url, api_key)
+    method = client.responses.with_raw_response.create
+    raw = method(**_split(client.responses.create, {"model": model, **body}))
+    return Outcome(raw.status_code, _json(raw.text))
+
+
+def _anthropic(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
+    client = _client("anthropic", base_url, api_key)
+    method = client.messages.with_raw_response.create
+    raw = method(**_split(client.messages.create, {"model": model, **body}))
+    return Outcome(raw.status_code, _json(raw.text))
+
+
+def _gemini_call(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
+    client = _client("gemini", base_url, api_key)
     config: dict[str, Any] = dict(body.get("generationConfig") or {})
     for wire_key, sdk_key in (("systemInstruction", "system_instruction"), ("tools", "tools"),
                               ("toolConfig", "tool_config")):
