@@ -21,16 +21,21 @@ def is_scenario_file(path: Path) -> bool:
             and path.name not in NOT_SCENARIOS)
 
 
+def _extra_providers(config: pytest.Config) -> dict[str, Provider]:
+    path = config.getoption("--providers-file")
+    return load_providers_file(path) if path else {}
+
+
 def selected_providers(config: pytest.Config) -> list[Provider]:
     cached = getattr(config, "_conformance_providers", None)
     if cached is None:
-        extra = {}
-        path = config.getoption("--providers-file")
-        if path:
-            extra = load_providers_file(path)
-        cached = select(config.getoption("--provider") or None, extra)
+        cached = select(config.getoption("--provider") or None, _extra_providers(config))
         config._conformance_providers = cached  # type: ignore[attr-defined]
     return cached
+
+
+def known_provider_names(config: pytest.Config) -> list[str]:
+    return [p.name for p in select(None, _extra_providers(config))]
 
 
 class ScenarioFailure(Exception):
@@ -46,7 +51,8 @@ class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         providers = selected_providers(self.config)
         root = self.config.rootpath
-        scenario = load_scenario(self.path, providers=[p.name for p in providers], root=root)
+        scenario = load_scenario(self.path, providers=known_provider_names(self.config),
+                                 root=root)
         for provider in providers:
             for mode in MODES:
                 yield ScenarioItem.from_parent(self, name=f"{provider.name}[{mode}]",
