@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance import netguard
 from conformance.backends import BACKENDS, Backends
 from conformance.cassettes import RECORD_MODES
 from conformance.collect import ScenarioFile, is_scenario_file, selected_providers
@@ -43,7 +44,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a scenario × provider × mode item")
-    config._conformance_results = []  # type: ignore[attr-defined]
+
+
+def wants_guard(config: pytest.Config) -> bool:
+    """Loopback only unless the run may go live (also off with -p no:conformance)."""
+    return not (config.getoption("--live") or config.getoption("--backend") == "live")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    netguard.uninstall()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -54,6 +63,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
+    if not any(hasattr(i, "resolved_backend") for i in items):
+        return  # no scenario here: the plugin stays inert
+    if wants_guard(config):
+        netguard.install()
     backends = backends_of(config)
     live = [i for i in items if getattr(i, "resolved_backend", lambda _b: "")(backends) == "live"]
     if not live or config.getoption("--yes"):

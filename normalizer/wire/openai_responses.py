@@ -1,0 +1,316 @@
+"""OpenAI Responses API request bodies (`instructions` + `input` items) <-> neutral History;
+docs/wire-openai.md has the full mapping and what is lossy. In short: `instructions` -> a
+leading system Message with extras {"instructions": true}; role items -> one Message each; a
+run of assistant-side items (reasoning, assistant message, function_call) -> ONE assistant
+Message with one part per item in order (Thinking, Text per output_text part, ToolCall); a
+run of function_call_output items -> ONE tool Message. An assistant message item's own fields
+(`type`, `id`, `status`, `phase`) ride on its first Text as extras {"item": {...}}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from normalizer.errors import WireFormatError
+from normalizer.model import (
+    History,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+    thaw,
+)
+from normalizer.tools import declare
+from normalizer.wire.openai_chat import (
+    arguments_from_wire,
+    arguments_to_wire,
+    content_to_wire,
+    part_to_wire,
+    require_mapping,
+    result_content,
+    string_field,
+    text_parts,
+    with_extras,
+)
+
+DEFAULT_MODEL = "gpt-4.1-mini"
+PROTOCOL = "openai_responses"
+VENDOR = "openai_responses"
+
+# Several summary parts share one Thinking text; the originals are kept in extras["summary"]
+# so that they render back unchanged while the text is not edited.
+SUMMARY_JOIN = "\n\n"
+
+_INPUT_TYPES = ("input_text", "output_text")
+# Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
+# citations, Mistral's prefix flag, Chat's message `name`): never written as Responses fields.
+FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item")
+
+
+# --- parse ---
+
+
+def parse(body: Mapping[str, Any]) -> History:
+    """A Responses request body -> History (instructions and input; tools are read with
+    normalizer.tools.parse_declarations)."""
+    body = require_mapping(body, "body")
+    out: list[Message] = []
+    instructions = body.get("instructions")
+    if isinstance(instructions, str):
+        out.append(Message("system", (Text(instructions),), extras={"instructions": True}))
+    elif instructions is not None:
+        raise WireFormatError("instructions", "expected a string")
+    items = body.get("input")
+    if isinstance(items, str):
+        items = [{"role": "user", "content": items}]
+    elif items is None:
+        items = []
+    elif not isinstance(items, list):
+        raise WireFormatError("input", "expected a string or an array of items")
+    out.extend(_group(items))
+    return History(tuple(out))
+
+
+def _group(items: list[Any]) -> list[Message]:
+    """Items -> messages, joining runs of assistant-side items and runs of outputs."""
+    out: list[Message] = []
+    run_role: str | None = None
+    run: list[Part] = []
+    for k, raw in enumerate(items):
+        where = f"input[{k}]"
+        item = require_mapping(raw, where)
+        role, parts = _parse_item(item, where)
+        if role != run_role and run_role is not None:
+            out.append(Message(run_role, tuple(run)))  # type: ignore[arg-type]
+            run_role, run = None, []
+        if isinstance(parts, Message):
+            out.append(parts)
+        else:
+            run_role = role
+            run.extend(parts)
+    if run_role is not None:
+        out.append(Message(run_role, tuple(run)))  # type: ignore[arg-type]
+    return out
+
+
+def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | list[Part]]:
+    """One item -> ("assistant"|"tool", its parts) for grouped items, else (role, Message)."""
+    kind = item.get("type")
+    if kind == "reasoning":
+        return "assistant", [_parse_reasoning(item, where)]
+    if kind == "function_call":
+        return "assistant", [_parse_call(item, where)]
+    if kind == "function_call_output":
+        return "tool", [_parse_output(item, where)]
+    if kind not in (None, "message"):
+        raise WireFormatError(f"{where}.type", f"unsupported item type {kind!r}; this library "
+                              "reads message, reasoning, function_call and "
+                              "function_call_output items")
+    role = item.get("role")
+    if role == "assistant":
+        return "assistant", list(_assistant_texts(item, where))
+    if role not in ("user", "system", "developer"):
+        raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
+                                               f"assistant; got {role!r}")
+    return str(role), _role_message(item, str(role), where)
+
+
+def _content(item: Mapping[str, Any], where: str, default_type: str) -> tuple[Text, ...]:
+    if "content" not in item:
+        raise WireFormatError(f"{where}.content", "required in a message item")
+    return text_parts(item["content"], f"{where}.content", default_type, _INPUT_TYPES)
+
+
+def _role_message(item: Mapping[str, Any], role: str, where: str) -> Message:
+    parts = _content(item, where, "input_text")
+    extras = {k: v for k, v in item.items() if k not in ("role", "content")}
+    if role == "developer":
+        extras = {"role": "developer", **extras}
+    return Message("user" if role == "user" else "system", parts, extras=extras)
+
+
+def _assistant_texts(item: Mapping[str, Any], where: str) -> tuple[Text, ...]:
+    texts = _content(item, where, "output_text")
+    fields = {k: v for k, v in item.items() if k not in ("role", "content")}
+    if not texts or not fields:
+        return texts
+    first = texts[0]
+    return (Text(first.text, {"item": fields, **first.extras}), *texts[1:])
+
+
+def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
+    summary = item.get("summary") or []
+    if not isinstance(summary, list):
+        raise WireFormatError(f"{where}.summary", "expected an array of summary_text parts")
+    texts = [string_field(require_mapping(s, f"{where}.summary[{i}]"), "text",
+                          f"{where}.summary[{i}]") for i, s in enumerate(summary)]
+    signature = item.get("encrypted_content")
+    extras = {k: v for k, v in item.items()
+              if k not in ("type", "summary", "encrypted_content")}
+    if len(summary) > 1:
+        extras["summary"] = summary
+    return Thinking(SUMMARY_JOIN.join(texts), signature=signature, vendor=VENDOR,
+                    extras=extras)
+
+
+def _parse_call(item: Mapping[str, Any], where: str) -> ToolCall:
+    name = string_field(item, "name", where)
+    call_id = string_field(item, "call_id", where, optional=True)
+    arguments = arguments_from_wire(item.get("arguments"), f"{where}.arguments")
+    extras = {k: v for k, v in item.items()
+              if k not in ("type", "call_id", "name", "arguments")}
+    return ToolCall(name, arguments, call_id, extras)
+
+
+def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
+    if "output" not in item:
+        raise WireFormatError(f"{where}.output", "required in a function_call_output item")
+    content = result_content(item["output"], f"{where}.output", "input_text", _INPUT_TYPES)
+    call_id = string_field(item, "call_id", where, optional=True)
+    name = string_field(item, "name", where, optional=True)
+    extras = {k: v for k, v in item.items() if k not in ("type", "call_id", "output", "name")}
+    return ToolResult(call_id, content, name=name, extras=extras)
+
+
+# --- render ---
+
+
+def render(
+    history: History,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    model: str = DEFAULT_MODEL,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """History -> a Responses request body, faithfully (no repairs). `options` are copied
+    into the body last, so they win over computed keys."""
+    body: dict[str, Any] = {"model": model}
+    messages = history.messages
+    if messages and _is_instructions(messages[0]):
+        body["instructions"] = messages[0].parts[0].text  # type: ignore[union-attr]
+        messages = messages[1:]
+        offset = 1
+    else:
+        offset = 0
+    items: list[dict[str, Any]] = []
+    for i, message in enumerate(messages, start=offset):
+        items.extend(_render_message(message, f"history[{i}]"))
+    body["input"] = items
+    if tools:
+        body["tools"] = declare(tools, PROTOCOL)[0]
+    body.update(thaw(options or {}))
+    return body
+
+
+def _is_instructions(message: Message) -> bool:
+    """Only a leading system message holding one plain Text fits the `instructions` string;
+    any other shape is rendered as an input item instead."""
+    return (message.role == "system" and message.extras.get("instructions") is True
+            and len(message.parts) == 1 and isinstance(message.parts[0], Text)
+            and not message.parts[0].extras)
+
+
+def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
+    if message.role == "assistant":
+        return _render_assistant(message, where)
+    if message.role == "tool":
+        return _render_tool(message, where)
+    for j, part in enumerate(message.parts):
+        if not isinstance(part, Text):
+            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
+                                  f"place in a {message.role} message in {PROTOCOL}")
+    role = message.role
+    if role == "system" and message.extras.get("role") == "developer":
+        role = "developer"
+    content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS)  # type: ignore[arg-type]
+    return [with_extras({"role": role, "content": content}, message.extras,
+                        (*FOREIGN_KEYS, "role", "instructions"))]
+
+
+def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    texts: list[Text] = []
+    for j, part in enumerate(message.parts):
+        if texts and (not isinstance(part, Text) or "item" in part.extras):
+            items.append(_message_item(texts))
+            texts = []
+        if isinstance(part, Text):
+            texts.append(part)
+        elif isinstance(part, Thinking):
+            items.append(_reasoning_item(part))
+        elif isinstance(part, ToolCall):
+            items.append(_call_item(part))
+        else:
+            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
+                                  f"place in an assistant message in {PROTOCOL}")
+    if texts or not message.parts:
+        # An assistant message without parts still renders, as an item with empty content.
+        items.append(_message_item(texts))
+    return items
+
+
+def _message_item(texts: list[Text]) -> dict[str, Any]:
+    fields = thaw(texts[0].extras.get("item") or {}) if texts else {}
+    plain = [Text(t.text, t.extras.without("item")) for t in texts]
+    content: str | list[dict[str, Any]] = (
+        content_to_wire(plain, "output_text", FOREIGN_KEYS) if plain else []
+    )
+    return with_extras({"role": "assistant", "content": content}, fields, FOREIGN_KEYS)
+
+
+def _reasoning_item(thinking: Thinking) -> dict[str, Any]:
+    kept = thinking.extras.get("summary")
+    if kept and SUMMARY_JOIN.join(s.get("text", "") for s in kept) == thinking.text:
+        summary = thaw(kept)
+    else:
+        summary = [{"type": "summary_text", "text": thinking.text}] if thinking.text else []
+    fields: dict[str, Any] = {"type": "reasoning"}
+    if "id" in thinking.extras:
+        fields["id"] = thaw(thinking.extras["id"])
+    fields["summary"] = summary
+    if thinking.signature is not None:
+        fields["encrypted_content"] = thinking.signature
+    return with_extras(fields, thinking.extras, (*FOREIGN_KEYS, "summary"))
+
+
+def _call_item(call: ToolCall) -> dict[str, Any]:
+    fields: dict[str, Any] = {"type": "function_call"}
+    if call.id is not None:
+        fields["call_id"] = call.id
+    fields.update({"name": call.name, "arguments": arguments_to_wire(call.arguments)})
+    return with_extras(fields, call.extras, FOREIGN_KEYS)
+
+
+def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
+    """One function_call_output per ToolResult; Text parts of the turn follow as one `user`
+    message item. `is_error` has no field here and is dropped (documented)."""
+    items: list[dict[str, Any]] = []
+    texts: list[Text] = []
+    for j, part in enumerate(message.parts):
+        if isinstance(part, Text):
+            texts.append(part)
+        elif isinstance(part, ToolResult):
+            items.append(_output_item(part))
+        else:
+            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
+                                  f"place in a tool message in {PROTOCOL}")
+    if texts:
+        items.append({"role": "user",
+                      "content": content_to_wire(texts, "input_text", FOREIGN_KEYS)})
+    return items
+
+
+def _output_item(result: ToolResult) -> dict[str, Any]:
+    fields: dict[str, Any] = {"type": "function_call_output"}
+    if result.call_id is not None:
+        fields["call_id"] = result.call_id
+    if result.name is not None:
+        fields["name"] = result.name
+    content = result.content
+    fields["output"] = (content if isinstance(content, str)
+                        else [part_to_wire(t, "input_text", FOREIGN_KEYS) for t in content])
+    return with_extras(fields, result.extras, FOREIGN_KEYS)

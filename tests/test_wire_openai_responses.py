@@ -1,0 +1,196 @@
+"""openai_responses wire: round trip, item grouping, reasoning items, faithful render of broken
+histories, bodies sent by the official SDK, verbatim arguments, and error paths."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+from hypothesis import given, settings
+from openai.types.responses import FunctionToolParam, ResponseInputParam
+from strategies_openai import recording_server, responses_histories
+
+from normalizer import History, Message, Text, Thinking, ToolCall, ToolResult, WireFormatError
+from normalizer.tools import parse_declarations
+from normalizer.wire import openai_responses as responses
+from normalizer.wire import parse, render
+
+
+@settings(max_examples=500, deadline=None)
+@given(responses_histories)
+def test_round_trip(history: History) -> None:
+    assert responses.parse(responses.render(history, model="m")) == history
+
+
+WEATHER: FunctionToolParam = {
+    "type": "function", "name": "get_weather", "description": "Current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                   "required": ["city"]},
+    "strict": None,
+}
+SDK_INPUT: ResponseInputParam = [
+    {"role": "user", "content": "Weather in Paris and Rome?"},
+    {"type": "reasoning", "id": "rs_1", "encrypted_content": "gAAAAB…",
+     "summary": [{"type": "summary_text", "text": "Two cities."},
+                 {"type": "summary_text", "text": "Call twice."}]},
+    {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
+     "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+    {"type": "function_call", "call_id": "call_1", "name": "get_weather",
+     "arguments": '{"city":"Paris"}', "id": "fc_1", "status": "completed"},
+    {"type": "function_call", "call_id": "call_2", "name": "get_weather",
+     "arguments": '{"city": "Ro', "id": "fc_2", "status": "completed"},
+    {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+    {"type": "function_call_output", "call_id": "call_2",
+     "output": [{"type": "input_text", "text": "arguments were cut off"}]},
+    {"role": "developer", "content": [{"type": "input_text", "text": "Be brief."}]},
+]
+
+
+def sdk_body(**kwargs: Any) -> dict[str, Any]:
+    """The JSON body the unmodified SDK sends for responses.create."""
+    with recording_server() as server:
+        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0)
+        client.responses.create(model="gpt-4.1-mini", **kwargs)
+        client.close()
+    [(path, body)] = server.bodies
+    assert path == "/v1/responses"
+    return body
+
+
+def test_sdk_body_parses_and_renders_back() -> None:
+    body = sdk_body(instructions="You are terse.", input=SDK_INPUT, tools=[WEATHER])
+    history = parse(body, "openai_responses")
+    summary = [{"type": "summary_text", "text": "Two cities."},
+               {"type": "summary_text", "text": "Call twice."}]
+    assert history == History((
+        Message("system", (Text("You are terse."),), extras={"instructions": True}),
+        Message("user", (Text("Weather in Paris and Rome?"),)),
+        Message("assistant", (
+            Thinking("Two cities.\n\nCall twice.", signature="gAAAAB…",
+                     vendor="openai_responses", extras={"id": "rs_1", "summary": summary}),
+            Text("Checking.", {"item": {"type": "message", "id": "msg_1",
+                                        "status": "completed"}, "annotations": []}),
+            ToolCall("get_weather", {"city": "Paris"}, "call_1",
+                     {"id": "fc_1", "status": "completed"}),
+            ToolCall("get_weather", '{"city": "Ro', "call_2",
+                     {"id": "fc_2", "status": "completed"}),
+        )),
+        Message("tool", (ToolResult("call_1", "18C"),
+                         ToolResult("call_2", (Text("arguments were cut off"),)))),
+        Message("system", (Text("Be brief."),), extras={"role": "developer"}),
+    ))
+    rendered = render(history, "openai_responses", model=body["model"])
+    assert rendered["instructions"] == body["instructions"]
+    assert rendered["input"][:-1] == body["input"][:-1]
+    # A one-part content array comes back as the equivalent string (documented).
+    assert rendered["input"][-1] == {"role": "developer", "content": "Be brief."}
+    assert [t.name for t in parse_declarations(body["tools"], "openai_responses")] == [
+        "get_weather"]
+
+
+def test_string_input_is_one_user_message() -> None:
+    body = sdk_body(input="hello")
+    assert responses.parse(body) == History((Message("user", (Text("hello"),)),))
+
+
+def test_assistant_side_items_group_until_a_role_message() -> None:
+    body = {"input": [
+        {"type": "function_call", "call_id": "a", "name": "f", "arguments": "{}"},
+        {"role": "assistant", "content": "text between calls"},
+        {"type": "function_call", "call_id": "b", "name": "f", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "a", "output": "1"},
+        {"role": "user", "content": "wedged"},
+        {"type": "function_call_output", "call_id": "b", "output": "2"},
+    ]}
+    assert responses.parse(body) == History((
+        Message("assistant", (ToolCall("f", {}, "a"), Text("text between calls"),
+                              ToolCall("f", {}, "b"))),
+        Message("tool", (ToolResult("a", "1"),)),
+        Message("user", (Text("wedged"),)),
+        Message("tool", (ToolResult("b", "2"),)),
+    ))
+
+
+def test_broken_histories_stay_broken() -> None:
+    history = History((
+        Message("tool", (ToolResult("call_0", "orphan"),)),
+        Message("user", (Text("go"),)),
+        Message("assistant", (ToolCall("f", {}, "call_1"), ToolCall("f", {}, "call_2"))),
+        Message("user", (Text("wedged"),)),
+        Message("tool", (ToolResult("call_1", "late", is_error=False),)),
+        Message("system", (Text("mid-history system"),)),
+    ))
+    body = responses.render(history, model="m")
+    assert [i.get("type") or i["role"] for i in body["input"]] == [
+        "function_call_output", "user", "function_call", "function_call", "user",
+        "function_call_output", "system"]
+    assert "instructions" not in body
+    assert responses.parse(body) == history
+
+
+def test_reasoning_item_maps_to_thinking() -> None:
+    item = {"type": "reasoning", "id": "rs_9", "summary": [], "encrypted_content": None}
+    [message] = responses.parse({"input": [item]}).messages
+    assert message.parts == (Thinking("", signature=None, vendor="openai_responses",
+                                      extras={"id": "rs_9"}),)
+    assert responses.render(History((message,)), model="m")["input"] == [
+        {"type": "reasoning", "id": "rs_9", "summary": []}]
+
+
+def test_edited_thinking_text_replaces_kept_summary() -> None:
+    kept = [{"type": "summary_text", "text": "a"}, {"type": "summary_text", "text": "b"}]
+    thinking = Thinking("rewritten", vendor="openai_responses", extras={"summary": kept})
+    item = responses.render(History((Message("assistant", (thinking,)),)), model="m")["input"][0]
+    assert item["summary"] == [{"type": "summary_text", "text": "rewritten"}]
+
+
+def test_text_beside_results_and_dropped_fields() -> None:
+    history = History((Message("tool", (
+        ToolResult("a", "boom", is_error=True, name="f"), Text("note"))),))
+    assert responses.render(history, model="m")["input"] == [
+        {"type": "function_call_output", "call_id": "a", "name": "f", "output": "boom"},
+        {"role": "user", "content": "note"},
+    ]
+
+
+@pytest.mark.parametrize("raw", ["", "[1]", '{"a": ', "null"])
+def test_arguments_that_are_not_a_json_object_are_kept_verbatim(raw: str) -> None:
+    item = {"type": "function_call", "call_id": "c", "name": "f", "arguments": raw}
+    history = responses.parse({"input": [item]})
+    assert history.messages[0].parts == (ToolCall("f", raw, "c"),)
+    assert responses.render(history, model="m")["input"] == [item]
+
+
+def test_instructions_only_from_a_leading_single_text() -> None:
+    flagged = Message("system", (Text("a"), Text("b")), extras={"instructions": True})
+    body = responses.render(History((flagged,)), model="m", options={"store": False})
+    assert "instructions" not in body and body["store"] is False
+    assert body["input"] == [{"role": "system", "content": [
+        {"type": "input_text", "text": "a"}, {"type": "input_text", "text": "b"}]}]
+
+
+@pytest.mark.parametrize(("body", "where"), [
+    ({"input": 3}, "input"),
+    ({"instructions": ["x"]}, "instructions"),
+    ({"input": [{"type": "web_search_call", "id": "ws"}]}, "input[0].type"),
+    ({"input": [{"role": "tool", "content": "x"}]}, "input[0].role"),
+    ({"input": [{"role": "user", "content": [{"type": "input_image"}]}]},
+     "input[0].content[0].type"),
+    ({"input": [{"type": "reasoning", "summary": [{"type": "summary_text"}]}]},
+     "input[0].summary[0].text"),
+    ({"input": [{"type": "function_call", "call_id": "c", "arguments": "{}"}]}, "input[0].name"),
+    ({"input": [{"type": "function_call_output", "call_id": "c"}]}, "input[0].output"),
+])
+def test_wire_format_errors_name_the_path(body: dict[str, Any], where: str) -> None:
+    with pytest.raises(WireFormatError) as info:
+        responses.parse(body)
+    assert info.value.where == where
+
+
+def test_wrong_part_type_in_an_assistant_item_survives() -> None:
+    """OpenAI rejects input_text in an assistant item; render must keep sending it."""
+    item = {"role": "assistant", "content": [{"type": "input_text", "text": "hi"}]}
+    history = responses.parse({"input": [item]})
+    assert history.messages[0].parts == (Text("hi", {"type": "input_text"}),)
+    assert responses.render(history, model="m")["input"] == [item]
