@@ -23,6 +23,7 @@ RULE_IDS: dict[str, str] = {
     # tools
     "tool-name-invalid": "a tool name (declared or called) not matching params.pattern / "
                          "params.max_length",
+    "tool-name-too-long": "a tool name (declared or called) longer than params.max_length",
     "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
     "tool-choice-without-tools": "`tool_choice` set with no `tools`",
     "tool-schema-unsupported": "a tool parameter schema with keywords the vendor rejects",

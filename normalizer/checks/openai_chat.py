@@ -1,0 +1,31 @@
+"""Detectors for the OpenAI Chat Completions protocol (OpenAI and the vendors that copy
+its wire: Mistral, Groq, DeepSeek, xAI, Cerebras, Fireworks, Together, OpenRouter, Ollama,
+vLLM). Vendor differences live in each profile's params, never here."""
+
+from __future__ import annotations
+
+from normalizer.check import Detector
+from normalizer.checks import openai_chat_ids as ids
+from normalizer.checks import openai_chat_messages as messages
+from normalizer.checks import openai_chat_pairing as pairing
+
+DETECTORS: dict[str, Detector] = {
+    "orphan-tool-result": pairing.orphan_tool_result,
+    "missing-tool-result": pairing.missing_tool_result,
+    "tool-results-out-of-order": pairing.tool_results_out_of_order,
+    "duplicate-tool-call-id": pairing.duplicate_tool_call_id,
+    "duplicate-tool-result": pairing.duplicate_tool_result,
+    "tool-result-count-mismatch": pairing.tool_result_count_mismatch,
+    "tool-call-id-missing": ids.tool_call_id_missing,
+    "tool-call-id-too-long": ids.tool_call_id_too_long,
+    "tool-call-id-pattern": ids.tool_call_id_pattern,
+    "tool-name-invalid": ids.tool_name_invalid,
+    "tool-name-too-long": ids.tool_name_too_long,
+    "tool-choice-without-tools": messages.tool_choice_without_tools,
+    "unknown-tool-field": messages.unknown_tool_field,
+    "empty-content": messages.empty_content,
+    "last-message-role": messages.last_message_role,
+    "role-order": messages.role_order,
+    "unknown-message-field": messages.unknown_message_field,
+    "reasoning-content-required": messages.reasoning_content_required,
+}

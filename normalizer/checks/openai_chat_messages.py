@@ -1,0 +1,142 @@
+"""Detectors for message shape, role order, request fields and reasoning in an OpenAI Chat
+body. What a vendor allows (roles, fields, models) comes from the rule's params."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.checks.openai_chat_walk import (
+    declared_tools,
+    entries,
+    has_calls,
+    indexed,
+    param,
+    role,
+)
+from normalizer.profiles import Rule
+
+Body = Mapping[str, Any]
+_MISSING = object()
+
+
+def _empty_kind(msg: Mapping[str, Any]) -> str | None:
+    content = msg.get("content", _MISSING)
+    if content is _MISSING:
+        return "missing"
+    if content is None:
+        return "null"
+    if content == "":
+        return "empty_string"
+    if isinstance(content, Sequence) and not isinstance(content, str) and not content:
+        return "empty_list"
+    return None
+
+
+def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Messages of params.roles (default assistant) whose content is empty in one of the
+    ways params.empty lists (null, missing, empty_string, empty_list; default null).
+    An assistant message carrying tool calls is never empty."""
+    roles = set(param(rule.params, "roles", ("assistant",)))
+    kinds = set(param(rule.params, "empty", ("null",)))
+    for i, msg in indexed(body):
+        if role(msg) not in roles or has_calls(msg):
+            continue
+        if _empty_kind(msg) in kinds:
+            yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": role(msg)})
+
+
+def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Fields not in params.allowed[role]. Roles the params do not list are not checked."""
+    allowed: Mapping[str, Sequence[str]] = param(rule.params, "allowed", {})
+    for i, msg in indexed(body):
+        known = allowed.get(role(msg) or "")
+        if known is None:
+            continue
+        for name in msg:
+            if name not in known:
+                yield Finding(location=f"messages[{i}].{name}",
+                              fields={"index": i, "role": role(msg), "field": name})
+
+
+def unknown_tool_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Fields of a tool declaration (params.allowed.tool) or of its function object
+    (params.allowed.function) the vendor does not know."""
+    allowed: Mapping[str, Sequence[str]] = param(rule.params, "allowed", {})
+    for k, decl in declared_tools(body):
+        for name in decl:
+            if "tool" in allowed and name not in allowed["tool"]:
+                yield _tool_field(f"tools[{k}].{name}", f"tools.{k}.{name}", k, name)
+        function = decl.get("function")
+        if "function" not in allowed or not isinstance(function, Mapping):
+            continue
+        for name in function:
+            if name not in allowed["function"]:
+                yield _tool_field(f"tools[{k}].function.{name}", f"tools.{k}.function.{name}",
+                                  k, name)
+
+
+def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:
+    return Finding(location=location, fields={"index": index, "field": name, "param": dotted})
+
+
+def tool_choice_without_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool_choice` present (params.exempt values aside, default "none") while `tools`
+    is absent, null or empty."""
+    if not isinstance(body, Mapping) or "tool_choice" not in body:
+        return
+    exempt = tuple(param(rule.params, "exempt", ("none",)))
+    if body["tool_choice"] in exempt or body.get("tools"):
+        return
+    yield Finding(location="tool_choice", fields={"tool_choice": body["tool_choice"]})
+
+
+def role_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A message whose role is not in params.allowed_after[previous role]. Pairs with a
+    role the params do not list are left alone."""
+    table: Mapping[str, Sequence[str]] = param(rule.params, "allowed_after", {})
+    msgs = entries(body)
+    for i in range(1, len(msgs)):
+        before, now = role(msgs[i - 1]), role(msgs[i])
+        if before in table and now in set().union(*table.values()) and now not in table[before]:
+            yield Finding(location=f"messages[{i}].role",
+                          fields={"index": i, "role": now, "previous": before})
+
+
+def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """The last message's role not in params.allowed, unless it is an assistant message
+    with `prefix: true` and params.prefix_ok. Checked only from params.min_messages on."""
+    msgs = entries(body)
+    if not msgs or len(msgs) < int(param(rule.params, "min_messages", 1)):
+        return
+    last = msgs[-1]
+    now = role(last)
+    if now is None or now in set(param(rule.params, "allowed", ())):
+        return
+    prefixed = last is not None and last.get("prefix") is True
+    if now == "assistant" and prefixed and bool(param(rule.params, "prefix_ok", False)):
+        return
+    index = len(msgs) - 1
+    yield Finding(location=f"messages[{index}].role", fields={"index": index, "role": now})
+
+
+def _thinking_on(body: Body, rule: Rule, model: str | None) -> bool:
+    thinking = body.get("thinking") if isinstance(body, Mapping) else None
+    kind = thinking.get("type") if isinstance(thinking, Mapping) else None
+    if kind in ("enabled", "disabled"):
+        return kind == "enabled"
+    pattern = rule.params.get("default_on_model")
+    return bool(pattern and isinstance(model, str) and re.search(str(pattern), model))
+
+
+def reasoning_content_required(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Thinking mode on (body `thinking.type`, else params.default_on_model matches the
+    model): every assistant message with tool calls must carry params.field as a string."""
+    if not _thinking_on(body, rule, model):
+        return
+    name = str(param(rule.params, "field", "reasoning_content"))
+    for i, msg in indexed(body):
+        if has_calls(msg) and not isinstance(msg.get(name), str):
+            yield Finding(location=f"messages[{i}]", fields={"index": i, "field": name})

@@ -1,0 +1,122 @@
+"""Detectors for how tool calls and tool messages pair up in an OpenAI Chat body.
+
+A *call block* is an assistant message with `tool_calls` plus the run of `tool` messages
+right after it (see openai_chat_walk.call_blocks). Vendors differ in what they compare
+(position or ids); the rule's params say which.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.checks.openai_chat_walk import (
+    block_of,
+    call_blocks,
+    call_id,
+    entries,
+    indexed,
+    param,
+    result_id,
+    role,
+    tool_calls,
+)
+from normalizer.profiles import Rule
+
+Body = Mapping[str, Any]
+
+
+def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A tool message not answering the calls before it. params.by: `position` (the run of
+    tool messages does not follow an assistant message with tool_calls; OpenAI's wording)
+    or `id` (also: its tool_call_id is not one of those calls; mistral-common's check)."""
+    by_id = param(rule.params, "by", "position") == "id"
+    msgs = entries(body)
+    for i, msg in enumerate(msgs):
+        if role(msg) != "tool":
+            continue
+        owner = block_of(msgs, i)
+        rid = result_id(msg)
+        unmatched = owner is not None and by_id and rid not in {
+            call_id(c) for _, c in tool_calls(msgs[owner])}
+        if owner is None or unmatched:
+            yield _result_finding(i, rid)
+
+
+def _result_finding(index: int, rid: str | None) -> Finding:
+    return Finding(location=f"messages[{index}]", fields={"index": index, "id": rid})
+
+
+def missing_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Calls whose ids no tool message of their block answers (a message wedged between
+    calls and results ends the block). params.at_end (default true): also when the
+    call message is the last message."""
+    at_end = bool(param(rule.params, "at_end", True))
+    total = len(entries(body))
+    for block in call_blocks(body):
+        if block.end == total and not block.results and not at_end:
+            continue
+        answered = {result_id(m) for _, m in block.results}
+        missing = [cid for cid in block.call_ids if cid not in answered]
+        if missing:
+            yield Finding(location=f"messages[{block.index}]",
+                          fields={"index": block.index, "ids": ", ".join(missing),
+                                  "next_index": block.end})
+
+
+def duplicate_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A second tool message for the same call id within one block."""
+    for block in call_blocks(body):
+        seen: set[str] = set()
+        for k, msg in block.results:
+            rid = result_id(msg)
+            if rid is not None and rid in seen:
+                yield _result_finding(k, rid)
+            if rid is not None:
+                seen.add(rid)
+
+
+def duplicate_tool_call_id(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A call id used twice. params.scope: `message` (within one assistant message) or
+    `history` (anywhere in the request; the default)."""
+    per_message = param(rule.params, "scope", "history") == "message"
+    seen: set[str] = set()
+    for i, msg in indexed(body):
+        if role(msg) != "assistant":
+            continue
+        if per_message:
+            seen = set()
+        for j, call in tool_calls(msg):
+            cid = call_id(call)
+            if cid is not None and cid in seen:
+                yield Finding(location=f"messages[{i}].tool_calls[{j}].id",
+                              fields={"index": i, "call": j, "id": cid})
+            if cid is not None:
+                seen.add(cid)
+
+
+def tool_results_out_of_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Results of a block in another order than its calls (only ids that are answered
+    once are compared, so missing and duplicate results are left to their own rules)."""
+    for block in call_blocks(body):
+        order = {cid: n for n, cid in enumerate(block.call_ids)}
+        got = [(k, result_id(m)) for k, m in block.results if result_id(m) in order]
+        ids = [rid for _, rid in got]
+        if len(set(ids)) != len(ids):
+            continue
+        for (k, rid), (_, prev) in zip(got[1:], got, strict=False):
+            if order[rid] < order[prev]:
+                yield Finding(location=f"messages[{k}]",
+                              fields={"index": k, "id": rid,
+                                      "ids": ", ".join(block.call_ids)})
+                break
+
+
+def tool_result_count_mismatch(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A block with not as many tool messages as calls."""
+    for block in call_blocks(body):
+        if len(block.results) != len(block.calls):
+            yield Finding(location=f"messages[{block.index}]",
+                          fields={"index": block.index, "calls": len(block.calls),
+                                  "results": len(block.results)})

@@ -1,0 +1,110 @@
+"""Reading an OpenAI Chat Completions request body defensively.
+
+Detectors run on whatever reaches the emulator, so every accessor here skips what does not
+have the expected type instead of raising: a message that is not an object is `None`, a
+tool call without a string id has id `None`, and so on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Entry = Mapping[str, Any] | None
+
+
+def entries(body: Mapping[str, Any]) -> list[Entry]:
+    """The `messages` list, with every element that is not an object replaced by None
+    (indexes stay those of the body, which is what vendors report)."""
+    raw = body.get("messages") if isinstance(body, Mapping) else None
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        return []
+    return [m if isinstance(m, Mapping) else None for m in raw]
+
+
+def indexed(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    for i, msg in enumerate(entries(body)):
+        if msg is not None:
+            yield i, msg
+
+
+def role(msg: Entry) -> str | None:
+    value = msg.get("role") if msg is not None else None
+    return value if isinstance(value, str) else None
+
+
+def text_or_none(obj: Any, key: str) -> str | None:
+    value = obj.get(key) if isinstance(obj, Mapping) else None
+    return value if isinstance(value, str) else None
+
+
+def tool_calls(msg: Entry) -> list[tuple[int, Mapping[str, Any]]]:
+    """(position, call) for each tool call object of an assistant message."""
+    raw = msg.get("tool_calls") if msg is not None else None
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        return []
+    return [(j, c) for j, c in enumerate(raw) if isinstance(c, Mapping)]
+
+
+def has_calls(msg: Entry) -> bool:
+    return role(msg) == "assistant" and bool(tool_calls(msg))
+
+
+def call_id(call: Mapping[str, Any]) -> str | None:
+    return text_or_none(call, "id")
+
+
+def result_id(msg: Entry) -> str | None:
+    return text_or_none(msg, "tool_call_id")
+
+
+def call_name(call: Mapping[str, Any]) -> str | None:
+    return text_or_none(call.get("function"), "name")
+
+
+@dataclass(frozen=True, slots=True)
+class CallBlock:
+    """An assistant message with tool calls and the tool messages right after it."""
+
+    index: int
+    calls: tuple[tuple[int, Mapping[str, Any]], ...]
+    results: tuple[tuple[int, Mapping[str, Any]], ...]
+    end: int  # index of the first message after the results (len(messages) at the end)
+
+    @property
+    def call_ids(self) -> tuple[str, ...]:
+        return tuple(i for i in (call_id(c) for _, c in self.calls) if i is not None)
+
+
+def call_blocks(body: Mapping[str, Any]) -> Iterator[CallBlock]:
+    msgs = entries(body)
+    for i, msg in enumerate(msgs):
+        if not has_calls(msg):
+            continue
+        end = i + 1
+        while end < len(msgs) and role(msgs[end]) == "tool":
+            end += 1
+        results = tuple((k, msgs[k]) for k in range(i + 1, end) if msgs[k] is not None)
+        yield CallBlock(index=i, calls=tuple(tool_calls(msg)), results=results, end=end)
+
+
+def block_of(msgs: list[Entry], index: int) -> int | None:
+    """For a tool message at `index`: the index of the assistant message with tool calls
+    its run of tool messages follows, or None when the run follows anything else."""
+    k = index - 1
+    while k >= 0 and role(msgs[k]) == "tool":
+        k -= 1
+    return k if k >= 0 and has_calls(msgs[k]) else None
+
+
+def declared_tools(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    raw = body.get("tools") if isinstance(body, Mapping) else None
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
+        return []
+    return [(i, t) for i, t in enumerate(raw) if isinstance(t, Mapping)]
+
+
+def param(rule_params: Mapping[str, Any], name: str, default: Any) -> Any:
+    value = rule_params.get(name, default)
+    return default if value is None else value

@@ -1,0 +1,115 @@
+"""check(body, "mistral") against Mistral's own validator (mistral-common), on every mistral
+rule case and on the shared valid conversation.
+
+Agreement is asserted case by case; the expected disagreements are listed in EXPECTED with
+their reason (also in the mistral profile's notes), so a new disagreement, or an expected
+one that disappears (say mistral-common starts rejecting tool -> user), fails the test.
+"""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from normalizer.checks import mistral_common
+from normalizer.checks.mistral_common import (
+    MistralCommonMissingError,
+    compare_with_check,
+    mistral_common_verdict,
+)
+
+pytest.importorskip("mistral_common")
+
+CASES = Path(__file__).parent / "rule_cases"
+MISTRAL_CASES = yaml.safe_load((CASES / "mistral.yaml").read_text(encoding="utf-8"))
+
+# (rule, reject|accept) -> "verdict" or "message": how check and mistral-common differ.
+EXPECTED: dict[tuple[str, str], str] = {
+    # from_openai raises KeyError('tool_call_id') before validating; the API answers
+    # "Tool call id has to be defined." (spring-projects/spring-ai#1853).
+    ("tool-call-id-missing", "reject"): "message",
+    # mistral-common 1.13.1 says "(or Assistant with prefix)", the API "(... prefix True)".
+    ("last-message-role", "reject"): "message",
+    # The API rejects user right after tool (code 3230); mistral-common 1.13.1 allows it.
+    ("role-order", "reject"): "verdict",
+}
+
+
+def cases() -> list[Any]:
+    return [pytest.param(c, side, id=f"{c['rule']}:{side}")
+            for c in MISTRAL_CASES for side in ("reject", "accept")]
+
+
+@pytest.mark.parametrize(("case", "side"), cases())
+def test_check_agrees_with_mistral_common(case: dict[str, Any], side: str) -> None:
+    result = compare_with_check(case[side])
+    expected = EXPECTED.get((case["rule"], side))
+    if expected is None:
+        assert result.disagreement is None, result.disagreement
+    elif expected == "message":
+        assert result.verdicts_agree and not result.messages_agree, result.disagreement
+    else:
+        assert not result.verdicts_agree, "expected a verdict disagreement"
+
+
+def test_valid_conversation_accepted_by_both() -> None:
+    body = yaml.safe_load((CASES / "valid_openai_chat.yaml").read_text(encoding="utf-8"))
+    result = compare_with_check(body)
+    assert result.theirs.accepted and result.ours == ()
+
+
+def test_verdict_carries_vendor_text() -> None:
+    case = next(c for c in MISTRAL_CASES if c["rule"] == "tool-call-id-pattern")
+    verdict = mistral_common_verdict(case["reject"])
+    assert not verdict.accepted
+    assert verdict.error == "InvalidFunctionCallException"
+    assert verdict.message == ("Tool call id was call_1 but must be a-z, A-Z, 0-9, "
+                               "with a length of 9.")
+
+
+def test_prefix_continuation_is_passed_on() -> None:
+    case = next(c for c in MISTRAL_CASES if c["rule"] == "last-message-role")
+    assert mistral_common_verdict(case["accept"]).accepted
+
+
+def test_malformed_body_is_a_rejection_not_a_crash() -> None:
+    verdict = mistral_common_verdict({"model": "m", "messages": [{"role": "robot"}]})
+    assert not verdict.accepted and verdict.error
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["role", "content", "tool_calls", "tool_call_id", "id", "function",
+                         "name", "type", "prefix"]), inner, max_size=4),
+    max_leaves=10)
+MESSAGE = st.fixed_dictionaries(
+    {"role": st.sampled_from(["user", "assistant", "tool", "system"])},
+    optional={"content": JSON, "tool_calls": JSON, "tool_call_id": JSON, "prefix": JSON})
+
+
+@settings(max_examples=40, deadline=None)
+@given(body=st.fixed_dictionaries({"messages": st.lists(MESSAGE, max_size=4) | JSON},
+                                  optional={"tools": JSON}))
+def test_hostile_bodies_give_a_verdict(body: dict[str, Any]) -> None:
+    verdict = mistral_common_verdict(body)
+    assert verdict.accepted or verdict.error
+
+
+def test_missing_package_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def no_mistral(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("mistral_common"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_mistral)
+    with pytest.raises(MistralCommonMissingError, match="mistral-common"):
+        mistral_common._library()
