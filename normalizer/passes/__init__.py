@@ -34,6 +34,9 @@ class Policy:
     orphan_results: Literal["keep-as-text", "drop"] = "keep-as-text"
     unanswered_calls: Literal["synthesize", "drop"] = "synthesize"
     foreign_thinking: Literal["drop", "as-text"] = "drop"
+    # Whether the request will have thinking on (e.g. Anthropic `thinking.type: enabled`);
+    # the body's options are not part of the history, so the caller says so here.
+    thinking: Literal["off", "on"] = "off"
     interrupted_text: str = field(
         default="[tool call interrupted: no result was recorded for this call]"
     )

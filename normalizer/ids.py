@@ -1,0 +1,162 @@
+"""Deterministic, collision-free, reversible maps for tool-call ids and tool names.
+
+A vendor switch may need ids or names the source vendor would never produce (Mistral wants
+exactly 9 alphanumerics, OpenAI at most 40 characters, Anthropic `^[a-zA-Z0-9_-]+$`). Every
+replacement here is derived from a SHA-256 of the original, so the same input gives the same
+bytes on every run and machine (never a clock or a random salt: seed 002 shows what a
+time-based salt does to pairing). A replacement that would collide with a value already in
+use gets a counter mixed into the hash, in order of first appearance, so the map stays
+one-to-one and can be inverted (the maps are kept new -> original).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+# Characters every vendor we know accepts in ids and names; anything else is replaced.
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+# Lengths tried for hash-only ids: Mistral's exact 9 first, then roomier ones.
+_HASH_LENGTHS = (9, 16, 24)
+_MAX_SALT = 1000
+# Lengths to cut readable candidates to when the constraint gives only a pattern (whose
+# length limit, like Gemini's `{0,63}`, is not read out of the regex).
+_USUAL_CAPS = (64, 40)
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """What a vendor accepts: a regex the whole value must match and a maximum length."""
+
+    pattern: str | None = None
+    max_length: int | None = None
+
+    def accepts(self, value: str) -> bool:
+        if not value:
+            return False
+        if self.max_length is not None and len(value) > self.max_length:
+            return False
+        return self.pattern is None or re.fullmatch(self.pattern, value) is not None
+
+    @property
+    def active(self) -> bool:
+        return self.pattern is not None or self.max_length is not None
+
+
+def digest(text: str, length: int, salt: int = 0) -> str:
+    """`length` base-62 characters of SHA-256(text [+ salt]); stable across runs."""
+    data = text if salt == 0 else f"{text}\x00{salt}"
+    number = int.from_bytes(hashlib.sha256(data.encode("utf-8")).digest(), "big")
+    chars = []
+    for _ in range(length):
+        number, rest = divmod(number, 62)
+        chars.append(_ALPHABET[rest])
+    return "".join(chars)
+
+
+def _caps(rule: Constraint) -> tuple[int | None, ...]:
+    return (rule.max_length,) if rule.max_length is not None else (None, *_USUAL_CAPS)
+
+
+def _fit(stem: str, tag: str, max_length: int | None) -> str:
+    """`stem` + "_" + `tag`, with the stem cut so the whole fits `max_length`."""
+    if max_length is not None and len(stem) + 1 + len(tag) > max_length:
+        stem = stem[: max(0, max_length - 1 - len(tag))]
+    return f"{stem}_{tag}" if stem else tag
+
+
+def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
+    """Replacement ids in order of preference: readable ones first, pure hashes last."""
+    clean = _UNSAFE.sub("_", original)
+    if salt == 0:
+        yield clean
+    for cap in _caps(rule):
+        yield _fit(clean, digest(original, 8, salt), cap)
+    yield "call_" + digest(original, 24, salt)
+    for length in _HASH_LENGTHS:
+        yield digest(original, length, salt)
+    if rule.max_length is not None:
+        yield digest(original, rule.max_length, salt)
+
+
+def _name_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
+    clean = _UNSAFE.sub("_", original) or "tool"
+    for stem in (clean, "_" + clean, "tool_" + clean):
+        if salt == 0:
+            yield stem
+        for cap in _caps(rule):
+            yield _fit(stem, digest(original, 8, salt), cap)
+    yield "tool_" + digest(original, 16, salt)
+
+
+def fresh_value(
+    original: str,
+    rule: Constraint,
+    taken: Iterable[str] | set[str],
+    candidates: Callable[[str, Constraint, int], Iterable[str]] = _id_candidates,
+) -> str:
+    """The first candidate for `original` that `rule` accepts and is not in `taken`."""
+    used = taken if isinstance(taken, set) else set(taken)
+    for salt in range(_MAX_SALT):
+        for value in candidates(original, rule, salt):
+            if value not in used and rule.accepts(value):
+                return value
+    raise ValueError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
+                     f"max_length={rule.max_length!r}; check the profile's rule params")
+
+
+def build_map(
+    originals: Iterable[str],
+    rule: Constraint,
+    candidates: Callable[[str, Constraint, int], Iterable[str]] = _id_candidates,
+) -> dict[str, str]:
+    """original -> replacement for every value `rule` rejects, in order of first appearance.
+
+    Values `rule` accepts are kept and reserved first, so no replacement can take the place
+    of a value that stays. Accepted values are absent from the result (they do not change)."""
+    ordered = list(dict.fromkeys(originals))
+    taken = {v for v in ordered if rule.accepts(v)}
+    mapping: dict[str, str] = {}
+    for value in ordered:
+        if rule.accepts(value):
+            continue
+        new = fresh_value(value, rule, taken, candidates)
+        taken.add(new)
+        mapping[value] = new
+    return mapping
+
+
+def id_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
+    """original id -> new id for the ids `rule` rejects."""
+    return build_map(originals, rule, _id_candidates)
+
+
+def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
+    """original tool name -> new name for the names `rule` rejects."""
+    return build_map(originals, rule, _name_candidates)
+
+
+def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
+    """A new id for a call that had none, derived from `key` (name, arguments, occurrence)."""
+    return fresh_value(key, rule, taken, _hash_only_candidates)
+
+
+def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
+    yield "call_" + digest(key, 24, salt)
+    for length in _HASH_LENGTHS:
+        yield digest(key, length, salt)
+    if rule.max_length is not None:
+        yield digest(key, rule.max_length, salt)
+
+
+def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
+    """Extend a new -> original map with `renames` (old -> new), so that a value renamed twice
+    still maps back to what the caller first sent, and entries that were renamed again go."""
+    result = {k: v for k, v in previous.items() if k not in renames}
+    for old, new in renames.items():
+        result[new] = previous.get(old, old)
+    return result

@@ -1,0 +1,183 @@
+"""Tool-call ids across a vendor switch: ids the target rejects, and calls with no id at all.
+
+Both passes keep calls and results consistent (one map, applied to both), are deterministic
+(hash-based, never time-based) and record new -> original in `Draft.id_map`, so the caller
+can map the vendor's response back to the ids it knows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from normalizer.ids import Constraint, call_id_for, compose, id_map
+from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult, thaw
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+PartFn = Callable[[int, int, Part], tuple[Part, tuple[Change, ...]]]
+
+
+def id_constraint(profile: Profile) -> Constraint:
+    """What the target accepts as a tool-call id, from its profile rules' params."""
+    return Constraint(pattern=profile.param("tool-call-id-pattern", "pattern"),
+                      max_length=profile.param("tool-call-id-too-long", "max_length"))
+
+
+def map_parts(history: History, fn: PartFn) -> tuple[History, tuple[Change, ...]]:
+    """Apply `fn(message_index, part_index, part)` to every part; unchanged messages are
+    shared with the input (nothing is mutated)."""
+    messages: list[Message] = []
+    changes: list[Change] = []
+    for i, message in enumerate(history.messages):
+        parts: list[Part] = []
+        for j, part in enumerate(message.parts):
+            new, found = fn(i, j, part)
+            parts.append(new)
+            changes.extend(found)
+        same = all(a is b for a, b in zip(parts, message.parts, strict=True))
+        messages.append(message if same else replace(message, parts=tuple(parts)))
+    return replace(history, messages=tuple(messages)), tuple(changes)
+
+
+def _call_ids(history: History) -> Iterator[str]:
+    for message in history.messages:
+        for part in message.parts:
+            if isinstance(part, ToolCall) and part.id is not None:
+                yield part.id
+            elif isinstance(part, ToolResult) and part.call_id is not None:
+                yield part.call_id
+
+
+def rewrite_tool_call_ids(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes tool-call ids the target rejects (rules tool-call-id-too-long, tool-call-id-pattern).
+
+    Mistral: "Tool call id was toolu_… but must be a-z, A-Z, 0-9, with a length of 9."; OpenAI:
+    "string too long. Expected a string with maximum length 40"; Anthropic: "…tool_use.id:
+    String should match pattern '^[a-zA-Z0-9_-]+$'". Each rejected id gets one replacement
+    (readable if possible, else a SHA-256 digest), used in its calls and results alike:
+    `toolu_01A…` -> `Ab3kX9q2Z` for Mistral. Lossless: `Draft.id_map` maps it back."""
+    rule = id_constraint(profile)
+    if not rule.active:
+        return draft, ()
+    renames = id_map(_call_ids(draft.history), rule)
+    if not renames:
+        return draft, ()
+
+    def rename(i: int, j: int, part: Part) -> tuple[Part, tuple[Change, ...]]:
+        where = f"messages[{i}].parts[{j}]"
+        if isinstance(part, ToolCall) and part.id in renames:
+            new = renames[part.id]
+            return replace(part, id=new), (_renamed("tool call id", part.id, new, where),)
+        if isinstance(part, ToolResult) and part.call_id in renames:
+            new = renames[part.call_id]
+            return replace(part, call_id=new), (_renamed("tool result call_id", part.call_id,
+                                                         new, where),)
+        return part, ()
+
+    history, changes = map_parts(draft.history, rename)
+    return replace(draft, history=history,
+                   id_map=JsonMap(compose(draft.id_map, renames))), changes
+
+
+def _renamed(what: str, old: str, new: str, where: str) -> Change:
+    return Change("rewrite_tool_call_ids", "rewrite-tool-call-id",
+                  f"{what} {old!r} -> {new!r} (the target rejects the original)", where, True)
+
+
+def _call_key(call: ToolCall, occurrence: int) -> str:
+    """Name, canonical arguments and how many identical id-less calls came before: a repeated
+    identical call gets a different key, so a different id (seed 002's collision)."""
+    args = call.arguments if isinstance(call.arguments, str) else json.dumps(
+        thaw(call.arguments), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return f"{call.name}\x00{args}\x00{occurrence}"
+
+
+def assign_missing_call_ids(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes calls and results without ids (rule tool-call-id-missing) for targets that need
+    them; Gemini may send functionCall and functionResponse parts with no id. The vendor's
+    text is the profile's. Each id-less call gets an id from SHA-256(name, arguments,
+    occurrence), never from a clock, so it is stable across runs and stays unique when the
+    same call repeats. Id-less results in the tool turns right after the call turn are
+    paired with the calls still unanswered there: same name first, in order.
+    Before: call get_weather(id=None), result get_weather(call_id=None). After: both
+    `call_…`. Lossless: `Draft.id_map` maps each new id to null (there was none)."""
+    if not profile.enforces("tool-call-id-missing"):
+        return draft, ()
+    messages = list(draft.history.messages)
+    taken = set(_call_ids(draft.history))
+    seen: dict[str, int] = {}
+    assigned: dict[str, None] = {}
+    changes: list[Change] = []
+    for i, message in enumerate(messages):
+        if message.role != "assistant" or not message.tool_calls:
+            continue
+        messages[i], found, new_ids = _name_calls(i, message, id_constraint(profile), taken,
+                                                  seen)
+        changes.extend(found)
+        assigned.update(dict.fromkeys(new_ids))
+        changes.extend(_pair_results(messages, i))
+    if not changes:
+        return draft, ()
+    history = replace(draft.history, messages=tuple(messages))
+    return replace(draft, history=history,
+                   id_map=JsonMap({**draft.id_map, **assigned})), tuple(changes)
+
+
+def _name_calls(
+    i: int, message: Message, rule: Constraint, taken: set[str], seen: dict[str, int]
+) -> tuple[Message, list[Change], list[str]]:
+    parts = list(message.parts)
+    changes: list[Change] = []
+    new_ids: list[str] = []
+    for j, part in enumerate(parts):
+        if not isinstance(part, ToolCall) or part.id is not None:
+            continue
+        base = _call_key(part, 0)
+        occurrence = seen.get(base, 0)
+        seen[base] = occurrence + 1
+        new = call_id_for(_call_key(part, occurrence), rule, taken)
+        taken.add(new)
+        new_ids.append(new)
+        parts[j] = replace(part, id=new)
+        changes.append(Change("assign_missing_call_ids", "assign-tool-call-id",
+                              f"call {part.name!r} had no id; assigned {new!r} "
+                              f"(hash of name, arguments and occurrence {occurrence})",
+                              f"messages[{i}].parts[{j}]", True))
+    return (replace(message, parts=tuple(parts)) if changes else message), changes, new_ids
+
+
+def _pair_results(messages: list[Message], i: int) -> list[Change]:
+    """Give id-less results in the tool messages right after call turn `i` the ids of the
+    calls still unanswered there: same name first, else the next one in order."""
+    end = i + 1
+    while end < len(messages) and messages[end].role == "tool":
+        end += 1
+    answered = {r.call_id for m in messages[i + 1:end] for r in m.tool_results}
+    open_calls = [c for c in messages[i].tool_calls if c.id not in answered]
+    changes: list[Change] = []
+    for k in range(i + 1, end):
+        before = len(changes)
+        parts = list(messages[k].parts)
+        for j, part in enumerate(parts):
+            if not isinstance(part, ToolResult) or part.call_id is not None or not open_calls:
+                continue
+            match = next((c for c in open_calls if c.name == part.name), None)
+            if match is None and part.name is None:
+                match = open_calls[0]
+            if match is None:
+                continue
+            open_calls.remove(match)
+            parts[j] = replace(part, call_id=match.id)
+            changes.append(Change("assign_missing_call_ids", "pair-tool-result-id",
+                                  f"result {part.name or ''!r} had no call id; paired with call "
+                                  f"{match.id!r} by name and position",
+                                  f"messages[{k}].parts[{j}]", True))
+        if len(changes) > before:
+            messages[k] = replace(messages[k], parts=tuple(parts))
+    return changes

@@ -1,0 +1,140 @@
+"""normalizer.ids and the id/name passes: deterministic, collision-free, reversible maps."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from normalizer.ids import Constraint, call_id_for, compose, digest, id_map, name_map
+from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
+from normalizer.passes import Draft, Policy
+from normalizer.passes.ids import rewrite_tool_call_ids
+from normalizer.passes.names import rewrite_tool_names
+from normalizer.profiles import Profile, profile_from_mapping
+
+MISTRAL_IDS = Constraint(pattern=r"^[a-zA-Z0-9]{9}$")
+ANTHROPIC_IDS = Constraint(pattern=r"^[a-zA-Z0-9_-]+$")
+OPENAI_IDS = Constraint(max_length=40)
+GEMINI_NAMES = Constraint(pattern=r"^[a-zA-Z_][a-zA-Z0-9_.\-]{0,63}$")
+
+
+def profile(provider: str, protocol: str, **rules: dict[str, Any]) -> Profile:
+    """A profile enforcing `rules` (rule id with '_' for '-' -> params)."""
+    return profile_from_mapping({"provider": provider, "protocol": protocol, "rules": [
+        {"id": rid.replace("_", "-"), "forbids": "test", "status": 400, "message": "unknown",
+         "source": "test", "last_verified": "2026-11-22", "confidence": "low",
+         "params": params} for rid, params in rules.items()]})
+
+
+def test_digest_is_the_same_bytes_in_another_process() -> None:
+    code = "from normalizer.ids import digest; print(digest('toolu_01A09q90qw90lq917835lq9', 9))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={"PYTHONHASHSEED": "123"})
+    assert out.stdout.strip() == digest("toolu_01A09q90qw90lq917835lq9", 9) == "l4LUGq9qS"
+
+
+def test_mistral_ids_are_nine_alphanumerics_and_valid_ids_stay() -> None:
+    mapping = id_map(["toolu_01A09q90qw90lq917835lq9", "call_1", "abcdefghi"], MISTRAL_IDS)
+    assert set(mapping) == {"toolu_01A09q90qw90lq917835lq9", "call_1"}
+    assert all(re.fullmatch(r"[a-zA-Z0-9]{9}", v) for v in mapping.values())
+
+
+def test_readable_replacement_first_and_collisions_get_a_digest_suffix() -> None:
+    mapping = id_map(["a.b", "a/b", "a_b"], ANTHROPIC_IDS)
+    # "a_b" is a valid id already in use, so neither cleaned id may take it
+    assert mapping["a.b"] != mapping["a/b"]
+    assert all(v.startswith("a_b_") for v in mapping.values())
+    assert id_map(["a.b"], ANTHROPIC_IDS) == {"a.b": "a_b"}
+
+
+def test_long_ids_are_cut_with_a_digest_under_the_limit() -> None:
+    long = "call_abc123" + "|" + "sig" * 40  # a Gemini signature packed into the id
+    new = id_map([long], OPENAI_IDS)[long]
+    assert len(new) <= 40 and new.startswith("call_abc123")
+
+
+def test_names_follow_the_pattern_and_keep_readability() -> None:
+    mapping = name_map(["github.search/issues", "1tool", "x" * 80, "ok_name"], GEMINI_NAMES)
+    assert "ok_name" not in mapping
+    assert mapping["1tool"] == "_1tool"
+    assert mapping["github.search/issues"] == "github_search_issues"
+    assert len(mapping["x" * 80]) <= 64 and mapping["x" * 80].startswith("xxxx")
+    assert all(GEMINI_NAMES.accepts(v) for v in mapping.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=60), max_size=25))
+def test_id_map_is_injective_valid_and_deterministic(originals: list[str]) -> None:
+    for rule in (MISTRAL_IDS, ANTHROPIC_IDS, OPENAI_IDS):
+        mapping = id_map(originals, rule)
+        assert mapping == id_map(originals, rule)
+        kept = {o for o in originals if o not in mapping}
+        assert all(rule.accepts(o) for o in kept)
+        assert all(rule.accepts(v) for v in mapping.values())
+        final = [mapping.get(o, o) for o in dict.fromkeys(originals)]
+        assert len(set(final)) == len(final), "two originals share a replacement"
+
+
+def test_call_id_for_avoids_taken_ids() -> None:
+    first = call_id_for("get\x00{}\x000", MISTRAL_IDS, set())
+    second = call_id_for("get\x00{}\x000", MISTRAL_IDS, {first})
+    assert first != second and MISTRAL_IDS.accepts(second)
+
+
+def test_compose_maps_a_twice_renamed_value_to_the_first_original() -> None:
+    assert compose({"b": "a"}, {"b": "c"}) == {"c": "a"}
+    assert compose({"x": None}, {"x": "y"}) == {"y": None}
+    assert compose({}, {"a": "b"}) == {"b": "a"}
+
+
+def _history() -> History:
+    return History((
+        Message("user", (Text("weather?"),)),
+        Message("assistant", (ToolCall("get.weather", {"city": "Paris"}, "toolu_01Abc"),
+                              ToolCall("get.weather", {"city": "Rome"}, "toolu_02Xyz"))),
+        Message("tool", (ToolResult("toolu_01Abc", "18C", name="get.weather"),
+                         ToolResult("toolu_02Xyz", "21C", name="get.weather"))),
+    ))
+
+
+def test_rewrite_tool_call_ids_is_consistent_reversible_and_idempotent() -> None:
+    mistral = profile("mistral", "openai_chat",
+                      tool_call_id_pattern={"pattern": MISTRAL_IDS.pattern})
+    draft = Draft(_history())
+    out, changes = rewrite_tool_call_ids(draft, mistral, Policy())
+    calls = out.history.messages[1].tool_calls
+    results = out.history.messages[2].tool_results
+    assert [c.id for c in calls] == [r.call_id for r in results]
+    assert all(MISTRAL_IDS.accepts(c.id or "") for c in calls)
+    assert {out.id_map[c.id] for c in calls} == {"toolu_01Abc", "toolu_02Xyz"}
+    assert len(changes) == 4 and all(c.lossless for c in changes)
+    assert {c.where for c in changes} == {"messages[1].parts[0]", "messages[1].parts[1]",
+                                          "messages[2].parts[0]", "messages[2].parts[1]"}
+    assert rewrite_tool_call_ids(out, mistral, Policy()) == (out, ())
+    assert draft.history == _history(), "input changed"
+
+
+def test_rewrite_tool_call_ids_leaves_valid_ids_alone() -> None:
+    anthropic = profile("anthropic", "anthropic",
+                        tool_call_id_pattern={"pattern": ANTHROPIC_IDS.pattern})
+    draft = Draft(_history())
+    assert rewrite_tool_call_ids(draft, anthropic, Policy()) == (draft, ())
+    assert rewrite_tool_call_ids(draft, profile("x", "openai_chat"), Policy()) == (draft, ())
+
+
+def test_rewrite_tool_names_in_declarations_calls_and_results() -> None:
+    openai = profile("openai", "openai_chat", tool_name_invalid={"pattern": r"^[a-zA-Z0-9_-]+$"},
+                     tool_name_too_long={"max_length": 64})
+    tools = (ToolSpec("get.weather"), ToolSpec("ok"))
+    out, changes = rewrite_tool_names(Draft(_history(), tools), openai, Policy())
+    assert [t.name for t in out.tools] == ["get_weather", "ok"]
+    assert {c.name for c in out.history.messages[1].tool_calls} == {"get_weather"}
+    assert {r.name for r in out.history.messages[2].tool_results} == {"get_weather"}
+    assert dict(out.name_map) == {"get_weather": "get.weather"}
+    assert changes[0].where == "tools[0]" and len(changes) == 5
+    assert rewrite_tool_names(out, openai, Policy()) == (out, ())
