@@ -51,18 +51,37 @@ class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         providers = selected_providers(self.config)
         root = self.config.rootpath
-        scenario = load_scenario(self.path, providers=known_provider_names(self.config),
-                                 root=root)
+        try:
+            scenario = load_scenario(self.path, providers=known_provider_names(self.config),
+                                     root=root)
+        except ScenarioError as exc:
+            # An item, not a collection error: pytest stops a session on collection errors,
+            # and one bad file must never stop the other scenarios.
+            yield BrokenScenario.from_parent(self, name="load", error=exc)
+            return
         for provider in providers:
             for mode in MODES:
                 yield ScenarioItem.from_parent(self, name=f"{provider.name}[{mode}]",
                                                item=Item(scenario, provider, mode))
 
+
+
+class BrokenScenario(pytest.Item):
+    """Stands for a scenario file that does not load: fails with its located errors."""
+
+    def __init__(self, *, error: ScenarioError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self) -> None:
+        raise self.error
+
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
-        if isinstance(excinfo.value, ScenarioError):
-            return f"{excinfo.value}\n(this scenario file is skipped; every other still runs)"
-        return super().repr_failure(excinfo)  # type: ignore[no-any-return]
+        return f"{self.error}\n(this scenario file does not run; every other one still does)"
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, self.nodeid
 
 
 class ScenarioItem(pytest.Item):

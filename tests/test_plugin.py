@@ -1,0 +1,74 @@
+"""The pytest plugin end to end (inner pytest runs in a subprocess, against the emulator)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+GOOD = (Path(__file__).parent / "data" / "scenarios" / "pairing" /
+        "partial-parallel-results.yaml").read_text(encoding="utf-8")
+WRONG_EXPECTATION = GOOD.replace("raw: {openai: reject", "raw: {openai: accept")
+BROKEN = "title: broken\nrefs: [x]\nhistory:\n  - {role: usr, content: hi}\n"
+ARGS = ("-p", "no:cacheprovider", "--provider", "openai", "--backend", "emulator")
+
+
+@pytest.fixture
+def scenarios(pytester: pytest.Pytester) -> pytest.Pytester:
+    folder = pytester.path / "scenarios" / "pairing"
+    folder.mkdir(parents=True)
+    (folder / "partial.yaml").write_text(GOOD, encoding="utf-8")
+    return pytester
+
+
+def test_items_have_readable_ids(scenarios: pytest.Pytester) -> None:
+    result = scenarios.runpytest_subprocess("--co", "-q", *ARGS, "--provider", "anthropic")
+    out = result.stdout.str()
+    for name in ("openai[raw]", "openai[normalized]", "anthropic[raw]", "anthropic[normalized]"):
+        assert f"scenarios/pairing/partial.yaml::{name}" in out
+    picked = scenarios.runpytest_subprocess("--co", "-q", *ARGS, "-k", "openai and raw")
+    assert "1/2 tests collected" in picked.stdout.str() or "1 test" in picked.stdout.str()
+
+
+def test_bad_file_fails_alone_with_located_error(scenarios: pytest.Pytester) -> None:
+    (scenarios.path / "scenarios" / "pairing" / "broken.yaml").write_text(BROKEN)
+    result = scenarios.runpytest_subprocess(*ARGS)
+    result.assert_outcomes(passed=2, failed=1)
+    out = result.stdout.str()
+    assert "scenarios/pairing/broken.yaml:4:12: history[0].role:" in out
+    assert "did you mean 'user'" in out
+    assert "Traceback" not in out
+
+
+def test_failure_is_short_and_says_what_next(scenarios: pytest.Pytester) -> None:
+    (scenarios.path / "scenarios" / "pairing" / "partial.yaml").write_text(WRONG_EXPECTATION)
+    result = scenarios.runpytest_subprocess(*ARGS)
+    result.assert_outcomes(passed=1, failed=1)
+    out = result.stdout.str()
+    assert "expected accept, got reject (HTTP 400: An assistant message with 'tool_calls'" in out
+    assert "check() predicted: reject [missing-tool-result]" in out
+    assert "next: pytest 'scenarios/pairing/partial.yaml::openai[raw]'" in out
+    assert "Traceback" not in out and "raise ScenarioFailure" not in out
+
+
+def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
+    report = scenarios.path / "rep"
+    result = scenarios.runpytest_subprocess(*ARGS, "--provider", "gemini", "-n", "2",
+                                            "--conformance-report", str(report))
+    result.assert_outcomes(passed=4)
+    data = json.loads((report / "strictness.json").read_text(encoding="utf-8"))
+    assert sorted(r["id"] for r in data["results"]) == sorted(
+        f"scenarios/pairing/partial.yaml::{p}[{m}]" for p in ("openai", "gemini")
+        for m in ("raw", "normalized"))
+    assert (report / "strictness.html").read_text().startswith("<!doctype html>")
+
+
+def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key-000000000000")
+    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider", "--provider", "openai",
+                                            "--backend", "live")
+    assert "2 live requests would be sent" in result.stdout.str() + result.stderr.str()
+    assert "Pass --yes" in result.stdout.str() + result.stderr.str()
+    assert result.ret == 2
