@@ -47,8 +47,10 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     history, tools, changes = scenario.history, scenario.tools, ()
     if mode == "normalized":
         from normalizer.normalize import normalize
+        from normalizer.passes import Policy
 
-        fixed = normalize(history, provider.load_profile(), tools=tools)
+        fixed = normalize(history, provider.load_profile(), tools=tools,
+                          policy=Policy(thinking="on" if thinking_on(options) else "off"))
         history, tools, changes = fixed.history, tuple(fixed.tools), tuple(fixed.changes)
     body = render(history, provider.protocol, tools=tools, model=model, options=options)
     return Request(body, model, changes)
@@ -56,3 +58,9 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
 
 def _model_field(protocol: str, model: str) -> dict[str, str]:
     return {} if protocol == "gemini" else {"model": model}
+
+
+def thinking_on(options: dict[str, Any]) -> bool:
+    """Whether the request enables thinking (Anthropic `thinking.type: enabled`)."""
+    thinking = options.get("thinking")
+    return isinstance(thinking, dict) and thinking.get("type") in {"enabled", "adaptive"}

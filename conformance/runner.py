@@ -123,6 +123,10 @@ def _judge(item: Item, verdict: Verdict, changes: tuple[dict[str, Any], ...]) ->
     if verdict.kind != expected:
         said = f" (HTTP {verdict.status}: {verdict.message})" if verdict.kind == "reject" else ""
         return f"expected {expected}, got {verdict.kind}{said}"
+    if item.mode == "normalized" and item.scenario.expect_untouched and changes:
+        return ("expected normalize to leave this valid history untouched, but it made "
+                f"{len(changes)} change(s): " + "; ".join(f"{c['code']} at {c['where']}"
+                                                          for c in changes))
     if item.mode == "normalized":
         wanted = item.scenario.expect_changes.get(item.provider.name, ())
         codes = {c["code"] for c in changes}

@@ -68,6 +68,7 @@ class Scenario:
     models: JsonMap  # provider -> model
     expect_raw: JsonMap  # provider -> "accept" | "reject"
     expect_changes: JsonMap  # provider -> fix codes
+    expect_untouched: bool
     known_gaps: tuple[str, ...]
     draft: bool
 
@@ -160,6 +161,7 @@ def _validate(data: dict[str, Any], located: Located, shown: str, path: Path,
         wire_body=JsonMap(spec.wire.body) if spec.wire else EMPTY,
         options=JsonMap(spec.options), models=JsonMap(spec.models),
         expect_raw=JsonMap(spec.expect.raw), expect_changes=JsonMap(spec.expect.changes),
+        expect_untouched=spec.expect.untouched,
         known_gaps=tuple(spec.known_gaps), draft=spec.draft)
 
 

@@ -92,6 +92,8 @@ class ExpectIn(_Strict):
                                     description="provider -> verdict of the raw request")
     changes: dict[str, list[str]] = Field(default_factory=dict,
                                           description="provider -> fix codes the report holds")
+    untouched: bool = Field(default=False,
+                            description="normalize must change nothing, for every provider")
 
 
 class ScenarioIn(_Strict):

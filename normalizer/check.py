@@ -64,6 +64,9 @@ def check(
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
     `model` defaults to the body's own `model` field."""
     profile = load_profile(provider)
+    if not isinstance(body, Mapping):
+        # Vendors answer a non-object body before any rule applies; detectors read mappings.
+        return ()
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     table = detectors(profile.protocol)
     found: list[Violation] = []

@@ -1,0 +1,257 @@
+"""Detectors for the Anthropic Messages wire (`messages`, top-level `system`, `tools`,
+`thinking`).
+
+Every detector reads the body as sent and skips whatever it cannot read (a message that
+is not an object, content that is neither a string nor a list, ...): the emulator runs
+`check()` on hostile input, and a malformed body is the SDK's or the schema's business,
+not a history rule's.
+
+Anthropic documents that consecutive `user` or `assistant` turns are combined into one
+turn (API reference, `messages`), so pairing is checked on *turns*: runs of consecutive
+messages of one role. Indexes in findings are the indexes of the messages as sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Detector, Finding
+from normalizer.profiles import Rule
+
+Block = tuple[int, int, Mapping[str, Any]]  # message index, block index, block
+THINKING_TYPES = ("thinking", "redacted_thinking")
+
+
+def _messages(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    raw = body.get("messages")
+    if not isinstance(raw, list):
+        return []
+    return [(i, m) for i, m in enumerate(raw) if isinstance(m, Mapping)]
+
+
+def _blocks(index: int, message: Mapping[str, Any]) -> list[Block]:
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [(index, j, b) for j, b in enumerate(content) if isinstance(b, Mapping)]
+
+
+def _typed(body: Mapping[str, Any], kind: str) -> Iterator[Block]:
+    for i, message in _messages(body):
+        for block in _blocks(i, message):
+            if block[2].get("type") == kind:
+                yield block
+
+
+def _turns(body: Mapping[str, Any]) -> list[tuple[str, list[Block]]]:
+    """Runs of consecutive same-role messages, as the API combines them."""
+    turns: list[tuple[str, list[Block]]] = []
+    for i, message in _messages(body):
+        role = message.get("role")
+        if not isinstance(role, str):
+            continue
+        if turns and turns[-1][0] == role:
+            turns[-1][1].extend(_blocks(i, message))
+        else:
+            turns.append((role, _blocks(i, message)))
+    return turns
+
+
+def _ids(blocks: Iterable[Block], kind: str, key: str) -> list[tuple[Block, str]]:
+    return [(b, b[2][key]) for b in blocks
+            if b[2].get("type") == kind and isinstance(b[2].get(key), str)]
+
+
+def system_in_messages(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    for i, message in _messages(body):
+        if message.get("role") == "system":
+            yield Finding(f"messages[{i}].role", {"index": i})
+
+
+def tool_call_id_pattern(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    pattern = str(rule.params.get("pattern", r"^[a-zA-Z0-9_-]+$"))
+    for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
+        if not re.search(pattern, call_id):
+            yield Finding(f"messages[{i}].content[{j}].id",
+                          {"index": i, "block": j, "pattern": pattern, "id": call_id})
+
+
+def thinking_signature_missing(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    for i, j, block in _typed(body, "thinking"):
+        if block.get("signature") is None:
+            yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
+
+
+def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Declared custom tools only: the vendor's text names `tools.N.custom.name`; a bad
+    name in a tool_use block has no known text of its own."""
+    pattern = str(rule.params.get("pattern", r"^[a-zA-Z0-9_-]{1,128}$"))
+    tools = body.get("tools")
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        # Server tools (web_search, ...) carry a `type` and a fixed name.
+        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
+            continue
+        name = tool.get("name")
+        if isinstance(name, str) and not re.search(pattern, name):
+            yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "pattern": pattern})
+
+
+def empty_text_block(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    for i, j, block in _typed(body, "text"):
+        if block.get("text") == "":
+            yield Finding(f"messages[{i}].content[{j}].text", {"index": i, "block": j})
+
+
+def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    messages = _messages(body)
+    last = messages[-1][0] if messages else -1
+    for i, message in messages:
+        if message.get("content") not in ("", []):
+            continue
+        if i == last and message.get("role") == "assistant":
+            continue  # "except for the optional final assistant message" (prefill)
+        yield Finding(f"messages[{i}].content", {"index": i})
+
+
+def tools_not_declared(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    if isinstance(body.get("tools"), list) and body["tools"]:
+        return
+    for i, j, _ in (*_typed(body, "tool_use"), *_typed(body, "tool_result")):
+        yield Finding(f"messages[{i}].content[{j}]", {"index": i, "block": j})
+        return  # the vendor answers once for the whole request
+
+
+def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
+        if call_id in seen:
+            yield Finding(f"messages[{i}].content[{j}].id", {"index": i, "block": j, "id": call_id})
+        seen.add(call_id)
+
+
+def missing_tool_result(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    turns = _turns(body)
+    for t, (role, blocks) in enumerate(turns):
+        calls = _ids(blocks, "tool_use", "id") if role == "assistant" else []
+        if not calls:
+            continue
+        after = turns[t + 1] if t + 1 < len(turns) else None
+        if after is None:
+            continue  # a trailing assistant turn is a prefill, not a finished call
+        answered = {cid for _, cid in _ids(after[1], "tool_result", "tool_use_id")} \
+            if after[0] == "user" else set()
+        missing = [(b, cid) for b, cid in calls if cid not in answered]
+        if missing:
+            (i, j, _), _ = missing[0]
+            yield Finding(f"messages[{i}].content[{j}]",
+                          {"index": i, "ids": ", ".join(cid for _, cid in missing)})
+
+
+def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    turns = _turns(body)
+    for t, (role, blocks) in enumerate(turns):
+        results = _ids(blocks, "tool_result", "tool_use_id") if role == "user" else []
+        if not results:
+            continue
+        before = turns[t - 1] if t > 0 else None
+        called = {cid for _, cid in _ids(before[1], "tool_use", "id")} \
+            if before is not None and before[0] == "assistant" else set()
+        orphans = [(b, cid) for b, cid in results if cid not in called]
+        if orphans:
+            (i, j, _), _ = orphans[0]
+            yield Finding(f"messages[{i}].content[{j}].tool_use_id",
+                          {"index": i, "block": j, "ids": ", ".join(c for _, c in orphans)})
+
+
+def _thinking_mode(body: Mapping[str, Any]) -> str:
+    thinking = body.get("thinking")
+    if isinstance(thinking, Mapping) and isinstance(thinking.get("type"), str):
+        return thinking["type"]
+    return "disabled"
+
+
+def _current_assistant(body: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]] | None:
+    """The last assistant message, if no user message with more than tool results follows
+    it: the turn in progress. Earlier turns' thinking is stripped by the API, so the two
+    thinking rules are about this message only ("a final `assistant` message")."""
+    for i, message in reversed(_messages(body)):
+        role = message.get("role")
+        if role == "assistant":
+            return i, message
+        content = message.get("content")
+        if role == "user" and not (isinstance(content, list) and content and all(
+                isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content)):
+            return None
+    return None
+
+
+def thinking_block_required(body: Mapping[str, Any], rule: Rule,
+                            model: str | None) -> Iterator[Finding]:
+    if _thinking_mode(body) not in tuple(rule.params.get("modes", ("enabled",))):
+        return
+    current = _current_assistant(body)
+    blocks = _blocks(*current) if current else []
+    if not any(b[2].get("type") == "tool_use" for b in blocks):
+        return
+    first = blocks[0][2].get("type")
+    if first not in THINKING_TYPES:
+        i = blocks[0][0]
+        yield Finding(f"messages[{i}].content[0]", {"index": i, "block": 0, "found": first})
+
+
+def thinking_when_disabled(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    if _thinking_mode(body) != "disabled":
+        return
+    current = _current_assistant(body)
+    for i, j, block in _blocks(*current) if current else []:
+        if block.get("type") in THINKING_TYPES:
+            yield Finding(f"messages[{i}].content[{j}]", {"index": i, "block": j})
+            return
+
+
+def _issued_here(signature: str, first_bytes: tuple[int, ...]) -> bool:
+    """What can be checked without the vendor's key: standard base64 whose decoded first
+    byte is one this vendor's signatures start with. Cryptographic validity cannot be."""
+    try:
+        raw = base64.b64decode(signature + "=" * (-len(signature) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return bool(raw) and raw[0] in first_bytes
+
+
+def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    first_bytes = tuple(int(b) for b in rule.params.get("first_bytes", (0x12,)))
+    for i, j, block in _typed(body, "thinking"):
+        signature = block.get("signature")
+        if signature is not None and not (isinstance(signature, str)
+                                          and _issued_here(signature, first_bytes)):
+            yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
+
+
+DETECTORS: dict[str, Detector] = {
+    "system-message-placement": system_in_messages,
+    "tool-call-id-pattern": tool_call_id_pattern,
+    "thinking-signature-missing": thinking_signature_missing,
+    "tool-name-invalid": tool_name_invalid,
+    "empty-text-block": empty_text_block,
+    "empty-content": empty_content,
+    "tools-not-declared": tools_not_declared,
+    "duplicate-tool-call-id": duplicate_tool_call_id,
+    "missing-tool-result": missing_tool_result,
+    "orphan-tool-result": orphan_tool_result,
+    "thinking-block-required": thinking_block_required,
+    "thinking-when-disabled": thinking_when_disabled,
+    "thinking-signature-invalid": thinking_signature_invalid,
+}

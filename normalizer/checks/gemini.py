@@ -1,0 +1,190 @@
+"""Detectors for the Gemini generateContent wire (`contents`, `tools`, `systemInstruction`).
+
+A *call turn* is a `model` content holding functionCall parts; a *function-response turn*
+is a `user` content holding functionResponse parts. The model a request is for travels in
+the URL, so Gemini-3-only rules read the `model` argument. Detectors skip what they cannot
+read rather than fail: the emulator runs them on hostile input.
+
+Field names are read in both spellings the REST API accepts (camelCase as the SDK sends,
+snake_case as the proto names them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Detector, Finding
+from normalizer.profiles import Rule
+
+Content = tuple[int, Mapping[str, Any]]
+
+
+def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
+    return obj.get(camel, obj.get(snake))
+
+
+def _contents(body: Mapping[str, Any]) -> list[Content]:
+    raw = body.get("contents")
+    if not isinstance(raw, list):
+        return []
+    return [(i, c) for i, c in enumerate(raw) if isinstance(c, Mapping)]
+
+
+def _parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    parts = content.get("parts")
+    return [p for p in parts if isinstance(p, Mapping)] if isinstance(parts, list) else []
+
+
+def _role(content: Mapping[str, Any]) -> str:
+    role = content.get("role")
+    return role if isinstance(role, str) else "user"  # the API's default role
+
+
+def _calls(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    if _role(content) != "model":
+        return []
+    return [p for p in _parts(content)
+            if isinstance(_get(p, "functionCall", "function_call"), Mapping)]
+
+
+def _responses(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    if _role(content) != "user":
+        return []
+    return [p for p in _parts(content)
+            if isinstance(_get(p, "functionResponse", "function_response"), Mapping)]
+
+
+def _declarations(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(proto path, declaration) of every function declaration, as the vendor names it."""
+    tools = body.get("tools")
+    for t, tool in enumerate(tools if isinstance(tools, list) else []):
+        decls = _get(tool, "functionDeclarations", "function_declarations") \
+            if isinstance(tool, Mapping) else None
+        for d, decl in enumerate(decls if isinstance(decls, list) else []):
+            if isinstance(decl, Mapping):
+                yield f"tools[{t}].function_declarations[{d}]", decl
+
+
+def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    for i, content in _contents(body):
+        parts = content.get("parts")
+        if not isinstance(parts, list) or not parts:
+            yield Finding(f"contents[{i}].parts", {"index": i})
+
+
+def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    pattern = str(rule.params.get("pattern", r"^[a-zA-Z_][a-zA-Z0-9_.\-]{0,63}$"))
+    for where, decl in _declarations(body):
+        name = decl.get("name")
+        if isinstance(name, str) and not re.search(pattern, name):
+            yield Finding(f"{where}.name", {"field": f"{where}.name", "name": name})
+
+
+def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:
+    """The schemas nested in `schema`, with the proto path the vendor prints for each:
+    properties by position (`properties[3].value`), items, anyOf (`any_of[1]`)."""
+    found: list[tuple[Any, str]] = []
+    for key, value in schema.items():
+        if key == "properties" and isinstance(value, Mapping):
+            found += [(sub, f"{field}.properties[{k}].value")
+                      for k, sub in enumerate(value.values())]
+        elif key == "items":
+            found.append((value, f"{field}.items"))
+        elif key in ("anyOf", "any_of") and isinstance(value, list):
+            found += [(sub, f"{field}.any_of[{k}]") for k, sub in enumerate(value)]
+    return found
+
+
+def _unsupported(schema: Any, field: str, banned: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """(keyword, proto path) of every banned keyword, in document order. Iterative, so a
+    hostile, deeply nested schema cannot exhaust the stack."""
+    stack = [(schema, field)]
+    while stack:
+        node, where = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        yield from ((key, where) for key in node if key in banned)
+        stack.extend(reversed(_subschemas(node, where)))
+
+
+def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
+                            model: str | None) -> Iterator[Finding]:
+    banned = frozenset(str(k) for k in rule.params.get("unsupported", ()))
+    for where, decl in _declarations(body):
+        # Only `parameters` is the OpenAPI subset; `parametersJsonSchema` takes JSON Schema.
+        for keyword, field in _unsupported(decl.get("parameters"), f"{where}.parameters", banned):
+            yield Finding(field, {"name": keyword, "field": field})
+
+
+def call_turn_placement(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    contents = _contents(body)
+    for k, (i, content) in enumerate(contents):
+        if _calls(content) and (k == 0 or _role(contents[k - 1][1]) != "user"):
+            yield Finding(f"contents[{i}]", {"index": i})
+
+
+def function_response_count(body: Mapping[str, Any], rule: Rule,
+                            model: str | None) -> Iterator[Finding]:
+    contents = _contents(body)
+    for k, (_, content) in enumerate(contents[:-1]):
+        calls = _calls(content)
+        j, after = contents[k + 1]
+        answers = _responses(after)
+        if calls and answers and len(answers) != len(calls):
+            yield Finding(f"contents[{j}]", {"index": j, "calls": len(calls),
+                                              "responses": len(answers)})
+
+
+def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    contents = _contents(body)
+    for k, (i, content) in enumerate(contents):
+        if _responses(content) and (k == 0 or not _calls(contents[k - 1][1])):
+            yield Finding(f"contents[{i}]", {"index": i})
+
+
+def _current_turn(contents: list[Content]) -> list[Content]:
+    """From the last user content that is not only function responses: the turn the
+    vendor validates signatures in (older turns are not validated)."""
+    start = 0
+    for k, (_, content) in enumerate(contents):
+        if _role(content) == "user" and len(_responses(content)) != len(_parts(content)):
+            start = k
+    return contents[start:]
+
+
+def _for_model(rule: Rule, model: str | None) -> bool:
+    name = (model or "").removeprefix("models/")
+    return any(name.startswith(str(p)) for p in rule.params.get("model_prefixes", ()))
+
+
+def thought_signature_missing(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    if not _for_model(rule, model):
+        return
+    for i, content in _current_turn(_contents(body)):
+        calls = _calls(content)
+        if not calls:
+            continue
+        first = calls[0]  # parallel calls: only the first part of a step carries it
+        signature = _get(first, "thoughtSignature", "thought_signature")
+        if not (isinstance(signature, str) and signature):
+            call = _get(first, "functionCall", "function_call")
+            name = call.get("name") if isinstance(call.get("name"), str) else ""
+            j = _parts(content).index(first)
+            yield Finding(f"contents[{i}].parts[{j}].thoughtSignature",
+                          {"index": i, "name": name, "position": i + 1})
+
+
+DETECTORS: dict[str, Detector] = {
+    "tool-schema-unsupported": tool_schema_unsupported,
+    "tool-name-invalid": tool_name_invalid,
+    "empty-content": empty_content,
+    "call-turn-placement": call_turn_placement,
+    "function-response-count": function_response_count,
+    "orphan-tool-result": orphan_tool_result,
+    "thought-signature-missing": thought_signature_missing,
+}

@@ -1,0 +1,137 @@
+"""Detectors for the OpenAI Responses wire (`input` items, `instructions`, `tools`, `store`).
+
+`input` may be a plain string (nothing to check) or a list of items: messages (with or
+without `"type": "message"`), `function_call`, `function_call_output`, `reasoning`, and
+other `*_call` items. Calls and outputs pair by `call_id`, anywhere in order (a message
+between them is allowed). Detectors skip what they cannot read: the emulator runs them on
+hostile input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Detector, Finding
+from normalizer.profiles import Rule
+
+Item = tuple[int, Mapping[str, Any]]
+
+
+def _items(body: Mapping[str, Any]) -> list[Item]:
+    raw = body.get("input")
+    if not isinstance(raw, list):
+        return []
+    return [(i, item) for i, item in enumerate(raw) if isinstance(item, Mapping)]
+
+
+def _kind(item: Mapping[str, Any]) -> str:
+    kind = item.get("type")
+    if isinstance(kind, str):
+        return kind
+    return "message" if "role" in item else ""
+
+
+def _call_id(item: Mapping[str, Any]) -> str | None:
+    call_id = item.get("call_id")
+    return call_id if isinstance(call_id, str) else None
+
+
+def assistant_content_type(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    forbidden = {str(t) for t in rule.params.get("forbidden", ("input_text",))}
+    for i, item in _items(body):
+        content = item.get("content")
+        if _kind(item) != "message" or item.get("role") != "assistant" \
+                or not isinstance(content, list):
+            continue
+        for j, part in enumerate(content):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(kind, str) and kind in forbidden:
+                yield Finding(f"input[{i}].content[{j}].type",
+                              {"index": i, "part": j, "type": kind})
+
+
+def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    """Duplicate item ids (`fc_…`, `rs_…`, `msg_…`): what the vendor names in its message.
+    Two calls sharing a `call_id` under different item ids is not covered (no known text)."""
+    seen: set[str] = set()
+    for i, item in _items(body):
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            yield Finding(f"input[{i}].id", {"index": i, "id": item_id})
+        seen.add(item_id)
+
+
+def _follows_reasoning(item: Mapping[str, Any] | None) -> bool:
+    """What a reasoning item was produced before: a call or an assistant message."""
+    if item is None:
+        return False
+    kind = _kind(item)
+    return kind.endswith("_call") or (kind == "message" and item.get("role") == "assistant")
+
+
+def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    items = _items(body)
+    raw = body.get("input")
+    for i, item in items:
+        if _kind(item) != "reasoning":
+            continue
+        after = raw[i + 1] if i + 1 < len(raw) else None
+        if not _follows_reasoning(after if isinstance(after, Mapping) else None):
+            item_id = item.get("id") if isinstance(item.get("id"), str) else ""
+            yield Finding(f"input[{i}]", {"index": i, "id": item_id})
+
+
+def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    """A reasoning item referenced by id alone (no encrypted_content) while `store` is
+    false: the vendor looks the id up, finds nothing, and answers 404."""
+    if body.get("store") is not False:
+        return
+    for i, item in _items(body):
+        item_id = item.get("id")
+        if _kind(item) == "reasoning" and isinstance(item_id, str) \
+                and not item.get("encrypted_content"):
+            yield Finding(f"input[{i}].encrypted_content", {"index": i, "id": item_id})
+
+
+def missing_tool_result(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    items = _items(body)
+    for k, (i, item) in enumerate(items):
+        call_id = _call_id(item)
+        if _kind(item) != "function_call" or call_id is None:
+            continue
+        if not any(_kind(later) == "function_call_output" and _call_id(later) == call_id
+                   for _, later in items[k + 1:]):
+            yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
+
+
+def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    if body.get("previous_response_id") or body.get("conversation"):
+        return  # the calls may live in the stored response; not checkable offline
+    called: set[str] = set()
+    for i, item in _items(body):
+        call_id = _call_id(item)
+        if call_id is None:
+            continue
+        if _kind(item) == "function_call":
+            called.add(call_id)
+        elif _kind(item) == "function_call_output" and call_id not in called:
+            yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
+
+
+DETECTORS: dict[str, Detector] = {
+    "assistant-content-type": assistant_content_type,
+    "duplicate-tool-call-id": duplicate_tool_call_id,
+    "reasoning-item-orphan": reasoning_item_orphan,
+    "thinking-signature-missing": reasoning_not_stored,
+    "missing-tool-result": missing_tool_result,
+    "orphan-tool-result": orphan_tool_result,
+}
