@@ -1,0 +1,37 @@
+"""Cassettes: matching on canonical JSON, mismatch reports, lint for key-like strings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conformance.cassettes import cassette_path, first_difference, lint
+
+
+def test_path_layout() -> None:
+    assert cassette_path(Path("c"), "anthropic", "pairing", "orphan", "raw") == Path(
+        "c/anthropic/pairing/orphan.raw.yaml")
+
+
+def test_first_difference_names_the_field() -> None:
+    a = {"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "x": 1}], "m": 1}
+    b = {"m": 1, "messages": [{"role": "user", "content": "hi"}, {"role": "tool", "x": 2}]}
+    assert first_difference(a, b) == "body.messages[1].x: request has 1, recording has 2"
+    assert first_difference({"a": 1}, {}) == "body.a: only in the request"
+    assert "2 items in the request, 1 in the recording" in first_difference([1, 2], [1])
+
+
+def test_lint_finds_keys_and_secret_headers(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: sk-proj-" + "x" * 30 + "\n      authorization:\n      - Bearer y\n"
+                   "b: AIza" + "Q" * 35 + "\n")
+    problems = lint(bad)
+    assert len(problems) == 3 and "key-like string" in problems[0]
+    good = tmp_path / "good.yaml"
+    good.write_text("content-type: application/json\nbody: hello\n")
+    assert lint(good) == []
+
+
+def test_committed_cassettes_hold_no_secret() -> None:
+    root = Path(__file__).parent.parent / "cassettes"
+    problems = [p for path in sorted(root.rglob("*.yaml")) for p in lint(path)]
+    assert problems == []
