@@ -15,7 +15,9 @@ th,td{border:1px solid #ccc;padding:2px 4px;text-align:center}
 th.s,td.s{text-align:left;max-width:28em;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 td.accept{background:#8fd18f}td.reject{background:#f08a8a}td.inconclusive{background:#f2d16b}
 td.bad{outline:3px solid #000;outline-offset:-3px}td.cell{cursor:pointer;min-width:1.6em}
-tr.topic th{background:#eee;text-align:left}#detail{white-space:pre-wrap;background:#f6f6f6;
+tr.topic th{background:#eee;text-align:left}
+th.p{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;padding:4px 2px}
+th.m{font-weight:normal;font-size:11px}#detail{white-space:pre-wrap;background:#f6f6f6;
 padding:.6em;border:1px solid #ccc;min-height:3em;margin:1em 0}.legend span{padding:0 .6em}
 """
 SCRIPT = """
@@ -91,10 +93,10 @@ def _rows(results: list[dict[str, Any]], providers: list[str]) -> list[str]:
 def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     providers: list[str] = summary["providers"]
     topics = sorted({r["topic"] for r in results})
-    head = "".join(f'<th colspan="2" data-provider="{p}">{html.escape(p)}</th>'
+    head = "".join(f'<th class="p" colspan="2" data-provider="{p}">{html.escape(p)}</th>'
                    for p in providers)
-    sub = "".join(f'<th data-provider="{p}">raw</th><th data-provider="{p}">norm</th>'
-                  for p in providers)
+    sub = "".join(f'<th class="m" data-provider="{p}">R</th><th class="m" data-provider="{p}">'
+                  "N</th>" for p in providers)
     sources = ", ".join(f"{k}: {v}" for k, v in summary["sources"].items())
     return "\n".join([
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
