@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from normalizer.errors import ArgumentsJSONError
 from normalizer.model import EMPTY, JsonMap, Message, ToolCall
+from normalizer.streaming.sse import INVALID_JSON_KEY
 from normalizer.tools import parse_arguments
 
 ProblemCode: TypeAlias = Literal[
@@ -26,6 +27,12 @@ ProblemCode: TypeAlias = Literal[
     "unknown-event",      # an event type this assembler does not know (ignored)
     "arguments-mismatch",  # a closing event's full arguments differ from the deltas
 ]
+
+
+# Extras keys the assemblers put on parts to describe the neutral part itself. They are not
+# vendor fields: a renderer must not write them into a request body.
+STREAM_MARKERS: frozenset[str] = frozenset(
+    {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +89,25 @@ def as_event(event: Any) -> Mapping[str, Any]:
     dump = getattr(event, "model_dump", None)
     if dump is None:
         raise TypeError(f"expected a JSON object or an SDK event, got {type(event).__name__}")
-    return dump(mode="json", by_alias=True, exclude_none=True)
+    return dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+
+
+def guarded(
+    problems: list[StreamProblem],
+    where: str,
+    handle: Callable[[Mapping[str, Any], str], None],
+    event: Mapping[str, Any],
+) -> None:
+    """Run one event's handler; a shape it cannot read (a list where an object belongs, …)
+    becomes a malformed-event problem, so one bad event never loses the rest."""
+    if INVALID_JSON_KEY in event:
+        problems.append(StreamProblem("malformed-event", where, "SSE data is not JSON",
+                                      raw=str(event[INVALID_JSON_KEY])))
+        return
+    try:
+        handle(event, where)
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+        problems.append(StreamProblem("malformed-event", where, f"{type(exc).__name__}: {exc}"))
 
 
 def close_arguments(

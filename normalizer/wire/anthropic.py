@@ -21,8 +21,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import WireFormatError
-from normalizer.model import History, JsonMap, Message, Part, Text, Thinking, ToolCall
-from normalizer.model import ToolResult, ToolSpec, thaw
+from normalizer.model import (
+    History,
+    JsonMap,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+    thaw,
+)
+from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
@@ -38,6 +49,13 @@ _OWN_KEYS = {
     "thinking": ("type", "thinking", "signature"),
     "redacted_thinking": ("type", "data"),
 }
+# Extras keys that other protocol modules define (Gemini's thought signature and response
+# fields, OpenAI's developer role, message name, prefix and call `function` fields, the
+# Responses item fields): never sent as Anthropic fields, which Anthropic would reject.
+_FOREIGN_KEYS = frozenset({
+    "thought_signature", "function_call", "function_response", "response", "role", "name",
+    "prefix", "function", "instructions", "item", "summary", "status", "phase", "annotations",
+    "id"})
 
 
 # ---------------------------------------------------------------- parse
@@ -95,8 +113,11 @@ def _parse_block(block: Any, where: str) -> Part:
     if kind == "tool_result":
         return _parse_tool_result(block, where, extras)
     if kind == "thinking":
-        return Thinking(_string(block, "thinking", where), signature=block.get("signature"),
-                        vendor=VENDOR, extras=extras)
+        signature = block.get("signature")
+        if signature is not None and not isinstance(signature, str):
+            raise WireFormatError(f"{where}.signature", "expected a string")
+        return Thinking(_string(block, "thinking", where), signature=signature, vendor=VENDOR,
+                        extras=extras)
     return Thinking("", signature=_string(block, "data", where), vendor=VENDOR, redacted=True,
                     extras=extras)
 
@@ -114,7 +135,7 @@ def _parse_tool_use(block: Mapping[str, Any], where: str, extras: dict[str, Any]
 
 def _parse_tool_result(block: Mapping[str, Any], where: str, extras: dict[str, Any]) -> ToolResult:
     call_id = block.get("tool_use_id")
-    if not isinstance(call_id, str):
+    if call_id is not None and not isinstance(call_id, str):
         raise WireFormatError(f"{where}.tool_use_id", "expected a string")
     raw = block.get("content", "")
     content: str | tuple[Text, ...]
@@ -172,7 +193,7 @@ def _render_message(message: Message) -> dict[str, Any]:
         content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
     else:
         content = _render_content(message.parts)
-    return {"role": role, "content": content, **thaw(message.extras)}
+    return {"role": role, "content": content, **_extras(message.extras, ("role", "content"))}
 
 
 def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
@@ -183,25 +204,35 @@ def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
     return [_render_block(p) for p in parts]
 
 
+def _extras(extras: JsonMap, own: tuple[str, ...]) -> dict[str, Any]:
+    """Extras as wire fields; they never overwrite a field the block itself defines."""
+    return {k: thaw(v) for k, v in extras.items()
+            if k not in own and k not in _FOREIGN_KEYS and k not in STREAM_MARKERS}
+
+
 def _render_block(part: Part) -> dict[str, Any]:
-    extras = thaw(part.extras)
+    block = _render_own_fields(part)
+    return {**block, **_extras(part.extras, _OWN_KEYS[block["type"]])}
+
+
+def _render_own_fields(part: Part) -> dict[str, Any]:
     if isinstance(part, Text):
-        return {"type": "text", "text": part.text, **extras}
+        return {"type": "text", "text": part.text}
     if isinstance(part, ToolCall):
         block: dict[str, Any] = {"type": "tool_use"}
         if part.id is not None:
             block["id"] = part.id
         block["name"] = part.name
         block["input"] = part.arguments if isinstance(part.arguments, str) else thaw(part.arguments)
-        return {**block, **extras}
+        return block
     if isinstance(part, ToolResult):
-        return {**_render_tool_result(part), **extras}
+        return _render_tool_result(part)
     if part.redacted:
-        return {"type": "redacted_thinking", "data": part.signature or "", **extras}
+        return {"type": "redacted_thinking", "data": part.signature or ""}
     block = {"type": "thinking", "thinking": part.text}
     if part.signature is not None:
         block["signature"] = part.signature
-    return {**block, **extras}
+    return block
 
 
 def _render_tool_result(part: ToolResult) -> dict[str, Any]:
@@ -211,11 +242,11 @@ def _render_tool_result(part: ToolResult) -> dict[str, Any]:
         content = part.content
     else:
         content = [_render_block(t) for t in part.content]
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": part.call_id,
-                             "content": content}
+    block: dict[str, Any] = {"type": "tool_result"}
+    if part.call_id is not None:
+        block["tool_use_id"] = part.call_id
+    block["content"] = content
     if part.is_error:
         block["is_error"] = True
     return block
 
-
-__all__ = ["DEFAULT_MAX_TOKENS", "DEFAULT_MODEL", "JsonMap", "parse", "render"]

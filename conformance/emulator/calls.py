@@ -1,0 +1,121 @@
+"""Send a request body, as a vendor receives it, through the protocol's unmodified official
+SDK pointed at the emulator (base URL only, no retries). Used by the emulator's own tests,
+its load benchmark and anyone checking the emulator by hand.
+
+`send(...)` returns the SDK's parsed response (for a stream: the list of parsed events or
+chunks) or raises the SDK's own exception; `sdk_error(exc)` reads status and message from
+any of them.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+import openai
+from google import genai
+from google.genai import errors as genai_errors
+from google.genai import types as genai_types
+
+KEY = "emulator-test-key"  # any key is accepted; never a real one
+_GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings",
+                       "cachedContent")
+
+
+@dataclass(frozen=True, slots=True)
+class SdkError:
+    status: int
+    message: str
+
+
+def client(protocol: str, base_url: str, *, timeout: float = 30.0) -> Any:
+    """The official SDK client for `protocol` at `base_url` (an Emulator.sdk_base_url)."""
+    if protocol.startswith("openai"):
+        return openai.OpenAI(api_key=KEY, base_url=base_url, max_retries=0, timeout=timeout)
+    if protocol == "anthropic":
+        return anthropic.Anthropic(api_key=KEY, base_url=base_url, max_retries=0,
+                                   timeout=timeout)
+    options = genai_types.HttpOptions(
+        base_url=base_url, timeout=int(timeout * 1000),
+        retry_options=genai_types.HttpRetryOptions(attempts=1))
+    return genai.Client(api_key=KEY, http_options=options)
+
+
+def send(protocol: str, sdk: Any, body: Mapping[str, Any], *, model: str | None = None,
+         stream: bool = False) -> Any:
+    """`body` through the SDK's usual call. `model` is needed for Gemini (it goes in the
+    URL); streams are read to the end so their events are parsed."""
+    if protocol == "gemini":
+        return _send_gemini(sdk, body, model or "gemini-2.5-flash", stream)
+    call = _create(protocol, sdk)
+    known = inspect.signature(call).parameters
+    kwargs = {k: v for k, v in body.items() if k in known}
+    extra = {k: v for k, v in body.items() if k not in known}
+    if extra:  # fields this SDK version has no parameter for still go on the wire
+        kwargs["extra_body"] = extra
+    if stream:
+        kwargs["stream"] = True
+    if kwargs.get("stream"):
+        with call(**kwargs) as events:
+            return list(events)
+    return call(**kwargs)
+
+
+def _create(protocol: str, sdk: Any) -> Any:
+    if protocol == "openai_chat":
+        return sdk.chat.completions.create
+    if protocol == "openai_responses":
+        return sdk.responses.create
+    return sdk.messages.create
+
+
+def _send_gemini(sdk: Any, body: Mapping[str, Any], model: str, stream: bool) -> Any:
+    generation = body.get("generationConfig")
+    config = {**(generation if isinstance(generation, Mapping) else {}),
+              **{k: body[k] for k in _GEMINI_CONFIG_KEYS if k in body}}
+    contents = body.get("contents", [])
+    if stream:
+        return list(sdk.models.generate_content_stream(model=model, contents=contents,
+                                                       config=config or None))
+    return sdk.models.generate_content(model=model, contents=contents, config=config or None)
+
+
+def sdk_error(exc: BaseException) -> SdkError:
+    """Status and the vendor's message text, from whichever SDK raised `exc`."""
+    if isinstance(exc, genai_errors.APIError):
+        return SdkError(exc.code, exc.message or "")
+    if isinstance(exc, anthropic.APIStatusError):
+        body = exc.body if isinstance(exc.body, Mapping) else {}
+        inner = body.get("error", {})
+        return SdkError(exc.status_code, str(inner.get("message", "")))
+    if isinstance(exc, openai.APIStatusError):
+        body = exc.body if isinstance(exc.body, Mapping) else {}
+        return SdkError(exc.status_code, str(body.get("message", "")))
+    raise TypeError(f"not an SDK status error: {exc!r}") from exc
+
+
+def text_of(protocol: str, reply: Any) -> str:
+    """The assistant text of a parsed response, or of the events of a stream."""
+    if isinstance(reply, list):
+        return "".join(_delta_text(protocol, event) for event in reply)
+    if protocol == "openai_chat":
+        return reply.choices[0].message.content or ""
+    if protocol == "openai_responses":
+        return reply.output_text
+    if protocol == "anthropic":
+        return "".join(block.text for block in reply.content if block.type == "text")
+    return reply.text or ""
+
+
+def _delta_text(protocol: str, event: Any) -> str:
+    if protocol == "openai_chat":
+        return "".join(c.delta.content or "" for c in event.choices)
+    if protocol == "openai_responses":
+        return event.delta if event.type == "response.output_text.delta" else ""
+    if protocol == "anthropic":
+        delta = getattr(event, "delta", None)
+        return getattr(delta, "text", "") if event.type == "content_block_delta" else ""
+    return event.text or ""

@@ -1,0 +1,203 @@
+"""Gemini `streamGenerateContent` streams: each chunk is a whole GenerateContentResponse
+whose `candidates[].content.parts` hold text fragments (`thought: true` for thinking) and
+`functionCall` parts that arrive whole — so a Gemini call is never cut in half; a cut
+stream only loses what never came. Some models send calls without `id`: this assembler
+derives one from the call's position, name and arguments (never the time; a repeated
+identical call gets a different id; `id_seed` makes ids unique across a history) and marks
+it {"derived_id": true}. `thoughtSignature` on a call or text part goes in the part's
+extras under "thought_signature"; on a thought part it is the Thinking's signature.
+A `finishReason` ends the stream; reasons other than STOP and MAX_TOKENS (e.g.
+MALFORMED_FUNCTION_CALL, SAFETY) are stream-error problems, as is an `error` chunk.
+Vertex's streamed call arguments (`partialArgs` / `willContinue`, documented as not
+supported in the Gemini API) are not assembled: such a call is kept marked incomplete with
+the partial pieces as its raw fragment.
+
+Source of the shapes: google-genai `types.GenerateContentResponse` (dumped by_alias).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
+from normalizer.streaming.emitting import Splitter, whole
+from normalizer.streaming.result import (
+    ProblemCode,
+    StreamProblem,
+    StreamResult,
+    as_event,
+    cut_call,
+    derive_call_id,
+    finished_call,
+    guarded,
+)
+
+_CLEAN_FINISH = frozenset({"STOP", "MAX_TOKENS"})
+
+
+@dataclass(slots=True)
+class _Segment:
+    kind: str  # "text", "thought" or "call"
+    where: str
+    chunks: list[str] = field(default_factory=list)
+    call: Mapping[str, Any] = EMPTY
+    signature: str | None = None
+
+
+class Assembler:
+    """Feed stream chunks with `feed`; `result()` gives the message so far. `candidate`
+    selects a candidate index; `id_seed` salts derived ids; `origin` names the provider."""
+
+    protocol = "gemini"
+
+    def __init__(self, *, candidate: int = 0, id_seed: str = "",
+                 origin: str | None = None) -> None:
+        self._candidate = candidate
+        self._id_seed = id_seed
+        self._origin = origin
+        self._count = 0
+        self._segments: list[_Segment] = []
+        self._finish: str | None = None
+        self._problems: list[StreamProblem] = []
+
+    def feed(self, event: Any) -> None:
+        where = f"events[{self._count}]"
+        self._count += 1
+        guarded(self._problems, where, self._handle, as_event(event))
+
+    def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
+        if "error" in chunk:
+            self._problem("stream-error", where, json.dumps(chunk["error"], ensure_ascii=False))
+            return
+        candidates = chunk.get("candidates")
+        if not isinstance(candidates, list):
+            feedback = chunk.get("promptFeedback")
+            if feedback:
+                self._problem("stream-error", where, f"promptFeedback: {json.dumps(feedback)}")
+            elif "usageMetadata" not in chunk:
+                self._problem("malformed-event", where, "no `candidates` list")
+            return
+        for k, candidate in enumerate(candidates):
+            if isinstance(candidate, Mapping) and candidate.get("index", 0) == self._candidate:
+                self._candidate_chunk(candidate, f"{where}.candidates[{k}]")
+
+    def _problem(self, code: ProblemCode, where: str, detail: str, raw: str | None = None) -> None:
+        self._problems.append(StreamProblem(code, where, detail, raw=raw))
+
+    def _candidate_chunk(self, candidate: Mapping[str, Any], where: str) -> None:
+        parts = (candidate.get("content") or {}).get("parts") or ()
+        for j, part in enumerate(parts):
+            self._part(part, f"{where}.content.parts[{j}]")
+        reason = candidate.get("finishReason")
+        if reason:
+            self._finish = str(reason)
+            if reason not in _CLEAN_FINISH:
+                self._problem("stream-error", where,
+                              f"finishReason {reason}: {candidate.get('finishMessage', '')}")
+
+    def _part(self, part: Mapping[str, Any], where: str) -> None:
+        signature = part.get("thoughtSignature")
+        if "functionCall" in part:
+            self._segments.append(_Segment("call", where, call=part["functionCall"] or {},
+                                           signature=signature))
+        elif "text" in part:
+            kind = "thought" if part.get("thought") else "text"
+            last = self._segments[-1] if self._segments else None
+            # Fragments of one text continue the last segment until a signature closes it.
+            if last is None or last.kind != kind or last.signature is not None:
+                last = _Segment(kind, where)
+                self._segments.append(last)
+            last.chunks.append(str(part["text"]))
+            last.signature = signature or last.signature
+        else:
+            self._problem("unknown-event", where,
+                          f"part with keys {sorted(part)} ignored (not text or functionCall)")
+
+    def result(self) -> StreamResult:
+        parts: list[Part] = []
+        problems = list(self._problems)
+        calls = 0
+        for seg in self._segments:
+            if seg.kind == "call":
+                call, problem = self._call(seg, calls)
+                calls += 1
+                parts.append(call)
+                problems.extend([problem] if problem else [])
+            elif seg.kind == "thought":
+                parts.append(Thinking("".join(seg.chunks), signature=seg.signature,
+                                      vendor="gemini"))
+            else:
+                marks = {"thought_signature": seg.signature} if seg.signature else {}
+                parts.append(Text("".join(seg.chunks), extras=marks))
+        message = Message("assistant", tuple(parts), origin=self._origin)
+        return StreamResult(message, self._finish is not None, self._finish, tuple(problems))
+
+    def _call(self, seg: _Segment, ordinal: int) -> tuple[ToolCall, StreamProblem | None]:
+        name, args = str(seg.call.get("name", "")), seg.call.get("args")
+        extras: dict[str, Any] = {"thought_signature": seg.signature} if seg.signature else {}
+        call_id = seg.call.get("id")
+        if not call_id:
+            call_id = derive_call_id(self._id_seed, ordinal, name, args or {})
+            extras["derived_id"] = True
+        if "partialArgs" in seg.call or seg.call.get("willContinue"):
+            # Vertex-only argument streaming (FunctionCall.partialArgs, "not supported in
+            # Gemini API"): not assembled; the pieces are kept as the raw fragment.
+            raw = json.dumps(seg.call.get("partialArgs") or [], ensure_ascii=False)
+            return cut_call(name, call_id, raw, f"{seg.where}.functionCall", extras)
+        if args is None or isinstance(args, Mapping):
+            return ToolCall(name, JsonMap(args or {}), call_id, extras), None
+        raw = json.dumps(args, ensure_ascii=False)
+        return finished_call(name, call_id, raw, f"{seg.where}.functionCall.args", extras)
+
+
+def emit(
+    message: Message,
+    *,
+    split: Splitter | None = None,
+    model: str = "gemini-2.5-flash",
+    finish_reason: str = "STOP",
+) -> list[dict[str, Any]]:
+    """An assistant message -> the chunks Gemini would stream (inverse of `assemble`): text
+    and thought pieces one per chunk, each call whole in its own chunk, the signature on the
+    last piece of its part, `finishReason` and usage on a final empty chunk. Derived ids
+    are not sent (the vendor did not send them)."""
+    pieces = split or whole
+    wire_parts: list[dict[str, Any]] = []
+    for part in message.parts:
+        wire_parts += _wire_parts(part, pieces)
+    chunks = [_chunk(model, [p]) for p in wire_parts]
+    final = _chunk(model, [])
+    final["candidates"][0]["finishReason"] = finish_reason
+    final["usageMetadata"] = {"promptTokenCount": 1, "candidatesTokenCount": 1,
+                              "totalTokenCount": 2}
+    return [*chunks, final]
+
+
+def _wire_parts(part: Part, pieces: Splitter) -> list[dict[str, Any]]:
+    if isinstance(part, ToolCall):
+        call: dict[str, Any] = {"name": part.name, "args": (
+            part.arguments.thaw() if isinstance(part.arguments, JsonMap) else {})}
+        if part.id and not part.extras.get("derived_id"):
+            call["id"] = part.id
+        signature = part.extras.get("thought_signature")
+        return [{"functionCall": call, **({"thoughtSignature": signature} if signature else {})}]
+    if isinstance(part, Thinking):
+        out = [{"text": p, "thought": True} for p in pieces(part.text) if p] or [
+            {"text": "", "thought": True}]
+        signature = part.signature
+    elif isinstance(part, Text):
+        out = [{"text": p} for p in pieces(part.text) if p] or [{"text": ""}]
+        signature = part.extras.get("thought_signature")
+    else:
+        raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+    if signature:
+        out[-1] = {**out[-1], "thoughtSignature": signature}
+    return out
+
+
+def _chunk(model: str, parts: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"candidates": [{"content": {"role": "model", "parts": parts}, "index": 0}],
+            "modelVersion": model}

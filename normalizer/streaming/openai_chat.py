@@ -1,0 +1,205 @@
+"""OpenAI Chat Completions streams (and the vendors that copy them: DeepSeek, Groq, Mistral,
+vLLM, Ollama, …): `chat.completion.chunk` objects whose `choices[].delta` carries `content`,
+`reasoning_content` and `tool_calls` fragments keyed by `index`; the first fragment of a call
+has `id` and `function.name`, later ones only `function.arguments` pieces, and parallel calls
+may interleave. The stream's `finish_reason` is the only end signal: there is no per-call
+stop, so every call is closed by it, and a cut stream leaves every call incomplete.
+
+Source of the shapes: openai-python `types/chat/chat_completion_chunk.py` and its
+accumulator `lib/streaming/_deltas.py` (the SDK concatenates fragments by `index`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from normalizer.model import Message, Part, Text, Thinking, ToolCall
+from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
+from normalizer.streaming.result import (
+    StreamProblem,
+    StreamResult,
+    as_event,
+    cut_call,
+    derive_call_id,
+    finished_call,
+    guarded,
+)
+
+# `reasoning_content` is DeepSeek's field; OpenRouter streams `reasoning` (openrouter.ai docs,
+# ChatStreamDelta). Both become one vendorless Thinking.
+_REASONING_KEYS = ("reasoning_content", "reasoning")
+
+
+@dataclass(slots=True)
+class _Call:
+    where: str
+    id: str | None
+    name: str
+    raw: list[str] = field(default_factory=list)
+
+
+class Assembler:
+    """Feed chunks with `feed`; read the message so far with `result()` at any time (a cut
+    stream is simply a result taken before the last chunk). `choice` selects one of n
+    choices; `id_seed` salts the ids derived for calls sent without one; `origin` is the
+    provider name set on the message."""
+
+    protocol = "openai_chat"
+
+    def __init__(self, *, choice: int = 0, id_seed: str = "", origin: str | None = None) -> None:
+        self._choice = choice
+        self._id_seed = id_seed
+        self._origin = origin
+        self._count = 0
+        self._order: list[tuple[str, int]] = []
+        self._text: list[str] = []
+        self._reasoning: list[str] = []
+        self._calls: dict[int, _Call] = {}
+        self._finish: str | None = None
+        self._problems: list[StreamProblem] = []
+
+    def feed(self, event: Any) -> None:
+        where = f"events[{self._count}]"
+        self._count += 1
+        guarded(self._problems, where, self._handle, as_event(event))
+
+    def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
+        if "error" in chunk and not chunk.get("choices"):
+            detail = json.dumps(chunk["error"], ensure_ascii=False)
+            self._problems.append(StreamProblem("stream-error", where, detail))
+            return
+        choices = chunk.get("choices")
+        if not isinstance(choices, list):
+            self._problems.append(StreamProblem("malformed-event", where, "no `choices` list"))
+            return
+        for k, choice in enumerate(choices):
+            if isinstance(choice, Mapping) and choice.get("index", 0) == self._choice:
+                self._choice_delta(choice, f"{where}.choices[{k}]")
+
+    def _choice_delta(self, choice: Mapping[str, Any], where: str) -> None:
+        delta = choice.get("delta") or {}
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            self._open(("text", 0))
+            self._text.append(content)
+        for key in _REASONING_KEYS:
+            reasoning = delta.get(key)
+            if isinstance(reasoning, str) and reasoning:
+                self._open(("reasoning", 0))
+                self._reasoning.append(reasoning)
+        for j, fragment in enumerate(delta.get("tool_calls") or ()):
+            self._tool_delta(fragment, f"{where}.delta.tool_calls[{j}]")
+        if choice.get("finish_reason"):
+            self._finish = str(choice["finish_reason"])
+
+    def _tool_delta(self, fragment: Mapping[str, Any], where: str) -> None:
+        fn = fragment.get("function") or {}
+        call_id, name, args = fragment.get("id"), fn.get("name"), fn.get("arguments")
+        index = fragment.get("index")
+        if not isinstance(index, int):
+            index = self._implicit_index(call_id)
+        call = self._calls.get(index)
+        if call is None:
+            if not call_id and not name:
+                self._problems.append(StreamProblem(
+                    "unknown-index", where,
+                    f"fragment for tool_calls index {index}, which no earlier chunk opened "
+                    "(no id or name); fragment kept here, not in the message",
+                    raw=args if isinstance(args, str) else None))
+                return
+            call = self._calls[index] = _Call(where=where, id=call_id or None, name="")
+            self._open(("call", index))
+        # Some compatible vendors repeat id and name in every chunk: a repeat is not a piece.
+        if name and name != call.name:
+            call.name += name
+        if call_id and not call.id:
+            call.id = call_id
+        if isinstance(args, str):
+            call.raw.append(args)
+        elif isinstance(args, Mapping):  # a few compatible servers send the object itself
+            call.raw.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
+
+    def _implicit_index(self, call_id: str | None) -> int:
+        """Vendors that omit `index`: a fragment with a new id opens the next call; any
+        other fragment continues the last one."""
+        known = {c.id: i for i, c in self._calls.items()}
+        if call_id in known:
+            return known[call_id]
+        if call_id or not self._calls:
+            return len(self._calls)
+        return max(self._calls)
+
+    def _open(self, key: tuple[str, int]) -> None:
+        if key not in self._order:
+            self._order.append(key)
+
+    def result(self) -> StreamResult:
+        parts: list[Part] = []
+        problems = list(self._problems)
+        calls = 0
+        for kind, index in self._order:
+            if kind == "text":
+                parts.append(Text("".join(self._text)))
+            elif kind == "reasoning":
+                parts.append(Thinking("".join(self._reasoning)))
+            else:
+                call, problem = self._build_call(self._calls[index], calls)
+                calls += 1
+                parts.append(call)
+                problems.extend([problem] if problem else [])
+        message = Message("assistant", tuple(parts), origin=self._origin)
+        return StreamResult(message, self._finish is not None, self._finish, tuple(problems))
+
+    def _build_call(self, call: _Call, ordinal: int) -> tuple[ToolCall, StreamProblem | None]:
+        raw = "".join(call.raw)
+        extras: dict[str, Any] = {}
+        call_id = call.id
+        if call_id is None:
+            call_id = derive_call_id(self._id_seed, ordinal, call.name, raw)
+            extras["derived_id"] = True
+        if self._finish is None:
+            return cut_call(call.name, call_id, raw, call.where, extras)
+        return finished_call(call.name, call_id, raw, call.where, extras)
+
+
+def emit(
+    message: Message,
+    *,
+    split: Splitter | None = None,
+    interleave: bool = False,
+    model: str = "gpt-4o-mini",
+    finish_reason: str | None = None,
+) -> list[dict[str, Any]]:
+    """An assistant message -> the chunks an OpenAI server would stream for it (the inverse
+    of `assemble`; emulators serve these). `split` cuts every text and argument string into
+    fragments; `interleave` sends the fragments of parallel calls round-robin."""
+    pieces = split or whole
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    for part in message.parts:
+        if isinstance(part, Thinking):
+            deltas += [{"reasoning_content": p} for p in pieces(part.text) if p]
+        elif isinstance(part, Text):
+            deltas += [{"content": p} for p in pieces(part.text) if p]
+    calls = [c for c in message.parts if isinstance(c, ToolCall)]
+    streams = [_call_deltas(i, c, pieces) for i, c in enumerate(calls)]
+    deltas += round_robin(streams) if interleave else [d for s in streams for d in s]
+    finish = finish_reason or ("tool_calls" if calls else "stop")
+    chunks = [_chunk(model, d, None) for d in deltas]
+    return [*chunks, _chunk(model, {}, finish)]
+
+
+def _call_deltas(index: int, call: ToolCall, pieces: Splitter) -> list[dict[str, Any]]:
+    raw = arguments_text(call)
+    first = {"index": index, "id": call.id, "type": "function",
+             "function": {"name": call.name, "arguments": ""}}
+    rest = [{"index": index, "function": {"arguments": p}} for p in pieces(raw) if p]
+    return [{"tool_calls": [first]}, *({"tool_calls": [r]} for r in rest)]
+
+
+def _chunk(model: str, delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+    return {"id": "chatcmpl-stream", "object": "chat.completion.chunk", "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}

@@ -1,0 +1,177 @@
+"""Output items of a Responses stream: the state one item accumulates (`Item`), the neutral
+parts it becomes, and the events `emit` sends for a part. Kept apart from the event loop in
+`openai_responses.py` so each stays small."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from normalizer.model import Part, Text, Thinking, ToolCall
+from normalizer.streaming.emitting import Splitter, arguments_text
+from normalizer.streaming.result import StreamProblem, cut_call, finished_call
+from normalizer.wire.openai_responses import SUMMARY_JOIN
+
+
+@dataclass(slots=True)
+class Item:
+    KINDS: ClassVar[frozenset[str]] = frozenset({"message", "function_call", "reasoning"})
+
+    kind: str
+    where: str
+    start: Mapping[str, Any]
+    texts: dict[int, list[str]] = field(default_factory=dict)
+    reasoning: dict[int, list[str]] = field(default_factory=dict)
+    arguments: list[str] = field(default_factory=list)
+    final: Mapping[str, Any] | None = None
+    final_arguments: str | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.final is not None or self.final_arguments is not None
+
+    def append(self, what: str, ev: Mapping[str, Any], where: str) -> None:
+        delta = ev.get("delta")
+        if not isinstance(delta, str):
+            return
+        if what == "arguments":
+            self.arguments.append(delta)
+        elif what == "reasoning":
+            self.reasoning.setdefault(int(ev.get("content_index", 0)), []).append(delta)
+        else:
+            key = "summary_index" if what == "summary" else "content_index"
+            self.texts.setdefault(int(ev.get(key, 0)), []).append(delta)
+
+    def close(self, ev: Mapping[str, Any], where: str) -> list[StreamProblem]:
+        """A closing event: its full value is the truth; report when the deltas disagree."""
+        if ev.get("type") == "response.output_item.done":
+            self.final = ev.get("item") or {}
+            full = self.final.get("arguments")
+        else:
+            full = ev.get("arguments")
+        if self.kind != "function_call" or not isinstance(full, str):
+            return []
+        streamed = "".join(self.arguments)
+        self.final_arguments = full
+        if full == streamed:
+            return []
+        return [StreamProblem("arguments-mismatch", where,
+                              "closing event's arguments differ from the streamed deltas; "
+                              "the closing value is kept", raw=streamed)]
+
+
+def item_parts(item: Item) -> tuple[list[Part], list[StreamProblem]]:
+    """One item -> neutral parts, with the item id where the wire module keeps it
+    (normalizer.wire.openai_responses): ToolCall/Thinking extras {"id": …}; the first Text
+    of a message item extras {"item": {"id": …}}."""
+    source = item.final or item.start
+    ids: dict[str, Any] = {"id": source["id"]} if source.get("id") else {}
+    open_marks: dict[str, Any] = {} if item.closed else {"incomplete": True}
+    if item.kind == "function_call":
+        raw = item.final_arguments if item.final_arguments is not None else "".join(
+            item.arguments)
+        build = finished_call if item.closed else cut_call
+        call, problem = build(str(source.get("name", "")), source.get("call_id"), raw,
+                              item.where, ids)
+        return [call], [problem] if problem else []
+    if item.kind == "reasoning":
+        summary = (item.final or {}).get("summary") or ()
+        kept = {"summary": summary} if len(summary) > 1 else {}
+        return [Thinking(_reasoning_text(item), signature=source.get("encrypted_content"),
+                         vendor="openai_responses", extras={**ids, **kept, **open_marks})], []
+    texts = _message_texts(item) or [""]
+    first = {"item": ids} if ids else {}
+    return [Text(t, extras={**(first if n == 0 else {}), **open_marks})
+            for n, t in enumerate(texts)], []
+
+
+def _joined(chunks: dict[int, list[str]]) -> list[str]:
+    return ["".join(chunks[k]) for k in sorted(chunks)]
+
+
+def _message_texts(item: Item) -> list[str]:
+    if item.final is not None and item.final.get("content") is not None:
+        return [str(c.get("text", "")) for c in item.final["content"]
+                if c.get("type") == "output_text"]
+    return _joined(item.texts)
+
+
+def _reasoning_text(item: Item) -> str:
+    if item.final is not None and item.final.get("summary"):
+        return SUMMARY_JOIN.join(str(s.get("text", "")) for s in item.final["summary"])
+    summary = _joined(item.texts)
+    return SUMMARY_JOIN.join(summary) if summary else "".join(_joined(item.reasoning))
+
+
+def emit_item(
+    index: int, part: Part, pieces: Splitter
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """One part -> its item's events (added … done) and the finished item."""
+    if isinstance(part, ToolCall):
+        return _call_events(index, part, pieces)
+    if isinstance(part, Thinking):
+        return _reasoning_events(index, part, pieces)
+    if isinstance(part, Text):
+        return _text_events(index, part, pieces)
+    raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+
+
+def _frame(index: int, item: dict[str, Any], done: dict[str, Any],
+           middle: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    return ([{"type": "response.output_item.added", "output_index": index, "item": item},
+             *middle,
+             {"type": "response.output_item.done", "output_index": index, "item": done}], done)
+
+
+def _call_events(index: int, call: ToolCall,
+                 pieces: Splitter) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    item_id = str(call.extras.get("id") or f"fc_{index}")
+    raw = arguments_text(call)
+    item = {"type": "function_call", "id": item_id, "call_id": call.id, "name": call.name,
+            "arguments": "", "status": "in_progress"}
+    at = {"item_id": item_id, "output_index": index}
+    middle = [{"type": "response.function_call_arguments.delta", **at, "delta": p}
+              for p in pieces(raw) if p]
+    middle.append({"type": "response.function_call_arguments.done", **at, "arguments": raw})
+    return _frame(index, item, {**item, "arguments": raw, "status": "completed"}, middle)
+
+
+def _text_events(index: int, text: Text,
+                 pieces: Splitter) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    item_id = str((text.extras.get("item") or {}).get("id") or f"msg_{index}")
+    item = {"type": "message", "id": item_id, "role": "assistant", "status": "in_progress",
+            "content": []}
+    at = {"item_id": item_id, "output_index": index, "content_index": 0}
+    empty = {"type": "output_text", "text": "", "annotations": []}
+    full = {**empty, "text": text.text}
+    middle = [{"type": "response.content_part.added", **at, "part": empty},
+              *({"type": "response.output_text.delta", **at, "delta": p, "logprobs": []}
+                for p in pieces(text.text) if p),
+              {"type": "response.output_text.done", **at, "text": text.text, "logprobs": []},
+              {"type": "response.content_part.done", **at, "part": full}]
+    return _frame(index, item, {**item, "status": "completed", "content": [full]}, middle)
+
+
+def _reasoning_events(index: int, thinking: Thinking,
+                      pieces: Splitter) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    item_id = str(thinking.extras.get("id") or f"rs_{index}")
+    item: dict[str, Any] = {"type": "reasoning", "id": item_id, "summary": []}
+    at = {"item_id": item_id, "output_index": index, "summary_index": 0}
+    summary = {"type": "summary_text", "text": thinking.text}
+    middle = [{"type": "response.reasoning_summary_part.added", **at,
+               "part": {**summary, "text": ""}},
+              *({"type": "response.reasoning_summary_text.delta", **at, "delta": p}
+                for p in pieces(thinking.text) if p),
+              {"type": "response.reasoning_summary_text.done", **at, "text": thinking.text},
+              {"type": "response.reasoning_summary_part.done", **at, "part": summary}]
+    done = {**item, "summary": [summary] if thinking.text else []}
+    if thinking.signature:
+        done["encrypted_content"] = thinking.signature
+    return _frame(index, item, done, middle)
+
+
+def response_object(model: str, output: list[dict[str, Any]], status: str) -> dict[str, Any]:
+    return {"id": "resp_stream", "object": "response", "created_at": 0, "model": model,
+            "status": status, "output": output, "parallel_tool_calls": True,
+            "tool_choice": "auto", "tools": []}

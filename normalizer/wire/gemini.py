@@ -1,0 +1,281 @@
+"""Gemini generateContent request bodies (REST JSON, camelCase, as google-genai sends them)
+<-> neutral History.
+
+Mapping (see docs/wire-anthropic-gemini.md for the full table):
+
+- `systemInstruction` <-> the first message when its role is system (its optional `role`,
+  which the SDK sets to "user", kept in Message.extras["role"]);
+- `user` turn holding any `functionResponse` part <-> one neutral `tool` message; any other
+  `user` turn <-> `user`; `model` <-> `assistant`;
+- parts: `text` <-> Text; `text` + `thought: true` <-> Thinking(vendor="gemini");
+  `functionCall` <-> ToolCall (no id -> id None); `functionResponse` <-> ToolResult;
+  a part's `thoughtSignature` <-> Thinking.signature, or extras["thought_signature"] on
+  Text and ToolCall parts;
+- `functionResponse.response`: {"output": str} <-> content; {"error": str} <-> is_error and
+  content; any other object <-> content "" and extras["response"].
+
+The model is not part of the body (it travels in the URL), so render ignores `model`.
+Parse also accepts the snake_case spellings the Python SDK accepts (`system_instruction`,
+`function_call`, `function_response`, `thought_signature`) and treats null fields as absent
+(the shape of `Content.model_dump()`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from normalizer.errors import WireFormatError
+from normalizer.model import (
+    History,
+    JsonMap,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    ToolSpec,
+    thaw,
+)
+from normalizer.streaming.result import STREAM_MARKERS
+from normalizer.tools import declare
+
+DEFAULT_MODEL = "gemini-2.5-flash"
+VENDOR = "gemini"
+SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
+
+_SNAKE = {"system_instruction": "systemInstruction", "function_call": "functionCall",
+          "function_response": "functionResponse", "thought_signature": "thoughtSignature"}
+# Extras keys other protocol modules define (Anthropic block fields, OpenAI's developer role,
+# message name, prefix, part type and call `function` fields, the Responses item fields):
+# never sent as Gemini fields, which Gemini (and google-genai's types) would reject.
+_FOREIGN_KEYS = frozenset({
+    "cache_control", "citations", "role", "name", "prefix", "type", "function", "id",
+    "instructions", "item", "summary", "status", "phase", "annotations"})
+_PART_KINDS = ("text", "functionCall", "functionResponse")
+
+
+# ---------------------------------------------------------------- parse
+
+
+def parse(body: Mapping[str, Any]) -> History:
+    """A generateContent request body -> History. Reads the system instruction and
+    `contents` only."""
+    if not isinstance(body, Mapping):
+        raise WireFormatError("body", f"expected a JSON object, got {type(body).__name__}")
+    body = _camel(body)
+    messages: list[Message] = []
+    if body.get("systemInstruction") is not None:
+        messages.append(_parse_system(body["systemInstruction"], "systemInstruction"))
+    contents = body.get("contents")
+    if not isinstance(contents, list | tuple):
+        raise WireFormatError("contents", "expected a list of contents")
+    messages.extend(_parse_content(c, f"contents[{i}]") for i, c in enumerate(contents))
+    return History(tuple(messages))
+
+
+def _camel(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """Snake_case keys -> camelCase, nulls dropped (pasted Python SDK dumps carry both)."""
+    return {_SNAKE.get(k, k): v for k, v in obj.items() if v is not None}
+
+
+def _parse_system(raw: Any, where: str) -> Message:
+    # The Python SDK accepts a bare string here; the REST body always holds a Content.
+    if isinstance(raw, str):
+        return Message("system", (Text(raw),))
+    role, parts, extras = _parse_turn(raw, where)
+    if role is not None and not isinstance(role, str):
+        raise WireFormatError(f"{where}.role", f"expected a string, got {role!r}")
+    return Message("system", parts, extras={"role": role, **extras} if role else extras)
+
+
+def _parse_content(raw: Any, where: str) -> Message:
+    role, parts, extras = _parse_turn(raw, where)
+    # Gemini treats a Content without role as the user's.
+    roles = {None: "user", "user": "user", "model": "assistant", "system": "system"}
+    neutral = roles.get(role) if role is None or isinstance(role, str) else None
+    if neutral is None:
+        raise WireFormatError(f"{where}.role", f"expected 'user' or 'model', got {role!r}")
+    if neutral == "user" and any(isinstance(p, ToolResult) for p in parts):
+        neutral = "tool"
+    return Message(neutral, parts, extras=extras)
+
+
+def _parse_turn(raw: Any, where: str) -> tuple[Any, tuple[Part, ...], dict[str, Any]]:
+    """A Content object -> its raw role, its parts, and its other fields."""
+    if not isinstance(raw, Mapping):
+        raise WireFormatError(where, f"expected a Content object, got {type(raw).__name__}")
+    raw = _camel(raw)
+    parts_raw = raw.get("parts", [])
+    if not isinstance(parts_raw, list | tuple):
+        raise WireFormatError(f"{where}.parts", "expected a list of parts")
+    parts = tuple(_parse_part(p, f"{where}.parts[{i}]") for i, p in enumerate(parts_raw))
+    extras = {k: v for k, v in raw.items() if k not in ("role", "parts")}
+    return raw.get("role"), parts, extras
+
+
+def _parse_part(raw: Any, where: str) -> Part:
+    if not isinstance(raw, Mapping):
+        raise WireFormatError(where, f"expected a Part object, got {type(raw).__name__}")
+    raw = _camel(raw)
+    kinds = [k for k in _PART_KINDS if k in raw]
+    if len(kinds) != 1:
+        found = ", ".join(sorted(raw)) or "nothing"
+        raise WireFormatError(where, f"expected exactly one of text, functionCall, "
+                              f"functionResponse (snake_case accepted); found {found}")
+    signature = raw.get("thoughtSignature")
+    if isinstance(signature, bytes):
+        # `Part.model_dump()` in Python mode holds raw bytes; on the wire google-genai
+        # sends them as URL-safe base64, so that is the spelling kept.
+        signature = base64.urlsafe_b64encode(signature).decode("ascii")
+    if signature is not None and not isinstance(signature, str):
+        raise WireFormatError(f"{where}.thoughtSignature", "expected a base64 string")
+    rest = {k: v for k, v in raw.items() if k not in (kinds[0], "thoughtSignature")}
+    if kinds[0] == "text":
+        return _parse_text(raw["text"], signature, rest, where)
+    signed = {SIGNATURE: signature, **rest} if signature is not None else rest
+    if kinds[0] == "functionCall":
+        return _parse_call(raw["functionCall"], signed, f"{where}.functionCall")
+    return _parse_response(raw["functionResponse"], signed, f"{where}.functionResponse")
+
+
+def _parse_text(text: Any, signature: str | None, rest: dict[str, Any], where: str) -> Part:
+    if not isinstance(text, str):
+        raise WireFormatError(f"{where}.text", "expected a string")
+    if rest.get("thought") is True:
+        extras = {k: v for k, v in rest.items() if k != "thought"}
+        return Thinking(text, signature=signature, vendor=VENDOR, extras=extras)
+    return Text(text, extras={SIGNATURE: signature, **rest} if signature is not None else rest)
+
+
+def _parse_call(raw: Any, extras: dict[str, Any], where: str) -> ToolCall:
+    if not isinstance(raw, Mapping):
+        raise WireFormatError(where, "expected an object")
+    raw = _camel(raw)
+    name, call_id = _name_and_id(raw, where)
+    if name is None:
+        raise WireFormatError(f"{where}.name", "missing: a function call needs a name")
+    args = raw.get("args", {})
+    # A string is not valid Gemini, but it is kept verbatim so nothing is lost.
+    if not isinstance(args, Mapping | str):
+        raise WireFormatError(f"{where}.args", "expected an object")
+    fields = {k: v for k, v in raw.items() if k not in ("id", "name", "args")}
+    if fields:
+        extras = {**extras, "function_call": fields}
+    return ToolCall(name, args, id=call_id, extras=extras)
+
+
+def _parse_response(raw: Any, extras: dict[str, Any], where: str) -> ToolResult:
+    if not isinstance(raw, Mapping):
+        raise WireFormatError(where, "expected an object")
+    raw = _camel(raw)
+    name, call_id = _name_and_id(raw, where)
+    response = raw.get("response", {})
+    if not isinstance(response, Mapping):
+        raise WireFormatError(f"{where}.response", "expected an object")
+    fields = {k: v for k, v in raw.items() if k not in ("id", "name", "response")}
+    if fields:
+        extras = {**extras, "function_response": fields}
+    only = next(iter(response)) if len(response) == 1 else None
+    if only in ("output", "error") and isinstance(response[only], str):
+        return ToolResult(call_id, response[only], is_error=only == "error", name=name,
+                          extras=extras)
+    return ToolResult(call_id, "", name=name, extras={**extras, "response": response})
+
+
+def _name_and_id(raw: Mapping[str, Any], where: str) -> tuple[str | None, str | None]:
+    name, call_id = raw.get("name"), raw.get("id")
+    if name is not None and not isinstance(name, str):
+        raise WireFormatError(f"{where}.name", "expected a string")
+    if call_id is not None and not isinstance(call_id, str):
+        raise WireFormatError(f"{where}.id", "expected a string")
+    return name, call_id
+
+
+# ---------------------------------------------------------------- render
+
+
+def render(
+    history: History,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    model: str,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """History -> a generateContent request body, faithfully (no repairs). `model` is not
+    used: Gemini takes it in the URL. Options are copied verbatim as top-level fields
+    (e.g. generationConfig, toolConfig) and win over rendered fields of the same name."""
+    del model  # part of the signature every protocol module shares; the URL carries it
+    messages = list(history.messages)
+    body: dict[str, Any] = {}
+    if messages and messages[0].role == "system":
+        body["systemInstruction"] = _render_system(messages.pop(0))
+    body["contents"] = [_render_message(m) for m in messages]
+    if tools:
+        body["tools"] = declare(tools, VENDOR)[0]
+    body.update(options or {})
+    return body
+
+
+def _render_system(message: Message) -> dict[str, Any]:
+    content: dict[str, Any] = {}
+    # A Content role belongs here, not OpenAI's "developer" marker kept in the same extra.
+    if isinstance(message.extras.get("role"), str) and message.extras["role"] != "developer":
+        content["role"] = message.extras["role"]
+    content["parts"] = [_render_part(p) for p in message.parts]
+    return {**content, **_extras(message.extras, ("role", "parts"))}
+
+
+def _render_message(message: Message) -> dict[str, Any]:
+    """A system message after the first renders with role "system", as a naive client
+    would send it (Gemini accepts only user and model)."""
+    role = {"assistant": "model", "tool": "user"}.get(message.role, message.role)
+    return {"role": role, "parts": [_render_part(p) for p in message.parts],
+            **_extras(message.extras, ("role", "parts"))}
+
+
+def _extras(extras: JsonMap, own: tuple[str, ...]) -> dict[str, Any]:
+    """Extras as wire fields; they never overwrite a field the part itself defines."""
+    return {k: thaw(v) for k, v in extras.items()
+            if k not in own and k not in _FOREIGN_KEYS and k not in STREAM_MARKERS}
+
+
+def _render_part(part: Part) -> dict[str, Any]:
+    if isinstance(part, Thinking):
+        out: dict[str, Any] = {"text": part.text, "thought": True}
+        if part.signature is not None:
+            out["thoughtSignature"] = part.signature
+        return {**out, **_extras(part.extras, (*out, SIGNATURE))}
+    if isinstance(part, Text):
+        out = {"text": part.text}
+    elif isinstance(part, ToolCall):
+        out = {"functionCall": _render_call(part)}
+    else:
+        out = {"functionResponse": _render_response(part)}
+    if SIGNATURE in part.extras:
+        out["thoughtSignature"] = part.extras[SIGNATURE]
+    own = (*out, SIGNATURE, "function_call", "function_response", "response")
+    return {**out, **_extras(part.extras, own)}
+
+
+def _render_call(call: ToolCall) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
+    out["name"] = call.name
+    out["args"] = call.arguments if isinstance(call.arguments, str) else thaw(call.arguments)
+    return {**out, **_extras(call.extras.get("function_call", JsonMap()), tuple(out))}
+
+
+def _render_response(result: ToolResult) -> dict[str, Any]:
+    """`extras["response"]` wins over `content`; otherwise {"output": text} or, for an
+    error, {"error": text}. Text parts of a tuple content are joined."""
+    out: dict[str, Any] = {"id": result.call_id} if result.call_id is not None else {}
+    if result.name is not None:
+        out["name"] = result.name
+    if "response" in result.extras:
+        out["response"] = thaw(result.extras["response"])
+    else:
+        out["response"] = {"error" if result.is_error else "output": result.text}
+    fields = result.extras.get("function_response", JsonMap())
+    return {**out, **_extras(fields, tuple(out))}

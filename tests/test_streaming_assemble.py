@@ -1,0 +1,315 @@
+"""Assemblers, per protocol, on hand-written streams in each vendor's documented event shape:
+single call, parallel calls interleaved, empty arguments, invalid JSON, unknown index,
+error events, and SDK event objects as input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from normalizer.errors import ArgumentsJSONError
+from normalizer.model import JsonMap, Text, Thinking, ToolCall
+from normalizer.streaming import StreamResult, assemble
+
+# --- OpenAI Chat -------------------------------------------------------------------------
+
+
+def _chat(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-4o", "choices": [{"index": 0, "delta": delta,
+                                            "finish_reason": finish}]}
+
+
+def _tc(index: int, args: str, call_id: str | None = None,
+        name: str | None = None) -> dict[str, Any]:
+    fn: dict[str, Any] = {"arguments": args}
+    if name:
+        fn["name"] = name
+    head = {"id": call_id, "type": "function"} if call_id else {}
+    return {"tool_calls": [{"index": index, **head, "function": fn}]}
+
+
+def test_openai_chat_single_call() -> None:
+    events = [_chat({"role": "assistant", "content": None}),
+              _chat(_tc(0, "", "call_a", "get_weather")),
+              _chat(_tc(0, '{"ci')), _chat(_tc(0, 'ty": "Par')), _chat(_tc(0, 'is"}')),
+              _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    assert result.complete and result.stop_reason == "tool_calls" and not result.problems
+    assert result.message.parts == (ToolCall("get_weather", {"city": "Paris"}, "call_a"),)
+
+
+def test_openai_chat_parallel_interleaved_keeps_index_order() -> None:
+    events = [_chat({"role": "assistant", "content": "Checking."}),
+              _chat(_tc(0, "", "call_a", "get_weather")), _chat(_tc(1, "", "call_b", "get_time")),
+              _chat(_tc(1, '{"tz":')), _chat(_tc(0, '{"city":')), _chat(_tc(0, '"Rome"}')),
+              _chat(_tc(1, '"CET"}')), _chat({}, "tool_calls")]
+    parts = assemble(events, "openai_chat").message.parts
+    assert parts == (Text("Checking."), ToolCall("get_weather", {"city": "Rome"}, "call_a"),
+                     ToolCall("get_time", {"tz": "CET"}, "call_b"))
+
+
+def test_openai_chat_empty_arguments_is_empty_object() -> None:
+    events = [_chat(_tc(0, "", "call_a", "now")), _chat({}, "tool_calls")]
+    call = assemble(events, "openai_chat").tool_calls[0]
+    assert call.arguments == JsonMap() and not call.extras
+
+
+def test_openai_chat_unknown_index_is_reported_and_rest_kept() -> None:
+    events = [_chat(_tc(0, "", "call_a", "f")), _chat(_tc(0, "{}")),
+              _chat(_tc(3, '{"x": 1}')), _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    assert result.message.parts == (ToolCall("f", {}, "call_a"),)
+    [problem] = result.problems
+    assert (problem.code, problem.raw) == ("unknown-index", '{"x": 1}')
+    assert problem.where == "events[2].choices[0].delta.tool_calls[0]"
+
+
+def test_openai_chat_invalid_json_keeps_raw_and_types_the_error() -> None:
+    events = [_chat(_tc(0, '{"city": Paris}', "call_a", "f")), _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    call = result.tool_calls[0]
+    assert call.arguments == '{"city": Paris}'
+    assert call.extras == {"invalid_arguments": True, "raw_arguments": '{"city": Paris}'}
+    [error] = result.argument_errors
+    assert isinstance(error, ArgumentsJSONError) and error.raw == '{"city": Paris}'
+    with pytest.raises(ArgumentsJSONError):
+        result.raise_on_invalid_arguments()
+
+
+def test_openai_chat_missing_index_and_id_get_derived_ids() -> None:
+    # Some compatible servers omit `index` and `id`: a new name opens a call.
+    events = [_chat({"tool_calls": [{"function": {"name": "f", "arguments": '{"a":1}'}}]}),
+              _chat({}, "tool_calls")]
+    twice = [assemble(events, "openai_chat").tool_calls[0] for _ in range(2)]
+    assert twice[0] == twice[1] and twice[0].id and twice[0].id.startswith("call_")
+    assert twice[0].extras == {"derived_id": True}
+
+
+def test_openai_chat_reasoning_content_becomes_vendorless_thinking() -> None:
+    events = [_chat({"reasoning_content": "think"}), _chat({"content": "ok"}), _chat({}, "stop")]
+    assert assemble(events, "openai_chat").message.parts == (Thinking("think"), Text("ok"))
+
+
+def test_openai_chat_error_chunk_is_a_problem_not_an_exception() -> None:
+    events = [_chat({"content": "par"}), {"error": {"message": "server_error"}}]
+    result = assemble(events, "openai_chat")
+    assert result.message.text == "par" and not result.complete
+    assert [p.code for p in result.problems] == ["stream-error"]
+
+
+# --- Anthropic ---------------------------------------------------------------------------
+
+_MSG_START = {"type": "message_start", "message": {
+    "id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude",
+    "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 1}}}
+
+
+def _block(index: int, block: dict[str, Any], deltas: list[dict[str, Any]],
+           stop: bool = True) -> list[dict[str, Any]]:
+    return [{"type": "content_block_start", "index": index, "content_block": block},
+            *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
+            *([{"type": "content_block_stop", "index": index}] if stop else [])]
+
+
+def _json(*pieces: str) -> list[dict[str, Any]]:
+    return [{"type": "input_json_delta", "partial_json": p} for p in pieces]
+
+
+def _end(reason: str = "tool_use") -> list[dict[str, Any]]:
+    return [{"type": "message_delta", "delta": {"stop_reason": reason, "stop_sequence": None},
+             "usage": {"output_tokens": 9}}, {"type": "message_stop"}]
+
+
+def _tool(index: int, call_id: str, name: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": call_id, "name": name, "input": {}}
+
+
+def test_anthropic_text_thinking_and_call() -> None:
+    events = [_MSG_START, {"type": "ping"},
+              *_block(0, {"type": "thinking", "thinking": "", "signature": ""},
+                      [{"type": "thinking_delta", "thinking": "Look up"},
+                       {"type": "signature_delta", "signature": "EqQB"}]),
+              *_block(1, {"type": "text", "text": ""}, [{"type": "text_delta", "text": "On it"}]),
+              *_block(2, _tool(2, "toolu_1", "get_weather"),
+                      _json("", '{"location": "San Fra', 'ncisco, CA"}')),
+              *_end()]
+    result = assemble(events, "anthropic")
+    assert result.complete and result.stop_reason == "tool_use" and not result.problems
+    assert result.message.parts == (
+        Thinking("Look up", signature="EqQB", vendor="anthropic"), Text("On it"),
+        ToolCall("get_weather", {"location": "San Francisco, CA"}, "toolu_1"))
+
+
+def test_anthropic_parallel_blocks_interleaved_by_index() -> None:
+    a, b = _block(0, _tool(0, "toolu_a", "f"), _json('{"x":', "1}")), _block(
+        1, _tool(1, "toolu_b", "g"), _json('{"y":', "2}"))
+    events = [_MSG_START, a[0], b[0], b[1], a[1], a[2], b[2], a[3], b[3], *_end()]
+    assert assemble(events, "anthropic").tool_calls == (ToolCall("f", {"x": 1}, "toolu_a"),
+                                                        ToolCall("g", {"y": 2}, "toolu_b"))
+
+
+def test_anthropic_empty_input_and_redacted_thinking() -> None:
+    events = [_MSG_START, *_block(0, {"type": "redacted_thinking", "data": "opaque"}, []),
+              *_block(1, _tool(1, "toolu_1", "now"), _json("")), *_end()]
+    assert assemble(events, "anthropic").message.parts == (
+        Thinking("", signature="opaque", vendor="anthropic", redacted=True),
+        ToolCall("now", {}, "toolu_1"))
+
+
+def test_anthropic_cut_mid_arguments_marks_only_the_open_call() -> None:
+    events = [_MSG_START, *_block(0, _tool(0, "toolu_1", "f"), _json('{"a": 1}')),
+              *_block(1, _tool(1, "toolu_2", "g"), _json('{"b": "tw'), stop=False)]
+    result = assemble(events, "anthropic")
+    assert not result.complete
+    assert result.tool_calls[0] == ToolCall("f", {"a": 1}, "toolu_1")
+    assert result.tool_calls[1] == ToolCall("g", '{"b": "tw', "toolu_2", extras={
+        "incomplete": True, "raw_arguments": '{"b": "tw'})
+    assert [p.code for p in result.problems] == ["incomplete-call"]
+
+
+def test_anthropic_unknown_index_and_error_event() -> None:
+    events = [_MSG_START, {"type": "content_block_delta", "index": 4,
+                           "delta": {"type": "input_json_delta", "partial_json": "{}"}},
+              {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}]
+    result = assemble(events, "anthropic")
+    assert [(p.code, p.raw) for p in result.problems] == [("unknown-index", "{}"),
+                                                          ("stream-error", None)]
+    assert "overloaded_error" in result.problems[1].detail
+
+
+def test_anthropic_accepts_sdk_event_objects() -> None:
+    from anthropic.types import RawMessageStreamEvent
+    from pydantic import TypeAdapter
+
+    events = [_MSG_START, *_block(0, _tool(0, "toolu_1", "f"), _json('{"a": [1, 2]}')), *_end()]
+    objects = [TypeAdapter(RawMessageStreamEvent).validate_python(e) for e in events]
+    assert assemble(objects, "anthropic") == assemble(events, "anthropic")
+
+
+# --- OpenAI Responses --------------------------------------------------------------------
+
+
+def _fc_added(index: int, item_id: str, call_id: str, name: str) -> dict[str, Any]:
+    return {"type": "response.output_item.added", "output_index": index, "item": {
+        "type": "function_call", "id": item_id, "call_id": call_id, "name": name,
+        "arguments": "", "status": "in_progress"}}
+
+
+def _fc_delta(index: int, item_id: str, delta: str) -> dict[str, Any]:
+    return {"type": "response.function_call_arguments.delta", "output_index": index,
+            "item_id": item_id, "delta": delta}
+
+
+def _fc_done(index: int, item_id: str, arguments: str) -> dict[str, Any]:
+    return {"type": "response.function_call_arguments.done", "output_index": index,
+            "item_id": item_id, "arguments": arguments}
+
+
+_COMPLETED = {"type": "response.completed", "response": {"id": "resp_1", "status": "completed"}}
+
+
+def test_responses_parallel_interleaved_and_item_ids() -> None:
+    events = [{"type": "response.created", "response": {"id": "resp_1"}},
+              _fc_added(0, "fc_a", "call_a", "f"), _fc_added(1, "fc_b", "call_b", "g"),
+              _fc_delta(1, "fc_b", '{"y":'), _fc_delta(0, "fc_a", '{"x":1}'),
+              _fc_delta(1, "fc_b", "2}"), _fc_done(0, "fc_a", '{"x":1}'),
+              _fc_done(1, "fc_b", '{"y":2}'), _COMPLETED]
+    result = assemble(events, "openai_responses")
+    assert result.complete and not result.problems
+    assert result.tool_calls == (ToolCall("f", {"x": 1}, "call_a", extras={"id": "fc_a"}),
+                                 ToolCall("g", {"y": 2}, "call_b", extras={"id": "fc_b"}))
+
+
+def test_responses_done_value_wins_and_mismatch_is_reported() -> None:
+    events = [_fc_added(0, "fc_a", "call_a", "f"), _fc_delta(0, "fc_a", '{"x":'),
+              _fc_done(0, "fc_a", '{"x":2}'), _COMPLETED]
+    result = assemble(events, "openai_responses")
+    assert result.tool_calls[0].arguments == {"x": 2}
+    assert [(p.code, p.raw) for p in result.problems] == [("arguments-mismatch", '{"x":')]
+
+
+def test_responses_failed_and_unknown_item() -> None:
+    events = [_fc_added(0, "fc_a", "call_a", "f"), _fc_delta(5, "fc_zz", "{"),
+              {"type": "response.failed", "response": {"status": "failed",
+                                                       "error": {"code": "server_error"}}}]
+    result = assemble(events, "openai_responses")
+    assert [p.code for p in result.problems] == ["unknown-index", "stream-error",
+                                                 "incomplete-call"]
+    assert result.stop_reason == "failed" and not result.complete
+    assert result.tool_calls[0].extras["incomplete"] is True
+
+
+# --- Gemini ------------------------------------------------------------------------------
+
+
+def _gem(*parts: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    candidate: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
+    if finish:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "modelVersion": "gemini-2.5-flash"}
+
+
+def test_gemini_text_fragments_merge_and_calls_get_derived_unique_ids() -> None:
+    call = {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}
+    events = [_gem({"text": "Let me "}), _gem({"text": "check."}),
+              _gem({**call, "thoughtSignature": "c2ln"}, call), _gem(finish="STOP")]
+    result = assemble(events, "gemini")
+    text, first, second = result.message.parts
+    assert text == Text("Let me check.")
+    assert first.extras["thought_signature"] == "c2ln" and first.extras["derived_id"] is True
+    assert first.id != second.id and first.arguments == second.arguments
+    assert assemble(events, "gemini").message == result.message  # not time-based
+    assert assemble(events, "gemini", id_seed="turn-7").tool_calls[0].id != first.id
+
+
+def test_gemini_keeps_vendor_ids_and_thought_parts() -> None:
+    events = [_gem({"text": "plan", "thought": True}, {"text": "Done", "thoughtSignature": "s"},
+                   finish="STOP")]
+    parts = assemble(events, "gemini").message.parts
+    assert parts == (Thinking("plan", vendor="gemini"),
+                     Text("Done", extras={"thought_signature": "s"}))
+    with_id = [_gem({"functionCall": {"id": "fc-1", "name": "f", "args": {}}}, finish="STOP")]
+    assert assemble(with_id, "gemini").tool_calls == (ToolCall("f", {}, "fc-1"),)
+
+
+def test_gemini_malformed_call_finish_and_error_chunk_are_problems() -> None:
+    events = [_gem(finish="MALFORMED_FUNCTION_CALL"), {"error": {"code": 500, "status": "X"}}]
+    result = assemble(events, "gemini")
+    assert [p.code for p in result.problems] == ["stream-error", "stream-error"]
+
+
+def test_gemini_vertex_partial_args_are_kept_incomplete_not_assembled() -> None:
+    partial = {"functionCall": {"name": "f", "willContinue": True, "partialArgs": [
+        {"jsonPath": "$.city", "stringValue": "Par", "willContinue": True}]}}
+    result = assemble([_gem(partial)], "gemini")
+    [call] = result.incomplete_calls
+    assert json.loads(call.extras["raw_arguments"])[0]["stringValue"] == "Par"
+    assert [p.code for p in result.problems] == ["incomplete-call"]
+
+
+def test_gemini_accepts_sdk_objects() -> None:
+    from google.genai import types
+
+    events = [_gem({"functionCall": {"name": "f", "args": {"a": 1}}, "thoughtSignature": "YWJj"},
+                   finish="STOP")]
+    objects = [types.GenerateContentResponse.model_validate(e) for e in events]
+    assert assemble(objects, "gemini") == assemble(events, "gemini")
+
+
+@pytest.mark.parametrize("protocol", ["openai_chat", "anthropic", "openai_responses", "gemini"])
+def test_empty_stream_is_an_empty_incomplete_message(protocol: str) -> None:
+    result = assemble([], protocol)
+    assert isinstance(result, StreamResult) and not result.complete
+    assert result.message.role == "assistant" and result.message.parts == ()
+
+
+@pytest.mark.parametrize("protocol", ["openai_chat", "anthropic", "openai_responses", "gemini"])
+def test_garbage_events_never_raise(protocol: str) -> None:
+    junk: list[Any] = [{}, {"type": None}, {"choices": "x"}, {"candidates": [{"content": None}]},
+                       {"type": "content_block_delta"}, {"type": "response.output_item.added"},
+                       {"sse_invalid_json": "{not json"}]
+    result = assemble(junk, protocol)
+    assert result.problems and json.dumps([p.code for p in result.problems])
