@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-GOOD = (Path(__file__).parent / "data" / "scenarios" / "pairing" /
+GOOD = (Path(__file__).parent / "data" / "scenario_files" / "pairing" /
         "partial-parallel-results.yaml").read_text(encoding="utf-8")
 WRONG_EXPECTATION = GOOD.replace("raw: {openai: reject", "raw: {openai: accept")
 BROKEN = "title: broken\nrefs: [x]\nhistory:\n  - {role: usr, content: hi}\n"

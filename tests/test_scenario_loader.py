@@ -13,7 +13,7 @@ from conformance.scenario import ScenarioError, load_scenario
 from conformance.scenario_format import SCHEMA_PATH, schema_text
 from normalizer.model import ToolCall, ToolResult
 
-DATA = Path(__file__).parent / "data" / "scenarios"
+DATA = Path(__file__).parent / "data" / "scenario_files"
 GOOD = DATA / "pairing" / "partial-parallel-results.yaml"
 LOCATED = re.compile(r"^[^:]+:\d+:\d+: [^:]+: .+")
 

@@ -17,7 +17,7 @@ from conformance.report import write_reports
 from conformance.runner import Item, run_item
 from conformance.scenario import load_scenario
 
-SCENARIO = Path(__file__).parent / "data" / "scenarios" / "pairing" / \
+SCENARIO = Path(__file__).parent / "data" / "scenario_files" / "pairing" / \
     "partial-parallel-results.yaml"
 KEYS = {"openai": "sk-proj-PLANTEDopenai0123456789abcdefABCDEF",
         "anthropic": "sk-ant-PLANTEDanthropic0123456789abcdefABCD",

@@ -26,6 +26,7 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
+from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare, parse_arguments
 
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -39,7 +40,8 @@ _ROLES = ("system", "developer", "user", "assistant", "tool")
 # Extras keys other protocol modules define (Gemini signatures, Anthropic citations, the
 # Responses instructions flag and item fields): never written as Chat Completions fields.
 FOREIGN_KEYS = ("thought_signature", "citations", "instructions", "item", "id", "status",
-                "annotations", "phase")
+                "annotations", "phase", "response", "function_call", "function_response",
+                *sorted(STREAM_MARKERS))
 
 
 # --- helpers shared with openai_responses ---

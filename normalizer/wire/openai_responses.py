@@ -24,6 +24,7 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
+from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
 from normalizer.wire.openai_chat import (
     arguments_from_wire,
@@ -48,7 +49,8 @@ SUMMARY_JOIN = "\n\n"
 _INPUT_TYPES = ("input_text", "output_text")
 # Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
 # citations, Mistral's prefix flag, Chat's message `name`): never written as Responses fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item")
+FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item",
+                "response", "function_call", "function_response", *sorted(STREAM_MARKERS))
 
 
 # --- parse ---
