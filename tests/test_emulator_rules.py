@@ -38,7 +38,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
 SDK_REWRITES = {
     ("gemini", "tool-schema-unsupported"):
         "google-genai 3.4 sends `additionalProperties` as `additional_properties` and "
-        "upper-cases `type`, so check() finds nothing in the body that reaches the server",
+        "upper-cases `type`, so the error names `additional_properties`, not the case's key",
 }
 
 
