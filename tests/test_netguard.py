@@ -16,7 +16,7 @@ def test_outbound_socket_fails_loudly() -> None:
 
 
 def test_outbound_dns_fails_loudly() -> None:
-    with pytest.raises(NetworkBlockedError, match="api.openai.com"):
+    with pytest.raises(NetworkBlockedError, match=r"api\.openai\.com"):
         socket.getaddrinfo("api.openai.com", 443)
 
 
