@@ -1,0 +1,64 @@
+"""`conformance check`: exit 0 clean, 1 violations, 2 unreadable input; and docs/rules.md
+is generated from the profiles (fresh)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conformance.rules_doc import OUT, render
+from normalizer.profiles import builtin_profiles
+
+CASES = Path(__file__).parent / "rule_cases"
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "conformance.cli", "check", *args],
+                          input=stdin, capture_output=True, text=True)
+
+
+def test_clean_body_exits_0(tmp_path: Path) -> None:
+    body = {"model": "m", "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(body))
+    out = run(str(path), "--provider", "anthropic")
+    assert out.returncode == 0 and "anthropic: no violation" in out.stdout
+
+
+def test_violations_exit_1_with_vendor_text_from_stdin() -> None:
+    body = {"model": "gpt-4.1", "messages": [{"role": "tool", "tool_call_id": "c1",
+                                              "content": "x"}]}
+    out = run("-", "--provider", "openai", stdin=json.dumps(body))
+    assert out.returncode == 1
+    assert "[orphan-tool-result] HTTP 400" in out.stdout and "preceeding" in out.stdout
+
+
+def test_json_output() -> None:
+    body = {"model": "gpt-4.1", "messages": [{"role": "tool", "tool_call_id": "c1",
+                                              "content": "x"}]}
+    out = run("-", "--provider", "openai", "--json", stdin=json.dumps(body))
+    found = json.loads(out.stdout)
+    assert found[0]["rule"] == "orphan-tool-result" and found[0]["location"].startswith(
+        "messages[0]")
+
+
+def test_unreadable_input_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"model": "m",\n "messages": [}')
+    out = run(str(bad), "--provider", "openai")
+    assert out.returncode == 2 and f"{bad}:2:" in out.stderr and "not valid JSON" in out.stderr
+    assert run(str(tmp_path / "none.json"), "--provider", "openai").returncode == 2
+    array = run("-", "--provider", "openai", stdin="[1]")
+    assert array.returncode == 2 and "expected a JSON object" in array.stderr
+
+
+def test_profile_file_and_unknown_provider(tmp_path: Path) -> None:
+    assert run("-", "--profile", str(tmp_path / "x.yaml"), stdin="{}").returncode == 2
+    assert run("-", "--provider", "nope", stdin="{}").returncode == 2
+
+
+def test_rules_table_is_generated_and_fresh() -> None:
+    assert OUT.read_text(encoding="utf-8") == render(builtin_profiles()), (
+        "docs/rules.md is stale: run python -m conformance.rules_doc")
