@@ -22,6 +22,8 @@ from normalizer.model import (
     ToolResult,
     ToolSpec,
 )
+from normalizer.normalize import Normalized, normalize
+from normalizer.passes import Policy
 from normalizer.profiles import PROVIDERS, Profile, Rule, load_profile
 from normalizer.wire import PROTOCOLS, parse, render
 
@@ -33,8 +35,10 @@ __all__ = [
     "History",
     "JsonMap",
     "Message",
+    "Normalized",
     "NormalizerError",
     "Part",
+    "Policy",
     "Profile",
     "ProfileError",
     "Rule",
@@ -49,6 +53,7 @@ __all__ = [
     "WireFormatError",
     "check",
     "load_profile",
+    "normalize",
     "parse",
     "render",
 ]

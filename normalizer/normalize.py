@@ -1,0 +1,200 @@
+"""`normalize(history, provider)`: repair a history for one provider with the least loss,
+and report every change.
+
+Which passes run, and in what order, follows the provider's profile:
+
+1. A pass runs only if the profile enforces a rule it fixes (`STEPS[...].fixes`).
+2. The profile's rules are walked in the order the vendor evaluates them; each enforced
+   rule schedules the passes that fix it, after first scheduling the enabled passes it
+   depends on (`STEPS[...].after`: e.g. results are moved home before orphans are dropped,
+   so a result that can be moved is never dropped). So the profile orders the repairs
+   wherever correctness does not.
+3. The schedule is run until a round changes nothing (at most `MAX_ROUNDS`), which makes
+   `normalize` idempotent by construction.
+
+With a `budget`, the history is first windowed (`normalizer.window.fit`), then repaired.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
+from normalizer.passes import Draft, Pass, Policy
+from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
+from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
+from normalizer.passes.names import rewrite_tool_names
+from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
+from normalizer.passes.pairing import (
+    answer_unanswered_calls,
+    dedupe_tool_call_ids,
+    drop_orphan_tool_results,
+)
+from normalizer.passes.roles import (
+    end_with_allowed_role,
+    fix_role_order,
+    merge_consecutive_roles,
+    open_with_user_message,
+    place_system_messages,
+)
+from normalizer.passes.signatures import add_placeholder_thought_signatures
+from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.tools_declared import declare_missing_tools
+from normalizer.profiles import Profile, load_profile
+from normalizer.window import Budget, fit
+from normalizer.wire import render
+
+MAX_ROUNDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A pass, the rule ids it fixes, and the passes that must run before it when enabled."""
+
+    run: Pass
+    fixes: tuple[str, ...]
+    after: tuple[str, ...] = ()
+
+
+_PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
+            "tool-result-count-mismatch")
+_CONTENT = ("fill_empty_content", "place_system_messages")
+_IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
+
+STEPS: dict[str, Step] = {
+    "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
+    "drop_empty_text_blocks": Step(drop_empty_text_blocks, ("empty-text-block",)),
+    "fill_empty_content": Step(fill_empty_content, ("empty-content", "empty-text-block"),
+                               ("drop_empty_text_blocks", "place_system_messages")),
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",)),
+    "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
+                                    ("dedupe_tool_call_ids",)),
+    "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
+                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS),
+    "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING, _CONTENT + _IDS),
+    "drop_orphan_tool_results": Step(drop_orphan_tool_results,
+                                     (*_PAIRING[1:], "duplicate-tool-result"),
+                                     ("move_results_next_to_calls", *_CONTENT, *_IDS)),
+    "answer_unanswered_calls": Step(answer_unanswered_calls, (_PAIRING[0], *_PAIRING[2:]),
+                                    ("move_results_next_to_calls", "drop_orphan_tool_results",
+                                     *_CONTENT, *_IDS)),
+    "order_results_like_calls": Step(order_results_like_calls, ("tool-results-out-of-order",),
+                                     ("answer_unanswered_calls", "move_results_next_to_calls")),
+    "merge_consecutive_roles": Step(merge_consecutive_roles,
+                                    ("role-alternation", "function-response-count",
+                                     "call-turn-placement"),
+                                    ("answer_unanswered_calls", "drop_orphan_tool_results",
+                                     "order_results_like_calls", "repair_thinking_turn",
+                                     *_CONTENT)),
+    "open_with_user_message": Step(open_with_user_message,
+                                   ("first-message-role", "call-turn-placement"),
+                                   ("merge_consecutive_roles", "drop_orphan_tool_results")),
+    "fix_role_order": Step(fix_role_order, ("role-order",),
+                           ("merge_consecutive_roles", "open_with_user_message",
+                            "answer_unanswered_calls", "drop_orphan_tool_results")),
+    "end_with_allowed_role": Step(end_with_allowed_role, ("last-message-role",),
+                                  ("fix_role_order", "answer_unanswered_calls",
+                                   "fill_empty_content")),
+    "drop_foreign_thinking": Step(drop_foreign_thinking,
+                                  ("thinking-signature-invalid", "thinking-signature-missing",
+                                   "reasoning-input-unsupported", "unknown-message-field")),
+    "repair_thinking_turn": Step(repair_thinking_turn,
+                                 ("thinking-block-required", "thinking-when-disabled"),
+                                 ("drop_foreign_thinking", "answer_unanswered_calls",
+                                  "drop_orphan_tool_results", "move_results_next_to_calls")),
+    "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long")),
+    "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
+                                  ("rewrite_tool_names", "answer_unanswered_calls")),
+    "add_placeholder_thought_signatures": Step(
+        add_placeholder_thought_signatures,
+        ("thought-signature-missing", "thought-signature-invalid"),
+        ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Normalized:
+    """The repaired history and tools, every change made, and the maps (new -> original) of
+    the tool-call ids and tool names that were rewritten, to map a response back."""
+
+    history: History
+    tools: tuple[ToolSpec, ...]
+    changes: tuple[Change, ...]
+    profile: Profile
+    id_map: JsonMap = EMPTY
+    name_map: JsonMap = EMPTY
+
+    def render(self, *, model: str | None = None,
+               options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The request body for the provider's protocol."""
+        return render(self.history, self.profile.protocol, tools=self.tools, model=model,
+                      options=options)
+
+
+def schedule(profile: Profile) -> tuple[str, ...]:
+    """The names of the passes to run for `profile`, in order (see the module docstring)."""
+    enabled = {name for name, step in STEPS.items()
+               if any(profile.enforces(rule) for rule in step.fixes)}
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order:
+            return
+        for dep in STEPS[name].after:
+            if dep in enabled:
+                visit(dep)
+        order.append(name)
+
+    for rule in profile.rules:
+        if rule.enforced:
+            for name, step in STEPS.items():
+                if rule.id in step.fixes:
+                    visit(name)
+    return tuple(order)
+
+
+def normalize(
+    history: History,
+    provider: str | Path | Profile,
+    *,
+    tools: Sequence[ToolSpec] = (),
+    budget: Budget | int | None = None,
+    policy: Policy | None = None,
+) -> Normalized:
+    """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
+    a profile YAML file, or a Profile. `budget` (see `normalizer.window.fit`) windows the
+    history first (an int is a number of messages). Never mutates its input; the same input
+    gives the same output."""
+    profile = load_profile(provider)
+    policy = policy or Policy()
+    draft = Draft(history=history, tools=tuple(tools))
+    changes: list[Change] = []
+    if budget is not None:
+        draft, windowed = _window(draft, profile, budget)
+        changes.extend(windowed)
+    passes = [STEPS[name].run for name in schedule(profile)]
+    for _ in range(MAX_ROUNDS):
+        draft, found = _round(draft, profile, policy, passes)
+        changes.extend(found)
+        if not found:
+            break
+    return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
+                      profile=profile, id_map=draft.id_map, name_map=draft.name_map)
+
+
+def _round(draft: Draft, profile: Profile, policy: Policy,
+           passes: Sequence[Pass]) -> tuple[Draft, list[Change]]:
+    changes: list[Change] = []
+    for run in passes:
+        draft, found = run(draft, profile, policy)
+        changes.extend(found)
+    return draft, changes
+
+
+def _window(draft: Draft, profile: Profile,
+            budget: Budget | int) -> tuple[Draft, tuple[Change, ...]]:
+    history, changes = fit(draft.history, budget, profile)
+    return replace(draft, history=history), tuple(changes)

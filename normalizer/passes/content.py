@@ -1,0 +1,111 @@
+"""Content passes: no empty text blocks, no message without content."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.model import Change, Message, Part, Text, Thinking, ToolResult
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+# Protocols whose wire counts thinking as message content (a block or part of its own);
+# OpenAI Chat carries it beside the content (`reasoning_content`), so there a message with
+# only thinking has no content.
+_THINKING_IS_CONTENT = frozenset({"anthropic", "gemini", "openai_responses"})
+EMPTY_TEXT = "(empty message)"
+EMPTY_RESULT = "(the tool returned no output)"
+
+
+def _blank(part: Part) -> bool:
+    return isinstance(part, Text) and not part.text.strip()
+
+
+def drop_empty_text_blocks(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes text parts that are empty or only whitespace beside other parts (a streamed
+    assistant turn that opened a text block and then only called a tool).
+
+    Rejected by: Anthropic "messages: text content blocks must be non-empty" (its profile).
+
+    Before: [assistant(text "", call_1)]
+    After:  [assistant(call_1)]
+    Lossless (nothing was said). A message whose only parts are blank is left to
+    `fill_empty_content`, so that no message disappears here.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    for m, message in enumerate(draft.history.messages):
+        kept = tuple(p for p in message.parts if not _blank(p))
+        if len(kept) == len(message.parts) or not kept:
+            out.append(message)
+            continue
+        changes.extend(Change("drop_empty_text_blocks", "drop-empty-text",
+                              "dropped an empty text part", f"messages[{m}].parts[{p}]",
+                              lossless=True)
+                       for p, part in enumerate(message.parts) if _blank(part))
+        out.append(replace(message, parts=kept))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def fill_empty_content(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes messages with no content: user messages get a placeholder text (a user message
+    is never dropped); assistant and system messages with nothing in them are removed (they
+    carry nothing, and a placeholder in an assistant turn would put words in the model's
+    mouth; an assistant message holding only thinking is removed too where the protocol does
+    not count thinking as content); tool results with no output get a text saying so.
+
+    Rejected by: Anthropic "all messages must have non-empty content except for the optional
+    final assistant message"; Gemini "contents.parts must not be empty" — see the profiles.
+
+    Before: [user "", assistant "", user "hi"]
+    After:  [user "(empty message)", user "hi"]
+    Lossless: only empty things are replaced or removed.
+    """
+    out: list[Message] = []
+    changes: list[Change] = []
+    thinking_counts = profile.protocol in _THINKING_IS_CONTENT
+    for m, message in enumerate(draft.history.messages):
+        fixed, change = _fill(message, f"messages[{m}]", thinking_counts)
+        if change is not None:
+            changes.append(change)
+        if fixed is not None:
+            out.append(fixed)
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _fill(message: Message, where: str,
+          thinking_counts: bool) -> tuple[Message | None, Change | None]:
+    if message.role == "tool":
+        return _fill_results(message, where)
+    thoughts = any(isinstance(p, Thinking) for p in message.parts)
+    if not all(_blank(p) or (isinstance(p, Thinking) and not thinking_counts)
+               for p in message.parts):
+        return message, None
+    if message.role == "user":
+        return replace(message, parts=(Text(EMPTY_TEXT),)), Change(
+            "fill_empty_content", "fill-empty-content",
+            f"gave an empty user message the text {EMPTY_TEXT!r}", where, lossless=True)
+    if thoughts:
+        return None, Change("fill_empty_content", "drop-thinking-only-message",
+                            f"removed a {message.role} message holding only thinking, which "
+                            "is no content for this protocol", where, lossless=False)
+    return None, Change("fill_empty_content", "drop-empty-message",
+                        f"removed an empty {message.role} message", where, lossless=True)
+
+
+def _fill_results(message: Message, where: str) -> tuple[Message, Change | None]:
+    parts = tuple(replace(p, content=EMPTY_RESULT)
+                  if isinstance(p, ToolResult) and not p.text.strip() else p
+                  for p in message.parts)
+    if parts == message.parts:
+        return message, None
+    return replace(message, parts=parts), Change(
+        "fill_empty_content", "fill-empty-tool-result",
+        f"gave tool results with no output the text {EMPTY_RESULT!r}", where, lossless=True)

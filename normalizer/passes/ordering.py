@@ -1,0 +1,177 @@
+"""Ordering passes: results back next to their calls, and in the order of the calls."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from normalizer.model import Change, Message, Part, ToolCall, ToolResult
+from normalizer.passes import Draft, Policy
+from normalizer.passes.pairing import (
+    Block,
+    Slot,
+    block_matches,
+    blocks,
+    describe_result,
+    result_slots,
+    with_parts,
+)
+from normalizer.profiles import Profile
+
+
+def move_results_next_to_calls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes results separated from their call by other messages (a user message typed while
+    the tool ran, an assistant remark, a retry): the result is moved back into the answer
+    block right after its call turn, and the wedged messages now follow it. A result with an
+    id is found anywhere later; an id-less one (Gemini) only before the next call turn, by
+    tool name.
+
+    Rejected by: OpenAI "An assistant message with 'tool_calls' must be followed by tool
+    messages responding to each 'tool_call_id'. …" (and the orphan text for the result);
+    Anthropic "`tool_use` ids were found without `tool_result` blocks immediately after" —
+    see the profiles' texts.
+
+    Before: [assistant(call_1), user "still there?", tool(result call_1)]
+    After:  [assistant(call_1), tool(result call_1), user "still there?"]
+    Lossless: nothing is removed, the user message keeps its words and its order relative to
+    every other non-result message (seed 003's fix deleted it instead).
+    """
+    messages = draft.history.messages
+    moves = _plan_moves(messages)
+    if not moves:
+        return draft, ()
+    return _apply_moves(draft, moves)
+
+
+def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
+    """Slot of a misplaced result -> index of the call turn it answers."""
+    found = blocks(messages)
+    claimed = {slot for b in found for slot, hit in block_matches(messages, b).items()
+               if hit is not None}
+    loose = [slot for b in found for slot in result_slots(messages, b.tools) if slot not in claimed]
+    turns = [b.call_at for b in found if b.call_at is not None]
+    moves: dict[Slot, int] = {}
+    for block in found:
+        if block.call_at is None:
+            continue
+        answered = set(block_matches(messages, block).values())
+        end = block.tools[-1] if block.tools else block.call_at
+        # an id-less result is only claimed before the next call turn: past it, it could as
+        # well answer a later call of the same name
+        stop = next((t for t in turns if t > block.call_at), len(messages))
+        for c, call in enumerate(messages[block.call_at].tool_calls):
+            if c in answered:
+                continue
+            slot = next((s for s in loose if s[0] > end and s not in moves
+                         and _homes(_result(messages, s), call, s[0] < stop)), None)
+            if slot is not None:
+                moves[slot] = block.call_at
+    return moves
+
+
+def _homes(result: ToolResult, call: ToolCall, near: bool) -> bool:
+    if call.id is not None:
+        return result.call_id == call.id
+    return near and result.call_id is None and result.name in (None, call.name)
+
+
+def _result(messages: Sequence[Message], slot: Slot) -> ToolResult:
+    part = messages[slot[0]].parts[slot[1]]
+    assert isinstance(part, ToolResult)
+    return part
+
+
+def _apply_moves(draft: Draft, moves: dict[Slot, int]) -> tuple[Draft, tuple[Change, ...]]:
+    messages = draft.history.messages
+    arriving: dict[int, list[ToolResult]] = {}
+    changes: list[Change] = []
+    for slot, home in sorted(moves.items()):
+        result = _result(messages, slot)
+        arriving.setdefault(home, []).append(result)
+        changes.append(Change("move_results_next_to_calls", "move-tool-result",
+                              f"moved the {describe_result(result)} back right after its call "
+                              f"in messages[{home}]; the messages between now follow it",
+                              f"messages[{slot[0]}].parts[{slot[1]}]", lossless=True))
+    answer_end = {home: _block_end(messages, home) for home in arriving}
+    out: list[Message] = []
+    for m, message in enumerate(messages):
+        parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves]
+        if len(parts) != len(message.parts):
+            if parts:
+                out.append(with_parts(message, parts))
+        else:
+            out.append(message)
+        out.extend(_arrivals(m, messages, arriving, answer_end, out))
+    history = replace(draft.history, messages=tuple(out))
+    return replace(draft, history=history), tuple(changes)
+
+
+def _block_end(messages: Sequence[Message], home: int) -> int:
+    end = home
+    while end + 1 < len(messages) and messages[end + 1].role == "tool":
+        end += 1
+    return end
+
+
+def _arrivals(m: int, messages: Sequence[Message], arriving: dict[int, list[ToolResult]],
+              answer_end: dict[int, int], out: list[Message]) -> list[Message]:
+    """After the last message of a call turn's answer block, the results coming home: added
+    to that block's last tool message, or as a new tool message when it has none."""
+    homes = [h for h, end in answer_end.items() if end == m]
+    if not homes:
+        return []
+    results = tuple(r for h in homes for r in arriving[h])
+    if messages[m].role == "tool" and out and out[-1].role == "tool":
+        out[-1] = replace(out[-1], parts=out[-1].parts + results)
+        return []
+    return [Message("tool", results)]
+
+
+def order_results_like_calls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes results of parallel calls given in another order than the calls: the results of
+    an answer block are put in call order, in the same places (message boundaries and text
+    parts stay where they were).
+
+    Rejected by: providers whose profile enforces `tool-results-out-of-order` (the text is in
+    the profile); no built-in profile lists the rule today.
+
+    Before: [assistant(call_1, call_2), tool(result call_2), tool(result call_1)]
+    After:  [assistant(call_1, call_2), tool(result call_1), tool(result call_2)]
+    Lossless.
+    """
+    messages = list(draft.history.messages)
+    changes: list[Change] = []
+    for block in blocks(messages):
+        if block.call_at is not None:
+            changes.extend(_sort_block(messages, block))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(changes)
+
+
+def _sort_block(messages: list[Message], block: Block) -> list[Change]:
+    hits = block_matches(messages, block)
+    slots = list(hits)
+    unmatched = len(messages[block.call_at or 0].tool_calls)
+    wanted = sorted(slots, key=lambda s: (hits[s] if hits[s] is not None else unmatched,
+                                          slots.index(s)))
+    if wanted == slots:
+        return []
+    results = {s: _result(messages, s) for s in slots}
+    placed: dict[int, list[Part]] = {m: list(messages[m].parts) for m in block.tools}
+    changes: list[Change] = []
+    for target, source in zip(slots, wanted, strict=True):
+        placed[target[0]][target[1]] = results[source]
+        if target != source:
+            changes.append(Change("order_results_like_calls", "reorder-tool-results",
+                                  f"moved the {describe_result(results[source])} into call "
+                                  "order", f"messages[{source[0]}].parts[{source[1]}]",
+                                  lossless=True))
+    for m, parts in placed.items():
+        messages[m] = replace(messages[m], parts=tuple(parts))
+    return changes
+

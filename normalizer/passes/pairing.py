@@ -1,0 +1,331 @@
+"""Pairing passes: every tool call answered once, every tool result answering a call.
+
+A *call turn* is an assistant message holding tool calls; its *answer block* is the run of
+tool messages right after it. Results pair with calls of the call turn right before their
+block: by id, or (for Gemini calls without ids) by tool name in order. These helpers are
+shared with `ordering.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from normalizer.model import Change, Message, Part, Text, ToolCall, ToolResult
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+Slot = tuple[int, int]  # (message index, part index)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A call turn (`call_at`, None for tool messages with no call turn before them) and the
+    indexes of the tool messages answering it."""
+
+    call_at: int | None
+    tools: tuple[int, ...]
+
+
+def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
+    """Every run of tool messages, and every call turn (with its run, possibly empty)."""
+    found: list[Block] = []
+    i = 0
+    while i < len(messages):
+        is_call = messages[i].role == "assistant" and bool(messages[i].tool_calls)
+        start = i + 1 if is_call else i
+        end = start
+        while end < len(messages) and messages[end].role == "tool":
+            end += 1
+        if is_call or end > start:
+            found.append(Block(i if is_call else None, tuple(range(start, end))))
+        i = max(end, i + 1)
+    return tuple(found)
+
+
+def result_slots(messages: Sequence[Message], indexes: Sequence[int]) -> tuple[Slot, ...]:
+    return tuple((m, p) for m in indexes for p, part in enumerate(messages[m].parts)
+                 if isinstance(part, ToolResult))
+
+
+def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int | None, ...]:
+    """For each result, the index of the call it answers (each call answered at most once):
+    the first free call with its id, or for a result without id the first free id-less call
+    of the same name."""
+    free = list(range(len(calls)))
+    out: list[int | None] = []
+    for result in results:
+        hit = next((c for c in free if _answers(result, calls[c])), None)
+        if hit is not None:
+            free.remove(hit)
+        out.append(hit)
+    return tuple(out)
+
+
+def _answers(result: ToolResult, call: ToolCall) -> bool:
+    if result.call_id is not None:
+        return call.id == result.call_id
+    return call.id is None and result.name in (None, call.name)
+
+
+def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int | None]:
+    """Slot of each result in the block -> index of the call it answers (None: orphan)."""
+    slots = result_slots(messages, block.tools)
+    calls = messages[block.call_at].tool_calls if block.call_at is not None else ()
+    results = [messages[m].parts[p] for m, p in slots]
+    return dict(zip(slots, match(calls, results), strict=True))  # type: ignore[arg-type]
+
+
+def enforces_any(profile: Profile, *rule_ids: str) -> bool:
+    return any(profile.enforces(r) for r in rule_ids)
+
+
+def describe_result(result: ToolResult) -> str:
+    name = f" of {result.name}" if result.name else ""
+    return f"result{name} for call {result.call_id or '(no id)'}"
+
+
+def with_parts(message: Message, parts: Sequence[Part]) -> Message:
+    """The message with new parts; a tool message left without results becomes a user
+    message (its remaining text is what the user side said)."""
+    role = message.role
+    if role == "tool" and not any(isinstance(p, ToolResult) for p in parts):
+        role = "user"
+    return replace(message, role=role, parts=tuple(parts))
+
+
+def drop_orphan_tool_results(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes tool results whose call is not in the call turn right before them (orphans), and
+    second results for a call already answered.
+
+    Rejected by: OpenAI "Invalid parameter: messages with role 'tool' must be a response to a
+    preceeding message with 'tool_calls'."; Anthropic "unexpected `tool_use_id` found in
+    `tool_result` blocks"; Gemini "Please ensure that function response turn comes
+    immediately after a function call turn." — see the profiles' texts.
+
+    Before: [user "hi", tool(result call_9)]        (no call call_9 anywhere before)
+    After (policy keep-as-text, lossless but for structure):
+            [user "hi", user "[result for call call_9 with no matching call right before it] 18C"]
+    After (policy drop, lossy): [user "hi"]
+
+    Runs after `move_results_next_to_calls`, so a result that can be moved home is moved,
+    not dropped. Never removes a message holding user text: a tool message left without
+    results keeps its text as a user message.
+    """
+    messages = draft.history.messages
+    orphans = {slot for b in blocks(messages) for slot, hit in block_matches(messages, b).items()
+               if hit is None}
+    if not orphans:
+        return draft, ()
+    changes: list[Change] = []
+    out: list[Message] = []
+    spill: list[Message] = []  # text that cannot stay in the block goes right after it
+    for m, message in enumerate(messages):
+        kept, texts = _split(message, m, orphans, policy, changes)
+        if message.role == "tool" and not any(isinstance(p, ToolResult) for p in kept):
+            texts = [p for p in kept if isinstance(p, Text)] + texts
+            kept = []
+        if kept or message.role != "tool":
+            out.append(with_parts(message, kept))
+        if texts:
+            spill.append(Message("user", tuple(texts)))
+        if spill and not (m + 1 < len(messages) and messages[m + 1].role == "tool"):
+            out.extend(spill)
+            spill = []
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _split(message: Message, m: int, orphans: set[Slot], policy: Policy,
+           changes: list[Change]) -> tuple[list[Part], list[Text]]:
+    """The parts that stay, and the orphans' texts (keep-as-text) that go after the block."""
+    kept: list[Part] = []
+    texts: list[Text] = []
+    for p, part in enumerate(message.parts):
+        if (m, p) not in orphans:
+            kept.append(part)
+            continue
+        assert isinstance(part, ToolResult)
+        changes.append(_orphan_change(part, f"messages[{m}].parts[{p}]", policy))
+        if policy.orphan_results == "keep-as-text":
+            texts.append(Text(orphan_text(part)))
+    return kept, texts
+
+
+def orphan_text(result: ToolResult) -> str:
+    flag = " (error)" if result.is_error else ""
+    return f"[{describe_result(result)}{flag} with no matching call right before it] {result.text}"
+
+
+def _orphan_change(result: ToolResult, where: str, policy: Policy) -> Change:
+    if policy.orphan_results == "keep-as-text":
+        return Change("drop_orphan_tool_results", "orphan-tool-result-to-text",
+                      f"turned the orphan {describe_result(result)} into user text", where,
+                      lossless=not result.extras)
+    return Change("drop_orphan_tool_results", "drop-orphan-tool-result",
+                  f"dropped the orphan {describe_result(result)}", where, lossless=False)
+
+
+def answer_unanswered_calls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes tool calls that have no result in the answer block right after their call turn
+    (a stream broke, a window cut the results off, the app never ran the tool).
+
+    Rejected by: OpenAI "An assistant message with 'tool_calls' must be followed by tool
+    messages responding to each 'tool_call_id'. …"; Anthropic "`tool_use` ids were found
+    without `tool_result` blocks immediately after"; Gemini "Please ensure that the number of
+    function response parts is equal to the number of function call parts of the function
+    call turn." — see the profiles' texts.
+
+    Before: [assistant(call_1, call_2), tool(result call_1)]
+    After (policy synthesize, lossless: nothing removed, one result added that says so):
+            [assistant(call_1, call_2), tool(result call_1, result call_2 "[tool call
+             interrupted: no result was recorded for this call]" is_error)]
+    After (policy drop, lossy): [assistant(call_1), tool(result call_1)]
+
+    Runs after `move_results_next_to_calls`, so a result found later in the history is
+    moved home rather than replaced by a synthesized one.
+    """
+    messages = list(draft.history.messages)
+    changes: list[Change] = []
+    for block in reversed(blocks(messages)):  # back to front: indexes ahead stay valid
+        if block.call_at is None:
+            continue
+        calls = messages[block.call_at].tool_calls
+        answered = {hit for hit in block_matches(messages, block).values() if hit is not None}
+        missing = [c for c in range(len(calls)) if c not in answered]
+        if not missing:
+            continue
+        if policy.unanswered_calls == "synthesize":
+            changes.extend(_synthesize(messages, block, missing, policy))
+        else:
+            changes.extend(_drop_calls(messages, block.call_at, missing))
+    return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
+        reversed(changes))
+
+
+def _synthesize(messages: list[Message], block: Block, missing: list[int],
+                policy: Policy) -> list[Change]:
+    assert block.call_at is not None
+    calls = messages[block.call_at].tool_calls
+    made = tuple(ToolResult(calls[c].id, policy.interrupted_text, is_error=True,
+                            name=calls[c].name) for c in missing)
+    if block.tools:
+        last = block.tools[-1]
+        parts = messages[last].parts
+        # after the last result: text that followed the results stays last in the turn
+        cut = max((p for p, part in enumerate(parts) if isinstance(part, ToolResult)),
+                  default=len(parts) - 1) + 1
+        messages[last] = replace(messages[last], parts=parts[:cut] + made + parts[cut:])
+        where = f"messages[{last}]"
+    else:
+        messages.insert(block.call_at + 1, Message("tool", made))
+        where = f"messages[{block.call_at + 1}] (new tool message)"
+    return [Change("answer_unanswered_calls", "insert-missing-tool-result",
+                   f"synthesized a result for unanswered call {calls[c].id or '(no id)'} "
+                   f"of {calls[c].name}, saying the call was interrupted", where, lossless=True)
+            for c in missing]
+
+
+def _drop_calls(messages: list[Message], at: int, missing: list[int]) -> list[Change]:
+    message = messages[at]
+    calls = message.tool_calls
+    call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
+    gone = {call_slots[c] for c in missing}
+    parts = tuple(part for p, part in enumerate(message.parts) if p not in gone)
+    empty = not parts
+    if empty:
+        del messages[at]
+    else:
+        messages[at] = replace(message, parts=parts)
+    tail = " (the message held nothing else and was removed)" if empty else ""
+    return [Change("answer_unanswered_calls", "drop-unanswered-tool-call",
+                   f"dropped unanswered call {calls[c].id or '(no id)'} of {calls[c].name}"
+                   + tail, f"messages[{at}].parts[{call_slots[c]}]", lossless=False)
+            for c in missing]
+
+
+def dedupe_tool_call_ids(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes two tool calls with the same id (hash-based ids of repeated identical Gemini
+    calls, replayed turns). The second and later calls get `<id>_<n>` (the smallest n that
+    collides with nothing in the history), and so do the results that answer them in their
+    answer block; `id_map` maps each new id back to the original.
+
+    Rejected by: Anthropic "`tool_use` ids must be unique" — see the profiles' texts.
+
+    Before: [assistant(call a), tool(result a), assistant(call a), tool(result a)]
+    After:  [assistant(call a), tool(result a), assistant(call a_2), tool(result a_2)]
+    Lossless (reversible through id_map).
+    """
+    messages = list(draft.history.messages)
+    taken = _all_ids(messages)
+    seen: set[str] = set()
+    renames: dict[str, str] = {}
+    changes: list[Change] = []
+    for block in blocks(messages):
+        if block.call_at is None:
+            continue
+        fresh = _fresh_ids(messages[block.call_at].tool_calls, seen, taken)
+        if fresh:
+            changes.extend(_rename_block(messages, block, fresh, renames))
+    if not changes:
+        return draft, ()
+    id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
+                                    for new, old in renames.items()})
+    history = replace(draft.history, messages=tuple(messages))
+    return replace(draft, history=history, id_map=id_map), tuple(changes)
+
+
+def _all_ids(messages: Sequence[Message]) -> set[str]:
+    ids = {c.id for m in messages for c in m.tool_calls if c.id is not None}
+    return ids | {r.call_id for m in messages for r in m.tool_results if r.call_id is not None}
+
+
+def _fresh_ids(calls: Sequence[ToolCall], seen: set[str], taken: set[str]) -> dict[int, str]:
+    """Call index -> new id, for each call whose id was already used by an earlier call."""
+    fresh: dict[int, str] = {}
+    for c, call in enumerate(calls):
+        if call.id is None:
+            continue
+        if call.id not in seen:
+            seen.add(call.id)
+            continue
+        n = 2
+        while f"{call.id}_{n}" in taken:
+            n += 1
+        fresh[c] = f"{call.id}_{n}"
+        taken.add(fresh[c])
+        seen.add(fresh[c])
+    return fresh
+
+
+def _rename_block(messages: list[Message], block: Block, fresh: dict[int, str],
+                  renames: dict[str, str]) -> list[Change]:
+    assert block.call_at is not None
+    hits = block_matches(messages, block)  # matched before renaming: by the old ids
+    at = block.call_at
+    message = messages[at]
+    call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
+    parts = list(message.parts)
+    changes: list[Change] = []
+    for c, new in fresh.items():
+        call = parts[call_slots[c]]
+        assert isinstance(call, ToolCall) and call.id is not None
+        parts[call_slots[c]] = replace(call, id=new)
+        renames[new] = call.id
+        changes.append(Change("dedupe_tool_call_ids", "dedupe-tool-call-id",
+                              f"renamed duplicate call id {call.id} to {new} in its call and "
+                              "result", f"messages[{at}].parts[{call_slots[c]}]", lossless=True))
+    messages[at] = replace(message, parts=tuple(parts))
+    for (m, p), hit in hits.items():
+        if hit in fresh:
+            result = messages[m].parts[p]
+            assert isinstance(result, ToolResult)
+            new_parts = list(messages[m].parts)
+            new_parts[p] = replace(result, call_id=fresh[hit])
+            messages[m] = replace(messages[m], parts=tuple(new_parts))
+    return changes

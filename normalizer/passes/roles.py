@@ -1,0 +1,321 @@
+"""Role passes: system messages where the protocol has room for them, same-role neighbours
+merged where the vendor needs alternation, and a conversation that opens the way the vendor
+requires."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from normalizer.model import Change, Message, Role, Text
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+# The role each neutral role takes on the wire, where it differs: Anthropic and Gemini send
+# tool results inside a user turn, so a tool message next to a user message is two turns of
+# the same role there. (The protocol is part of the profile, not the provider's name.)
+_WIRE_ROLE: dict[str, dict[str, str]] = {
+    "anthropic": {"tool": "user"},
+    "gemini": {"tool": "user"},
+}
+
+OPENING_TEXT = ("[conversation continues: the messages before this point are not included; "
+                "this note was added so the history starts with a user turn]")
+
+
+def wire_role(profile: Profile, role: Role) -> str:
+    return _WIRE_ROLE.get(profile.protocol, {}).get(role, role)
+
+
+def place_system_messages(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes system messages where the protocol has no place for them: Anthropic's `system`,
+    Gemini's `systemInstruction` and Responses' `instructions` are one value before all
+    messages. Every system message is merged, parts in order, into one system message at
+    the start, so its instructions keep their authority.
+
+    Rejected by: Anthropic "messages: Unexpected role \"system\". …" (its profile).
+
+    Before: [system "be brief", user "hi", system "answer in French", assistant "salut"]
+    After:  [system ("be brief", "answer in French"), user "hi", assistant "salut"]
+    Lossless for system messages that were already at the start; lossy for later ones (the
+    point in the conversation where the instruction was given is lost).
+    """
+    messages = draft.history.messages
+    systems = [m for m, msg in enumerate(messages) if msg.role == "system"]
+    if len(systems) < 2 and systems in ([], [0]):
+        return draft, ()
+    lead = _leading_systems(messages)
+    merged = replace(messages[systems[0]], parts=tuple(
+        p for m in systems for p in messages[m].parts))
+    rest = tuple(msg for msg in messages if msg.role != "system")
+    changes = tuple(Change("place_system_messages",
+                           "merge-system-messages" if m < lead else "move-system-message",
+                           "merged this system message into the one system message at the "
+                           "start" + ("" if m < lead else f" (it was at position {m})"),
+                           f"messages[{m}]", lossless=m < lead) for m in systems[1:])
+    if systems[0] != 0:
+        changes = (Change("place_system_messages", "move-system-message",
+                          f"moved the system message at position {systems[0]} to the start",
+                          f"messages[{systems[0]}]", lossless=False), *changes)
+    history = replace(draft.history, messages=(merged, *rest))
+    return replace(draft, history=history), changes
+
+
+def _leading_systems(messages: Sequence[Message]) -> int:
+    lead = 0
+    while lead < len(messages) and messages[lead].role == "system":
+        lead += 1
+    return lead
+
+
+def merge_consecutive_roles(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes neighbouring messages that the vendor wants as one turn: same-role neighbours
+    where it requires alternation (`role-alternation`, compared as wire roles, so a tool turn
+    and a user turn are both user turns for Anthropic and Gemini); the results of one call
+    turn spread over several turns (`function-response-count`: Gemini wants them in one);
+    an assistant text turn right before a call turn (`call-turn-placement`).
+
+    Rejected by: Gemini "Please ensure that the number of function response parts is equal
+    to the number of function call parts of the function call turn." and "Please ensure
+    that function call turn comes immediately after a user turn or after a function response
+    turn."; others per their profiles.
+
+    Before: [assistant(call_1, call_2), tool(result call_1), tool(result call_2)]
+    After:  [assistant(call_1, call_2), tool(result call_1, result call_2)]
+    Lossless (parts are kept in order) unless the two messages had different origins or
+    conflicting extras, which one message cannot hold.
+    """
+    messages = draft.history.messages
+    out: list[Message] = []
+    changes: list[Change] = []
+    for m, message in enumerate(messages):
+        if out and _must_merge(out[-1], message, profile):
+            merged, lossless = _merge(out[-1], message)
+            changes.append(Change("merge_consecutive_roles", "merge-consecutive-messages",
+                                  f"merged this {message.role} message into the "
+                                  f"{out[-1].role} message before it",
+                                  f"messages[{m}]", lossless=lossless))
+            out[-1] = merged
+        else:
+            out.append(message)
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _must_merge(prev: Message, cur: Message, profile: Profile) -> bool:
+    if "system" in (prev.role, cur.role):
+        return False
+    if profile.enforces("function-response-count") and prev.role == cur.role == "tool":
+        return True
+    if (profile.enforces("call-turn-placement") and prev.role == cur.role == "assistant"
+            and bool(cur.tool_calls) and not prev.tool_calls):
+        return True
+    if not profile.enforces("role-alternation"):
+        return False
+    wire = wire_role(profile, prev.role)
+    # Consecutive wire `tool` messages are how OpenAI-style protocols carry parallel results.
+    return wire == wire_role(profile, cur.role) and wire != "tool" and _mergeable(prev, cur)
+
+
+def _mergeable(prev: Message, cur: Message) -> bool:
+    """A call turn must stay the last of its merged turn, so nothing is merged after it."""
+    return not (prev.role == "assistant" and prev.tool_calls)
+
+
+def _merge(first: Message, second: Message) -> tuple[Message, bool]:
+    role = "tool" if "tool" in (first.role, second.role) else first.role
+    conflict = any(k in first.extras and first.extras[k] != v for k, v in second.extras.items())
+    origin = first.origin if first.origin == second.origin else (first.origin or second.origin)
+    lossless = not conflict and (first.origin == second.origin or None in (first.origin,
+                                                                          second.origin))
+    extras = second.extras.merged(**dict(first.extras))
+    return Message(role, first.parts + second.parts, origin=origin, extras=extras), lossless
+
+
+def open_with_user_message(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a history whose first non-system message is of a role the vendor does not accept
+    there (`first-message-role`, allowed roles in `params.allowed`, default user), or opens
+    with a call turn (`call-turn-placement`). A short user message that says it was added is
+    put before it; nothing is removed (dropping the opening assistant turns, as some clients
+    do, loses them, and seed 002's "Please continue." filler did not say it was synthetic).
+
+    Rejected by: Gemini "Please ensure that function call turn comes immediately after a
+    user turn or after a function response turn."; others per their profiles.
+
+    Before: [system "s", assistant(call_1), tool(result call_1)]
+    After:  [system "s", user "[conversation continues: …]", assistant(call_1), tool(…)]
+    Lossless (one labelled message added).
+    """
+    messages = draft.history.messages
+    lead = _leading_systems(messages)
+    if lead == len(messages) or not _bad_opening(messages[lead], profile):
+        return draft, ()
+    opening = Message("user", (Text(OPENING_TEXT),))
+    history = replace(draft.history, messages=(*messages[:lead], opening, *messages[lead:]))
+    change = Change("open_with_user_message", "insert-opening-user-message",
+                    f"added a user message saying the history starts mid-conversation, before "
+                    f"the opening {messages[lead].role} message", f"messages[{lead}]",
+                    lossless=True)
+    return replace(draft, history=history), (change,)
+
+
+def _bad_opening(first: Message, profile: Profile) -> bool:
+    if profile.enforces("call-turn-placement") and first.role == "assistant" and first.tool_calls:
+        return True
+    allowed = profile.param("first-message-role", "allowed", ("user",))
+    return profile.enforces("first-message-role") and first.role not in tuple(allowed)
+
+
+BRIDGE_TEXT: dict[str, str] = {
+    "assistant": "[no assistant reply was recorded here]",
+    "user": "[no user message was recorded here]",
+}
+
+
+def fix_role_order(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a role right after a role the vendor does not accept before it
+    (`role-order`, `params.allowed_after`: previous wire role -> roles allowed next). Text
+    beside results in a tool message is split into a user message of its own, then a short
+    labelled assistant (or user) message is put between the two roles when one of those
+    roles bridges them. Nothing is removed or moved.
+
+    Rejected by: Mistral "Unexpected role '{role}' after role '{previous}'" (its profile).
+
+    Before: [assistant(call_1), tool(result call_1), user "and Rome?"]
+    After:  [assistant(call_1), tool(result call_1),
+             assistant "[no assistant reply was recorded here]", user "and Rome?"]
+    Lossless (a labelled message is added).
+    """
+    table = profile.param("role-order", "allowed_after", {}) or {}
+    known = {r for allowed in table.values() for r in allowed}
+
+    def bad(before: str, now: str) -> bool:
+        return before in table and now in known and now not in table[before]
+
+    out: list[Message] = []
+    changes: list[Change] = []
+    for m, message in enumerate(_lift_systems(draft.history.messages, profile, bad, changes)):
+        for piece in _split_text(message, m, bad("tool", "user"), changes):
+            if out and bad(_wire(out[-1], profile)[-1], _wire(piece, profile)[0]):
+                bridge = _bridge(_wire(out[-1], profile)[-1], _wire(piece, profile)[0], bad)
+                if bridge is not None:
+                    out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
+                    changes.append(Change("fix_role_order", "insert-bridge-message",
+                                          f"added a labelled {bridge} message before this "
+                                          f"{piece.role} message", f"messages[{m}]", True))
+            out.append(piece)
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _lift_systems(messages: Sequence[Message], profile: Profile,
+                  bad: Callable[[str, str], bool], changes: list[Change]) -> list[Message]:
+    """A system message the vendor does not accept where it is moves back to the latest
+    earlier place where it is accepted (usually right after the current user message)."""
+    out: list[Message] = []
+    for m, message in enumerate(messages):
+        if message.role != "system" or not out or not bad(_wire(out[-1], profile)[-1], "system"):
+            out.append(message)
+            continue
+        at = next((j for j in range(len(out), -1, -1) if _fits(out, j, profile, bad)), None)
+        if at is None:
+            out.append(message)
+            continue
+        out.insert(at, message)
+        changes.append(Change("fix_role_order", "move-system-message",
+                              f"moved this system message back {len(out) - 1 - at} message(s), "
+                              "to where the provider accepts a system message",
+                              f"messages[{m}]", lossless=False))
+    return out
+
+
+def _fits(out: list[Message], at: int, profile: Profile, bad: Callable[[str, str], bool]) -> bool:
+    before_ok = at == 0 or not bad(_wire(out[at - 1], profile)[-1], "system")
+    after_ok = at == len(out) or not bad("system", _wire(out[at], profile)[0])
+    return before_ok and after_ok
+
+
+def _wire(message: Message, profile: Profile) -> tuple[str, ...]:
+    """The wire roles a message renders as: OpenAI-style protocols send one `tool` message
+    per result, then the text of the turn as a user message."""
+    role = wire_role(profile, message.role)
+    if role != "tool":
+        return (role,)
+    texts = ("user",) if any(isinstance(p, Text) for p in message.parts) else ()
+    return ("tool",) * max(1, len(message.tool_results)) + texts
+
+
+def _split_text(message: Message, m: int, split: bool, changes: list[Change]) -> list[Message]:
+    texts = tuple(p for p in message.parts if isinstance(p, Text))
+    if not split or message.role != "tool" or not texts or len(texts) == len(message.parts):
+        return [message]
+    changes.append(Change("fix_role_order", "split-tool-message-text",
+                          "moved the text beside the results into a user message of its own",
+                          f"messages[{m}]", lossless=True))
+    rest = tuple(p for p in message.parts if not isinstance(p, Text))
+    return [replace(message, parts=rest), Message("user", texts)]
+
+
+def _bridge(before: str, now: str, bad: Callable[[str, str], bool]) -> str | None:
+    return next((r for r in ("assistant", "user") if not bad(before, r) and not bad(r, now)),
+                None)
+
+
+def end_with_allowed_role(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a last message of a role the vendor does not accept last (`last-message-role`,
+    `params.allowed`). When the vendor lets a final assistant message stand as a prefix to
+    continue (`params.prefix_ok`), it is marked so (`prefix: true`); otherwise it is left as
+    is, because the only other repairs are inventing a user turn or deleting the reply.
+
+    Rejected by: Mistral "Expected last role User or Tool (or Assistant with prefix True) for
+    serving but got {role}" (its profile).
+
+    Before: [user "Write a haiku", assistant "Autumn moon"]
+    After:  the same, the assistant message with extras {"prefix": true}
+    Lossless (the model is asked to continue the assistant text, which is what a request
+    ending in an assistant message means).
+    """
+    messages = draft.history.messages
+    allowed = tuple(profile.param("last-message-role", "allowed", ()) or ())
+    least = int(profile.param("last-message-role", "min_messages", 1) or 1)
+    if len(messages) < least or not messages or _wire(messages[-1], profile)[-1] in allowed:
+        return draft, ()
+    messages, changes = _systems_not_last(messages, allowed)
+    last = messages[-1]
+    if (last.role != "assistant" or last.tool_calls or last.extras.get("prefix") is True
+            or not profile.param("last-message-role", "prefix_ok", False)):
+        return replace(draft, history=replace(draft.history, messages=messages)), changes
+    marked = replace(last, extras=last.extras.merged(prefix=True))
+    change = Change("end_with_allowed_role", "mark-assistant-prefix",
+                    "marked the final assistant message as a prefix to continue",
+                    f"messages[{len(messages) - 1}]", lossless=True)
+    history = replace(draft.history, messages=(*messages[:-1], marked))
+    return replace(draft, history=history), (*changes, change)
+
+
+def _systems_not_last(messages: tuple[Message, ...],
+                      allowed: tuple[str, ...]) -> tuple[tuple[Message, ...], tuple[Change, ...]]:
+    """Trailing system messages, where the vendor does not accept one last, move to just
+    before the last other message (lossy: a little of their position is lost)."""
+    tail = len(messages)
+    while tail > 0 and messages[tail - 1].role == "system":
+        tail -= 1
+    if "system" in allowed or tail in (0, len(messages)):
+        return messages, ()
+    moved = messages[tail:]
+    changes = tuple(Change("end_with_allowed_role", "move-system-message",
+                           "moved a trailing system message before the last message",
+                           f"messages[{m}]", lossless=False) for m in range(tail, len(messages)))
+    return (*messages[:tail - 1], *moved, messages[tail - 1]), changes

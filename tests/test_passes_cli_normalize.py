@@ -1,0 +1,91 @@
+"""`conformance normalize`: repaired body and report as JSON; exit 2 with a clear message on
+input it cannot read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from normalizer import check
+
+WEDGED = {"model": "gpt-4o", "max_tokens": 100, "messages": [
+    {"role": "user", "content": "weather?"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function",
+         "function": {"name": "get_weather", "arguments": "{\"city\":\"Paris\"}"}}]},
+    {"role": "assistant", "content": "Let me check that..."},
+    {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+]}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["normalize", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_repairs_for_another_provider(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(WEDGED), encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--from", "openai_chat", "--to", "anthropic")
+    assert code == 0
+    report = json.loads(out)
+    assert check(report["body"], "anthropic") == ()
+    assert [c["code"] for c in report["changes"]] == ["move-tool-result", "declare-missing-tool"]
+    assert report["body"]["messages"][-1]["content"] == "Let me check that..."
+    assert "max_tokens" in report["body"]  # the target protocol's own default, not the input's
+
+
+def test_same_protocol_keeps_request_options(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(WEDGED), encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--from", "openai_chat", "--to", "openai",
+                       "--unanswered-calls", "drop", "--budget", "3")
+    report = json.loads(out)
+    assert code == 0 and report["body"]["max_tokens"] == 100
+    assert check(report["body"], "openai") == ()
+
+
+@pytest.mark.parametrize(("content", "argv", "says"), [
+    (None, ("--from", "openai_chat"), "cannot read"),
+    ("{not json", ("--from", "openai_chat"), "not valid JSON"),
+    (json.dumps(WEDGED), (), "--from"),
+    (json.dumps({"messages": 3}), ("--from", "openai_chat"), "messages"),
+    (json.dumps(WEDGED), ("--from", "openai_chat", "--budget", "0"), "at least 1"),
+])
+def test_unreadable_input_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  content: str | None, argv: tuple[str, ...], says: str) -> None:
+    path = tmp_path / "body.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    code, out, err = run(capsys, str(path), "--to", "openai", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("conformance normalize: ") and says in err
+
+
+def test_unknown_provider_lists_the_known_ones(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(WEDGED), encoding="utf-8")
+    code, _, err = run(capsys, str(path), "--from", "openai_chat", "--to", "opneai")
+    assert code == 2 and "unknown provider 'opneai'" in err and "openai" in err
+
+
+def test_reads_a_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = Path(__file__).parent.parent / "scenarios" / "valid" / \
+        "parallel-calls-all-answered.yaml"
+    if not scenario.exists():
+        pytest.skip("scenario not written yet")
+    code, out, _ = run(capsys, str(scenario), "--to", "gemini")
+    assert code == 0 and check(json.loads(out)["body"], "gemini") == ()
+
+
+def test_broken_scenario_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("title: x\nhistory: 3\n", encoding="utf-8")
+    code, _, err = run(capsys, str(path), "--to", "openai")
+    assert code == 2 and "bad.yaml" in err

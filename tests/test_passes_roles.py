@@ -1,0 +1,161 @@
+"""Role, content and tools passes, against small profiles made for the test: the passes read
+the rules (and their params) from the profile, never the provider's name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
+from normalizer.passes import Draft, Policy
+from normalizer.passes.content import (
+    EMPTY_TEXT,
+    drop_empty_text_blocks,
+    fill_empty_content,
+)
+from normalizer.passes.roles import (
+    BRIDGE_TEXT,
+    OPENING_TEXT,
+    end_with_allowed_role,
+    fix_role_order,
+    merge_consecutive_roles,
+    open_with_user_message,
+    place_system_messages,
+)
+from normalizer.passes.tools_declared import declare_missing_tools
+from normalizer.profiles import Profile, profile_from_mapping
+
+POLICY = Policy()
+
+
+def profile(protocol: str, *rules: tuple[str, dict[str, Any]]) -> Profile:
+    return profile_from_mapping({"provider": "test", "protocol": protocol, "rules": [
+        {"id": rule, "forbids": "x", "status": 400, "message": "unknown", "source": "test",
+         "last_verified": "2026-11-22", "confidence": "low", "params": params}
+        for rule, params in rules]})
+
+
+def draft(*messages: Message, tools: tuple[ToolSpec, ...] = ()) -> Draft:
+    return Draft(History(messages), tools)
+
+
+def say(role: str, text: str) -> Message:
+    return Message(role, (Text(text),))  # type: ignore[arg-type]
+
+
+CALL = Message("assistant", (ToolCall("f", {}, "a"),))
+RESULT = Message("tool", (ToolResult("a", "ok"),))
+ROLE_ORDER = profile("openai_chat", ("role-order", {"allowed_after": {
+    "system": ["system", "user", "assistant"], "user": ["user", "assistant", "system"],
+    "assistant": ["assistant", "user", "tool"], "tool": ["tool", "assistant"]}}))
+
+
+def roles(d: Draft) -> list[str]:
+    return [m.role for m in d.history]
+
+
+def test_system_messages_merge_into_one_at_the_start() -> None:
+    start = draft(say("system", "a"), say("user", "hi"), say("system", "b"))
+    out, changes = place_system_messages(start, profile("anthropic"), POLICY)
+    assert roles(out) == ["system", "user"]
+    assert [p.text for p in out.history.messages[0].parts] == ["a", "b"]  # type: ignore[union-attr]
+    assert [(c.code, c.lossless) for c in changes] == [("move-system-message", False)]
+
+
+def test_merge_tool_turns_for_response_count_only() -> None:
+    gemini = profile("gemini", ("function-response-count", {}))
+    start = draft(Message("assistant", (ToolCall("f", {}, "a"), ToolCall("f", {}, "b"))),
+                  RESULT, Message("tool", (ToolResult("b", "ok"),)), say("user", "next"))
+    out, changes = merge_consecutive_roles(start, gemini, POLICY)
+    assert roles(out) == ["assistant", "tool", "user"]
+    assert len(changes) == 1 and changes[0].lossless
+
+
+def test_alternation_compares_wire_roles() -> None:
+    start = draft(say("user", "q"), CALL, RESULT, say("user", "and?"))
+    alternating = profile("anthropic", ("role-alternation", {}))
+    out, _ = merge_consecutive_roles(start, alternating, POLICY)
+    assert roles(out) == ["user", "assistant", "tool"]  # tool and user are both user turns
+    openai_like = profile("openai_chat", ("role-alternation", {}))
+    assert merge_consecutive_roles(start, openai_like, POLICY) == (start, ())
+
+
+def test_text_turn_before_call_turn_merges_for_call_placement() -> None:
+    start = draft(say("user", "q"), say("assistant", "let me look"), CALL, RESULT)
+    out, _ = merge_consecutive_roles(start, profile("gemini", ("call-turn-placement", {})),
+                                     POLICY)
+    assert roles(out) == ["user", "assistant", "tool"]
+    assert out.history.messages[1].text == "let me look"
+
+
+def test_opening_user_message_is_labelled() -> None:
+    start = draft(say("system", "s"), CALL, RESULT)
+    out, changes = open_with_user_message(start, profile("gemini", ("call-turn-placement", {})),
+                                          POLICY)
+    assert roles(out) == ["system", "user", "assistant", "tool"]
+    assert out.history.messages[1].text == OPENING_TEXT
+    assert changes[0].code == "insert-opening-user-message"
+    allowed = profile("openai_chat", ("first-message-role", {"allowed": ["user", "assistant"]}))
+    assert open_with_user_message(draft(CALL, RESULT), allowed, POLICY)[1] == ()
+
+
+def test_role_order_bridges_tool_to_user() -> None:
+    out, changes = fix_role_order(draft(say("user", "q"), CALL, RESULT, say("user", "and?")),
+                                  ROLE_ORDER, POLICY)
+    assert roles(out) == ["user", "assistant", "tool", "assistant", "user"]
+    assert out.history.messages[3].text == BRIDGE_TEXT["assistant"]
+    assert [c.code for c in changes] == ["insert-bridge-message"]
+
+
+def test_role_order_splits_text_beside_results() -> None:
+    mixed = Message("tool", (ToolResult("a", "ok"), Text("aside")))
+    start = draft(say("user", "q"), CALL, mixed, say("system", "be brief"),
+                  say("assistant", "done"))
+    out, changes = fix_role_order(start, ROLE_ORDER, POLICY)
+    assert roles(out) == ["user", "assistant", "tool", "assistant", "user", "system",
+                          "assistant"]
+    assert [c.code for c in changes] == ["split-tool-message-text", "insert-bridge-message"]
+
+
+def test_role_order_lifts_a_system_message_to_where_it_is_accepted() -> None:
+    start = draft(say("user", "q"), CALL, RESULT, say("system", "be brief"),
+                  say("assistant", "done"))
+    out, changes = fix_role_order(start, ROLE_ORDER, POLICY)
+    assert roles(out) == ["user", "system", "assistant", "tool", "assistant"]
+    assert [(c.code, c.lossless) for c in changes] == [("move-system-message", False)]
+
+
+def test_last_assistant_becomes_prefix_when_allowed() -> None:
+    last_rule = profile("openai_chat", ("last-message-role",
+                                        {"allowed": ["user", "tool"], "prefix_ok": True}))
+    out, changes = end_with_allowed_role(draft(say("user", "q"), say("assistant", "a")),
+                                         last_rule, POLICY)
+    assert out.history.messages[-1].extras["prefix"] is True
+    assert changes[0].code == "mark-assistant-prefix"
+    strict = profile("openai_chat", ("last-message-role", {"allowed": ["user", "tool"]}))
+    start = draft(say("user", "q"), say("assistant", "a"))
+    assert end_with_allowed_role(start, strict, POLICY) == (start, ())
+
+
+def test_empty_text_parts_dropped_and_empty_messages_filled() -> None:
+    anthropic = profile("anthropic")
+    start = draft(Message("user", (Text(""),)), Message("assistant", (Text(" "),)),
+                  Message("assistant", (Text(""), ToolCall("f", {}, "a"))),
+                  Message("tool", (ToolResult("a", ""),)))
+    mid, dropped = drop_empty_text_blocks(start, anthropic, POLICY)
+    assert [c.where for c in dropped] == ["messages[2].parts[0]"]
+    out, filled = fill_empty_content(mid, anthropic, POLICY)
+    assert roles(out) == ["user", "assistant", "tool"]
+    assert out.history.messages[0].text == EMPTY_TEXT
+    assert out.history.messages[2].tool_results[0].text
+    assert [c.code for c in filled] == ["fill-empty-content", "drop-empty-message",
+                                        "fill-empty-tool-result"]
+
+
+def test_declare_missing_tools_only_when_none_declared() -> None:
+    start = draft(say("user", "q"), CALL, RESULT)
+    out, changes = declare_missing_tools(start, profile("anthropic"), POLICY)
+    assert [t.name for t in out.tools] == ["f"] and changes[0].where == "tools"
+    declared = draft(say("user", "q"), CALL, RESULT, tools=(ToolSpec("g"),))
+    assert declare_missing_tools(declared, profile("anthropic"), POLICY) == (declared, ())
+    plain = draft(say("user", "q"))
+    assert declare_missing_tools(plain, profile("anthropic"), POLICY) == (plain, ())
