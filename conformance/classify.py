@@ -27,6 +27,7 @@ class Outcome:
     body: Any = None
     failure: str | None = None
     detail: str = ""
+    retry_after: float | None = None  # seconds, from a Retry-After header (429/503)
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ def outcome_of_exception(exc: Exception, api_key: str) -> Outcome:
         body = getattr(exc, "details", None)  # google-genai keeps the parsed JSON here
         if body is None and response is not None:
             body = _json(getattr(response, "text", ""))
-        return Outcome(status, _scrub(body, api_key))
+        return Outcome(status, _scrub(body, api_key), retry_after=_retry_after(response))
     name = type(exc).__name__
     if "Timeout" in name:
         return Outcome(None, failure="timeout", detail=_scrub(str(exc), api_key))
@@ -141,6 +141,16 @@ def outcome_of_exception(exc: Exception, api_key: str) -> Outcome:
                                      else "")
         return Outcome(None, failure="connection", detail=_scrub(detail, api_key))
     return Outcome(None, failure="sdk", detail=_scrub(f"{name}: {exc}", api_key))
+
+
+def _retry_after(response: Any) -> float | None:
+    """Seconds from a Retry-After header given in seconds (the HTTP-date form is ignored)."""
+    headers = getattr(response, "headers", None)
+    value = headers.get("retry-after") if headers is not None else None
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _json(text: str) -> Any:

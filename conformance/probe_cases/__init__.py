@@ -1,0 +1,59 @@
+"""The probe's requests, shipped as package data: one YAML file per protocol.
+
+Each file holds a valid `control` body and, per rule id that a built-in profile of the
+protocol uses, a minimal `reject` body that breaks the rule and its nearest valid
+neighbour `accept`. They are derived from tests/rule_cases (the probe never reads tests/ at
+run time); tests/test_probe_cases.py keeps the two in step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from normalizer.model import JsonMap
+from normalizer.wire import PROTOCOLS
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeCase:
+    rule: str
+    reject: JsonMap
+    accept: JsonMap
+    params: JsonMap
+    origin: str  # the rule-case file it was copied from, or "derived"
+    model: str | None = None  # the model the case was written for (some rules are per model)
+    also: tuple[str, ...] = ()  # other rules the reject body breaks for some built-in profile
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeSet:
+    protocol: str
+    control: JsonMap
+    cases: tuple[ProbeCase, ...]
+
+    def case(self, rule: str) -> ProbeCase | None:
+        return next((c for c in self.cases if c.rule == rule), None)
+
+
+@cache
+def probe_set(protocol: str) -> ProbeSet:
+    """The control request and rule cases of `protocol`."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"{protocol!r} is not one of {', '.join(PROTOCOLS)}")
+    text = resources.files(__package__).joinpath(f"{protocol}.yaml").read_text(encoding="utf-8")
+    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return ProbeSet(protocol=protocol, control=JsonMap(data["control"]),
+                    cases=tuple(_case(raw) for raw in data["cases"]))
+
+
+def _case(raw: dict[str, Any]) -> ProbeCase:
+    return ProbeCase(rule=raw["rule"], reject=JsonMap(raw["reject"]),
+                     accept=JsonMap(raw["accept"]), params=JsonMap(raw.get("params") or {}),
+                     origin=str(raw["from"]), model=raw.get("model"),
+                     also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""))

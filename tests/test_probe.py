@@ -1,0 +1,201 @@
+"""The probe's logic without a server: backoff on 429, control failures, classification of
+one rule's probe, attribution, and the profile it writes."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any
+
+import pytest
+
+from conformance import probe
+from conformance.classify import Outcome
+from conformance.clients import close_clients, send
+from conformance.probe import check_control, observe, send_with_backoff
+from conformance.probe_cases import probe_set
+from conformance.probe_profile import (
+    Probed,
+    attribute,
+    instance_of,
+    profile_data,
+    summary_table,
+)
+from normalizer.check import check
+from normalizer.profiles import profile_from_mapping
+
+OK = Outcome(200, {"id": "x"})
+PROBED = Probed(name="acme", base_url="http://127.0.0.1:1/v1", model="m", date="2026-11-22")
+
+
+def scripted(*answers: Outcome) -> tuple[Any, list[Mapping[str, Any]]]:
+    """A sender that answers with `answers` in turn, and the bodies it was sent."""
+    sent: list[Mapping[str, Any]] = []
+    queue = list(answers)
+
+    def send(body: Mapping[str, Any]) -> Outcome:
+        sent.append(body)
+        return queue.pop(0)
+    return send, sent
+
+
+def openai_error(message: str, status: int = 400) -> Outcome:
+    return Outcome(status, {"error": {"message": message, "type": "invalid_request_error",
+                                      "param": None, "code": None}})
+
+
+def test_429_is_retried_honouring_retry_after_then_doubling() -> None:
+    send, sent = scripted(Outcome(429, {}, retry_after=7.0), Outcome(429, {}),
+                          Outcome(429, {}, retry_after=500.0), OK)
+    waits: list[float] = []
+    outcome, attempts = send_with_backoff(send, {"a": 1}, sleep=waits.append)
+    assert outcome == OK and attempts == 4 and len(sent) == 4
+    assert waits == [7.0, 2.0, probe.MAX_WAIT_SECONDS]
+
+
+def test_retries_are_bounded_and_other_statuses_are_not_retried() -> None:
+    send, sent = scripted(*[Outcome(429, {})] * probe.MAX_ATTEMPTS)
+    waits: list[float] = []
+    outcome, attempts = send_with_backoff(send, {}, sleep=waits.append)
+    assert outcome.status == 429 and attempts == probe.MAX_ATTEMPTS
+    assert waits == [1.0, 2.0, 4.0] and len(sent) == probe.MAX_ATTEMPTS
+    send, sent = scripted(Outcome(500, {}))
+    assert send_with_backoff(send, {}, sleep=waits.append)[1] == 1 and len(sent) == 1
+
+
+@pytest.mark.parametrize(("outcome", "code", "words"), [
+    (Outcome(None, failure="connection", detail="refused"), probe.EXIT_UNREACHABLE,
+     "cannot be reached"),
+    (Outcome(None, failure="timeout"), probe.EXIT_UNREACHABLE, "cannot be reached"),
+    (openai_error("Incorrect API key provided", 401), probe.EXIT_AUTH, "--api-key-env"),
+    (openai_error("The model `m` does not exist", 404), probe.EXIT_NOT_FOUND, "--model"),
+    (openai_error("tools are not supported"), probe.EXIT_CONTROL_REJECTED,
+     "tools are not supported"),
+    (Outcome(503, {}), probe.EXIT_UNAVAILABLE, "try again"),
+])
+def test_control_failure_says_why_with_its_own_exit_code(outcome: Outcome, code: int,
+                                                         words: str) -> None:
+    send, _ = scripted(outcome)
+    failure = check_control(send, probe_set("openai_chat"), sleep=lambda s: None)
+    assert failure is not None
+    assert failure.exit_code == code
+    assert words in failure.explain()
+
+
+def test_control_accepted_is_no_failure_and_sends_the_control_body() -> None:
+    send, sent = scripted(OK)
+    assert check_control(send, probe_set("anthropic")) is None
+    assert sent == [probe_set("anthropic").control.thaw()]
+
+
+def test_rejection_counts_only_when_the_neighbour_is_accepted() -> None:
+    case = probe_set("openai_chat").case("orphan-tool-result")
+    assert case is not None
+    send, sent = scripted(openai_error("no"), OK)
+    assert observe(send, case).finding == "enforced"
+    assert sent == [case.reject.thaw(), case.accept.thaw()]
+    send, _ = scripted(openai_error("no"), openai_error("model overloaded"))
+    found = observe(send, case)
+    assert found.finding == "inconclusive" and "neighbour" in found.reason
+    send, sent = scripted(OK)
+    assert observe(send, case).finding == "lenient" and len(sent) == 1
+    send, _ = scripted(Outcome(403, {}))
+    assert observe(send, case).finding == "inconclusive"
+
+
+def test_a_404_after_the_control_is_judged_by_the_neighbour() -> None:
+    case = probe_set("openai_responses").case("thinking-signature-missing")
+    assert case is not None
+    send, _ = scripted(openai_error("Item with id 'rs_1' not found.", 404), OK)
+    found = observe(send, case)
+    assert found.finding == "enforced" and found.verdict.status == 404
+
+
+def test_instance_of_needs_the_fixed_words_and_fills_fields() -> None:
+    assert instance_of("Unexpected role '{role}' after role '{previous}'",
+                       "Unexpected role 'user' after role 'tool'")
+    assert not instance_of("Unexpected role '{role}' after role '{previous}'",
+                           "Unexpected role 'user' before role 'tool'")
+    assert not instance_of("{message}", "anything at all")
+
+
+def test_another_rules_text_makes_the_finding_inconclusive() -> None:
+    probes = probe_set("openai_chat")
+    case = probes.case("tool-name-too-long")
+    assert case is not None and "tool-name-invalid" in case.also
+    send, _ = scripted(openai_error("Function name was " + "w" * 65 + " but must be a-z, A-Z, "
+                                    "0-9, or contain underscores and dashes, with a maximum "
+                                    "length of 64."), OK)
+    (found,) = attribute([observe(send, case)], probes, "m")
+    assert found.finding == "inconclusive" and "tool-name-invalid" in found.reason
+
+
+def test_written_profile_loads_and_keeps_literal_text_and_unknown() -> None:
+    probes = probe_set("openai_chat")
+    odd = "Bad {thing}: messages[2] is an orphan"
+    answers = {"orphan-tool-result": [openai_error(odd), OK],
+               "tool-call-id-missing": [Outcome(429, {})] * probe.MAX_ATTEMPTS}
+    found = []
+    for case in probes.cases:
+        send, _ = scripted(*answers.get(case.rule, [OK]))
+        found.append(observe(send, case, sleep=lambda s: None))
+    data = profile_data(attribute(found, probes, "m"), probes, PROBED)
+    profile = profile_from_mapping(data)
+    orphan = profile.rule("orphan-tool-result")
+    assert orphan is not None and orphan.enforced and orphan.confidence == "high"
+    assert orphan.source == "probe of http://127.0.0.1:1/v1 on 2026-11-22"
+    assert dict(orphan.observed) == {"verdict": "reject", "status": 400, "text": odd,
+                                     "date": "2026-11-22"}
+    case = probes.case("orphan-tool-result")
+    assert case is not None
+    assert check({"model": "m", **case.reject.thaw()}, profile)[0].message == odd
+    missing = profile.rule("tool-call-id-missing")
+    assert missing is not None and missing.confidence == "low" and missing.message == "unknown"
+    lenient = profile.rule("role-order")
+    assert lenient is not None and not lenient.enforced and lenient.message == "unknown"
+    table = summary_table(found)
+    assert "1 enforced, 14 lenient, 1 inconclusive" in table
+
+
+class _RateLimited(BaseHTTPRequestHandler):
+    """Answers 429 with Retry-After: 3 once, then a minimal chat completion."""
+
+    hits = 0
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["content-length"]))
+        type(self).hits += 1
+        limited = type(self).hits == 1
+        body = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}} if limited
+                          else {"id": "c", "object": "chat.completion", "created": 0,
+                                "model": "m", "choices": []}).encode()
+        self.send_response(429 if limited else 200)
+        if limited:
+            self.send_header("Retry-After", "3")
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        return
+
+
+def test_retry_after_header_is_read_through_the_sdk_and_honoured() -> None:
+    server = HTTPServer(("127.0.0.1", 0), _RateLimited)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        def sender(body: Mapping[str, Any]) -> Outcome:
+            return send("openai_chat", base_url=url, api_key="k", model="m", body=body)
+        waits: list[float] = []
+        outcome, attempts = send_with_backoff(sender, {"messages": []}, sleep=waits.append)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+        close_clients()
+    assert outcome.status == 200 and attempts == 2 and waits == [3.0]

@@ -1,0 +1,114 @@
+"""The probe's shipped requests (conformance/probe_cases) stay in step with the rule cases
+(tests/rule_cases) and the built-in profiles: every rule a built-in profile of a protocol
+uses has a probe case; each case breaks its rule for every built-in profile that enforces
+it, and its neighbour breaks nothing; copies are still identical to their source."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conformance.probe_cases import ProbeCase, probe_set
+from normalizer.check import check
+from normalizer.profiles import Profile, builtin_profiles, load_profile
+from normalizer.wire import PROTOCOLS
+
+FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+RULE_CASES = Path(__file__).parent / "rule_cases"
+# The strictest model each protocol's rules know (some rules apply to some models only).
+MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",
+          "anthropic": "claude-sonnet-4-5", "gemini": "gemini-3-pro-preview"}
+
+
+def profiles_of(protocol: str) -> list[Profile]:
+    return [p for p in builtin_profiles() if p.protocol == protocol]
+
+
+def model_for(case: ProbeCase, protocol: str) -> str:
+    return case.model or MODELS[protocol]
+
+
+def body(case_body: Any, model: str) -> dict[str, Any]:
+    return {"model": model, **case_body.thaw()}
+
+
+def all_cases() -> list[Any]:
+    return [pytest.param(p, c, id=f"{p}:{c.rule}") for p in PROTOCOLS for c in probe_set(p).cases]
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_every_rule_of_every_builtin_profile_has_one_probe_case(protocol: str) -> None:
+    used = {r.id for p in profiles_of(protocol) for r in p.rules}
+    shipped = [c.rule for c in probe_set(protocol).cases]
+    assert len(shipped) == len(set(shipped)), "a rule with two probe cases"
+    assert set(shipped) == used
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_control_request_passes_every_builtin_profile(protocol: str) -> None:
+    control = probe_set(protocol).control
+    for profile in profiles_of(protocol):
+        assert check(body(control, MODELS[protocol]), profile) == (), profile.provider
+
+
+@pytest.mark.parametrize(("protocol", "case"), all_cases())
+def test_case_breaks_its_rule_and_its_neighbour_breaks_nothing(protocol: str,
+                                                               case: ProbeCase) -> None:
+    model = model_for(case, protocol)
+    for profile in profiles_of(protocol):
+        broken = {v.rule for v in check(body(case.reject, model), profile, model=model)}
+        if profile.enforces(case.rule):
+            assert case.rule in broken, profile.provider
+        assert broken - {case.rule} <= set(case.also), (profile.provider, broken)
+        fixed = {v.rule for v in check(body(case.accept, model), profile, model=model)}
+        assert case.rule not in fixed, profile.provider
+        # Only a neighbour that a stricter vendor's unrelated rule dislikes may break one.
+        assert not fixed or not profile.enforces(case.rule), (profile.provider, fixed)
+
+
+@pytest.mark.parametrize(("protocol", "case"), all_cases())
+def test_case_breaks_its_rule_first_wherever_a_rule_case_exists(protocol: str,
+                                                                case: ProbeCase) -> None:
+    """For each built-in provider with a rule case for this rule, the probe request fails
+    first on the rule, as the rule case does (with only that rule on, when the request
+    also breaks another rule of that provider)."""
+    model = model_for(case, protocol)
+    for profile in profiles_of(protocol):
+        if case.rule not in {c["rule"] for c in rule_cases(profile.provider)}:
+            continue
+        found = check(body(case.reject, model), only(profile, case.rule), model=model)
+        assert found and found[0].rule == case.rule, profile.provider
+
+
+@pytest.mark.parametrize(("protocol", "case"), all_cases())
+def test_copied_case_is_still_identical_to_its_rule_case(protocol: str,
+                                                         case: ProbeCase) -> None:
+    if case.origin == "derived" or case.note:
+        pytest.skip("derived or changed on purpose (its note says how)")
+    source = RULE_CASES.parent.parent / case.origin
+    originals = [c for c in yaml_file(source) if c["rule"] == case.rule]
+    stripped = [({k: v for k, v in c["reject"].items() if k != "model"},
+                 {k: v for k, v in c["accept"].items() if k != "model"}) for c in originals]
+    assert (case.reject.thaw(), case.accept.thaw()) in stripped
+
+
+def rule_cases(provider: str) -> list[dict[str, Any]]:
+    path = RULE_CASES / f"{provider}.yaml"
+    return yaml_file(path) if path.is_file() else []
+
+
+@cache
+def yaml_file(path: Path) -> list[dict[str, Any]]:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=FastLoader) or []
+
+
+def only(profile: Profile, rule_id: str) -> Profile:
+    from dataclasses import replace
+
+    rule = load_profile(profile.provider).rule(rule_id)
+    assert rule is not None
+    return replace(profile, rules=(rule,))

@@ -1,0 +1,204 @@
+"""`conformance probe` against loopback emulators serving profiles that are none of the
+built-ins: the measured profile is the served one; the control-request failures exit with
+their own code and say why; the written profile works at once with normalize, `check
+--profile` and `run --providers-file`; the key is never shown."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conformance import probe
+from conformance.cli import main
+from conformance.emulator import Emulator, serve
+from conformance.probe_cases import probe_set
+from normalizer import normalize, parse, render
+from normalizer.check import check
+from normalizer.profiles import Profile, load_profile
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A served profile: a built-in one with some rules switched off and some dropped."""
+
+    base: str
+    name: str
+    model: str
+    off: tuple[str, ...]
+    drop: tuple[str, ...]
+
+    def profile(self) -> Profile:
+        base = load_profile(self.base)
+        rules = tuple(replace(r, enforced=False) if r.id in self.off else r
+                      for r in base.rules if r.id not in self.drop)
+        return replace(base, provider=self.name, rules=rules, source_path=f"<{self.name}>")
+
+
+VARIANTS = (
+    Variant("openai", "acme-chat", "gpt-4.1-mini", off=("tool-name-too-long",),
+            drop=("empty-content",)),
+    Variant("mistral", "acme-mistral", "mistral-small-latest",
+            off=("tool-call-id-pattern", "role-order"),
+            drop=("tool-name-invalid", "duplicate-tool-result")),
+    Variant("openai_responses", "acme-responses", "gpt-4.1-mini",
+            off=("assistant-content-type",), drop=("reasoning-item-orphan",)),
+    Variant("anthropic", "acme-messages", "claude-haiku-4-5",
+            off=("thinking-signature-invalid", "tools-not-declared"),
+            drop=("empty-text-block",)),
+    Variant("gemini", "acme-gemini", "gemini-3-pro-preview", off=("call-turn-placement",),
+            drop=("tool-schema-unsupported",)),
+)
+BY_NAME = {v.name: v for v in VARIANTS}
+STRICT_CONTROL = "acme-strict"  # its id-length limit rejects the valid control request
+
+
+def strict_profile() -> Profile:
+    base = load_profile("openai")
+    rules = tuple(replace(r, params=r.params.merged(max_length=5))
+                  if r.id == "tool-call-id-too-long" else r for r in base.rules)
+    return replace(base, provider=STRICT_CONTROL, rules=rules)
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Emulator]:
+    with serve([v.profile() for v in VARIANTS] + [strict_profile()]) as running:
+        yield running
+
+
+def probe_args(emu: Emulator, variant: Variant, out: Path, *extra: str) -> list[str]:
+    return ["probe", "--protocol", emu.protocol(variant.name), "--base-url",
+            emu.sdk_base_url(variant.name), "--model", variant.model, "--name", variant.name,
+            "--out", str(out), *extra]
+
+
+@pytest.fixture(scope="module")
+def probed(emu: Emulator, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each variant probed once (through the CLI); name -> the written profile."""
+    folder = tmp_path_factory.mktemp("probed")
+    written = {}
+    for variant in VARIANTS:
+        out = folder / f"{variant.name}.yaml"
+        assert main(probe_args(emu, variant, out)) == 0, variant.name
+        written[variant.name] = out
+    return written
+
+
+def enforced(profile: Profile) -> dict[str, tuple[str, Any, Any]]:
+    return {r.id: (r.message, r.error.thaw(), r.params.thaw()) for r in profile.rules
+            if r.enforced}
+
+
+@pytest.mark.parametrize("name", list(BY_NAME))
+def test_probe_measures_exactly_the_served_profile(name: str, probed: dict[str, Path]) -> None:
+    served = BY_NAME[name].profile()
+    measured = load_profile(probed[name])
+    assert measured.provider == name and measured.protocol == served.protocol
+    assert enforced(measured) == enforced(served)
+    rules = {c.rule for c in probe_set(served.protocol).cases}
+    lenient = {r.id for r in measured.rules if not r.enforced}
+    assert lenient == rules - set(enforced(served))
+    url = yaml.safe_load(probed[name].read_text())["probed"]["base_url"]
+    for rule in measured.rules:
+        assert rule.confidence == "high" and rule.last_verified == rule.observed["date"]
+        assert rule.source == f"probe of {url} on {rule.last_verified}"
+        assert rule.observed["verdict"] == ("reject" if rule.enforced else "accept")
+
+
+def test_written_profile_normalizes_like_the_served_one(probed: dict[str, Path]) -> None:
+    variant = BY_NAME["acme-chat"]
+    case = probe_set("openai_chat").case("orphan-tool-result")
+    assert case is not None
+    history = parse({"model": variant.model, **case.reject.thaw()}, "openai_chat")
+    measured = normalize(history, load_profile(str(probed[variant.name])))
+    assert measured.history == normalize(history, variant.profile()).history
+    assert measured.changes
+    assert check(render(measured.history, "openai_chat"), measured.profile) == ()
+
+
+def test_written_profile_works_with_check_profile(probed: dict[str, Path], tmp_path: Path,
+                                                  capsys: Any) -> None:
+    case = probe_set("anthropic").case("missing-tool-result")
+    assert case is not None
+    body = tmp_path / "body.json"
+    body.write_text(json.dumps({"model": "claude-haiku-4-5", **case.reject.thaw()}))
+    profile = str(probed["acme-messages"])
+    assert main(["check", str(body), "--profile", profile]) == 1
+    assert "`tool_use` ids were found without `tool_result` blocks" in capsys.readouterr().out
+    body.write_text(json.dumps({"model": "m", **probe_set("anthropic").control.thaw()}))
+    assert main(["check", str(body), "--profile", profile]) == 0
+
+
+def test_written_profile_works_with_run_providers_file(probed: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    providers = tmp_path / "providers.yaml"
+    providers.write_text(yaml.safe_dump({"providers": [{
+        "name": "acme", "protocol": "openai_chat", "base_url": "http://127.0.0.1:9/v1",
+        "model": "gpt-4.1-mini", "profile": str(probed["acme-chat"])}]}))
+    out = tmp_path / "report"
+    assert main(["run", "--providers-file", str(providers), "--provider", "acme",
+                 "--backend", "emulator", "--mode", "normalized", "-k", "pairing/orphan",
+                 "--out", str(out)]) == 0
+    results = json.loads((out / "strictness.json").read_text())
+    rows = results["results"] if isinstance(results, dict) else results
+    assert rows and all(r["verdict"] == "accept" for r in rows)
+
+
+def test_control_rejected_stops_with_its_exit_code(emu: Emulator, tmp_path: Path,
+                                                   capsys: Any) -> None:
+    variant = replace(VARIANTS[0], name=STRICT_CONTROL)
+    out = tmp_path / "strict.yaml"
+    assert main(probe_args(emu, variant, out)) == probe.EXIT_CONTROL_REJECTED
+    err = capsys.readouterr().err
+    assert "control request failed: a valid request was rejected" in err
+    assert "string too long. Expected a string with maximum length 5" in err
+    assert not out.exists()
+
+
+def test_wrong_port_and_wrong_path_stop_with_their_exit_codes(emu: Emulator, tmp_path: Path,
+                                                              capsys: Any) -> None:
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    out = tmp_path / "none.yaml"
+    args = ["probe", "--protocol", "openai_chat", "--model", "m", "--out", str(out),
+            "--base-url"]
+    assert main([*args, f"http://127.0.0.1:{port}/v1"]) == probe.EXIT_UNREACHABLE
+    assert "the endpoint cannot be reached" in capsys.readouterr().err
+    assert main([*args, emu["acme-chat"]]) == probe.EXIT_NOT_FOUND  # no /v1
+    assert "Check --base-url" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_key_comes_from_the_variable_and_is_never_shown(emu: Emulator, tmp_path: Path,
+                                                        capsys: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = "sk-probe-secret-0123456789"
+    variant = BY_NAME["acme-responses"]
+    out = tmp_path / "keyed.yaml"
+    monkeypatch.delenv("ACME_KEY", raising=False)
+    assert main(probe_args(emu, variant, out, "--api-key-env", "ACME_KEY")) == 2
+    assert "ACME_KEY is not set" in capsys.readouterr().err
+    monkeypatch.setenv("ACME_KEY", secret)
+    assert main(probe_args(emu, variant, out, "--api-key-env", "ACME_KEY",
+                           "--concurrency", "1")) == 0
+    shown = capsys.readouterr()
+    assert secret not in shown.out + shown.err + out.read_text()
+
+
+def test_dry_run_lists_every_request_and_sends_none(emu: Emulator, tmp_path: Path,
+                                                    capsys: Any) -> None:
+    before = emu.stats
+    variant = BY_NAME["acme-gemini"]
+    out = tmp_path / "dry.yaml"
+    assert main(probe_args(emu, variant, out, "--dry-run")) == 0
+    printed = capsys.readouterr().out
+    for case in probe_set("gemini").cases:
+        assert f"{case.rule}: breaking request" in printed
+    assert emu.stats == before and not out.exists()
