@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         policy = Policy(orphan_results=args.orphan_results,
                         unanswered_calls=args.unanswered_calls)
         result = normalize(history, args.target, tools=tools, budget=_budget(args),
-                           policy=policy)
+                           policy=policy, model=args.model)
         same = protocol == result.profile.protocol
         body = result.render(model=args.model, options=options if same else None)
     except (ValueError, NormalizerError) as exc:

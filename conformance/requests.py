@@ -45,11 +45,15 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
         body = {**thaw(scenario.wire_body), **_model_field(provider.protocol, model)}
         return Request({**options, **body}, model)
     history, tools, changes = scenario.history, scenario.tools, ()
+    if scenario.stream is not None:  # replayed through the SDK once, then cached
+        from conformance.stream_replay import full_history
+
+        history = full_history(scenario)
     if mode == "normalized":
         from normalizer.normalize import normalize
         from normalizer.passes import Policy
 
-        fixed = normalize(history, provider.load_profile(), tools=tools,
+        fixed = normalize(history, provider.load_profile(), tools=tools, model=model,
                           policy=Policy(thinking="on" if thinking_on(options) else "off"))
         history, tools, changes = fixed.history, tuple(fixed.tools), tuple(fixed.changes)
     body = render(history, provider.protocol, tools=tools, model=model, options=options)

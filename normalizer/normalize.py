@@ -163,13 +163,17 @@ def normalize(
     tools: Sequence[ToolSpec] = (),
     budget: Budget | int | None = None,
     policy: Policy | None = None,
+    model: str | None = None,
 ) -> Normalized:
     """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
     a profile YAML file, or a Profile. `budget` (see `normalizer.window.fit`) windows the
     history first (an int is a number of messages). Never mutates its input; the same input
-    gives the same output."""
+    gives the same output. `model` is the model the request is for (rules that hold for some
+    models only, such as Gemini 3's thought signatures, read it; also settable on Policy)."""
     profile = load_profile(provider)
     policy = policy or Policy()
+    if model is not None:
+        policy = replace(policy, model=model)
     draft = Draft(history=history, tools=tuple(tools))
     changes: list[Change] = []
     if budget is not None:

@@ -226,3 +226,18 @@ def test_own_signatures_stay_and_foreign_ones_are_replaced() -> None:
         PLACEHOLDER_SIGNATURE
     assert [c.code for c in changes] == ["replace-foreign-thought-signature"]
     assert add_placeholder_thought_signatures(foreign, OPENAI, Policy()) == (foreign, ())
+
+
+def test_gemini_placeholder_signatures_only_for_models_that_need_them() -> None:
+    from normalizer import History, Message, Text, ToolCall, ToolResult, normalize
+
+    history = History((Message("user", (Text("weather?"),)),
+                       Message("assistant", (ToolCall("get_weather", {"city": "Oslo"}, "c1"),),
+                               origin="anthropic"),
+                       Message("tool", (ToolResult("c1", "5C", name="get_weather"),))))
+    def codes(model: str | None) -> list[str]:
+        return [c.code for c in normalize(history, "gemini", model=model).changes]
+
+    assert "add-placeholder-thought-signature" in codes("gemini-3-pro-preview")
+    assert "add-placeholder-thought-signature" not in codes("gemini-2.5-flash")
+    assert "add-placeholder-thought-signature" in codes(None)  # unknown model: assume it holds

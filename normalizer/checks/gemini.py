@@ -157,8 +157,7 @@ def _current_turn(contents: list[Content]) -> list[Content]:
 
 
 def _for_model(rule: Rule, model: str | None) -> bool:
-    name = (model or "").removeprefix("models/")
-    return any(name.startswith(str(p)) for p in rule.params.get("model_prefixes", ()))
+    return rule.applies_to(model, when_unknown=False)
 
 
 def thought_signature_missing(body: Mapping[str, Any], rule: Rule,

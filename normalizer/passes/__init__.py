@@ -37,6 +37,9 @@ class Policy:
     # Whether the request will have thinking on (e.g. Anthropic `thinking.type: enabled`);
     # the body's options are not part of the history, so the caller says so here.
     thinking: Literal["off", "on"] = "off"
+    # The model the request is for, where known: some rules hold for some models only
+    # (Gemini 3 thought signatures). None: unknown, and such rules are assumed to hold.
+    model: str | None = None
     interrupted_text: str = field(
         default="[tool call interrupted: no result was recorded for this call]"
     )

@@ -44,7 +44,8 @@ def add_placeholder_thought_signatures(
     `params.scope: every`, every unsigned call gets one instead.
     Before: model turn [functionCall get_weather] (from Anthropic). After: the same part with
     thoughtSignature "skip_thought_signature_validator"."""
-    if not profile.enforces("thought-signature-missing"):
+    rule = profile.rule("thought-signature-missing")
+    if rule is None or not rule.enforced or not rule.applies_to(policy.model, when_unknown=True):
         return draft, ()
     every = profile.param("thought-signature-missing", "scope", "first") == "every"
     accepted = tuple(profile.param("thought-signature-missing", "placeholders", ())) or (

@@ -70,6 +70,17 @@ class Rule:
     def message_known(self) -> bool:
         return self.message != UNKNOWN
 
+    def applies_to(self, model: str | None, *, when_unknown: bool) -> bool:
+        """Whether the rule holds for `model`: rules with `params.model_prefixes` hold only
+        for models starting with one of them (`models/` prefix ignored)."""
+        prefixes = self.params.get("model_prefixes")
+        if not prefixes:
+            return True
+        if not model:
+            return when_unknown
+        name = model.removeprefix("models/")
+        return any(name.startswith(str(p)) for p in prefixes)
+
 
 @dataclass(frozen=True, slots=True)
 class Profile:
