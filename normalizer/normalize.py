@@ -24,6 +24,7 @@ from typing import Any
 
 from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
 from normalizer.passes import Draft, Pass, Policy
+from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
@@ -76,7 +77,8 @@ STEPS: dict[str, Step] = {
                                   ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS),
     "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING, _CONTENT + _IDS),
     "drop_orphan_tool_results": Step(drop_orphan_tool_results,
-                                     (*_PAIRING[1:], "duplicate-tool-result"),
+                                     (*_PAIRING[1:], "duplicate-tool-result",
+                                      "tool-result-id-mismatch"),
                                      ("move_results_next_to_calls", *_CONTENT, *_IDS)),
     "answer_unanswered_calls": Step(answer_unanswered_calls, (_PAIRING[0], *_PAIRING[2:]),
                                     ("move_results_next_to_calls", "drop_orphan_tool_results",
@@ -105,6 +107,7 @@ STEPS: dict[str, Step] = {
                                  ("thinking-block-required", "thinking-when-disabled"),
                                  ("drop_foreign_thinking", "answer_unanswered_calls",
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
+    "parse_string_arguments": Step(parse_string_arguments, ("tool-arguments-not-object",)),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long")),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),

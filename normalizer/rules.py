@@ -13,6 +13,8 @@ RULE_IDS: dict[str, str] = {
     "orphan-tool-result": "a tool result whose call is not in the turn right before it",
     "missing-tool-result": "a tool call not answered before the next non-result message "
                            "(includes a message wedged between calls and results)",
+    "tool-result-id-mismatch": "a tool result right after a call turn whose id is none of "
+                               "that turn's call ids",
     "tool-results-out-of-order": "results of parallel calls in another order than the calls",
     "duplicate-tool-call-id": "two tool calls with the same id",
     "duplicate-tool-result": "two results for the same call id",
@@ -27,6 +29,8 @@ RULE_IDS: dict[str, str] = {
     "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
     "tool-choice-without-tools": "`tool_choice` set with no `tools`",
     "tool-schema-unsupported": "a tool parameter schema with keywords the vendor rejects",
+    "tool-arguments-not-object": "a tool call whose arguments are not a JSON object (e.g. the "
+                                 "raw text of a cut or invalid streamed call)",
     "unknown-tool-field": "a field in a tool declaration the vendor does not know",
     # content and roles
     "empty-content": "a message (or turn) with no content",

@@ -137,6 +137,19 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
         seen.add(call_id)
 
 
+def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """A second tool_result for the same tool_use_id within one (combined) user turn."""
+    for role, blocks in _turns(body):
+        seen: set[str] = set()
+        for (i, j, _), call_id in _ids(blocks, "tool_result", "tool_use_id") \
+                if role == "user" else []:
+            if call_id in seen:
+                yield Finding(f"messages[{i}].content[{j}]",
+                              {"index": i, "block": j, "id": call_id})
+            seen.add(call_id)
+
+
 def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     turns = _turns(body)
@@ -240,15 +253,25 @@ def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
             yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
 
 
+def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """A tool_use whose `input` is a string (a cut or invalid streamed call), list, ..."""
+    for i, j, block in _typed(body, "tool_use"):
+        if "input" in block and not isinstance(block["input"], Mapping):
+            yield Finding(f"messages[{i}].content[{j}].input", {"index": i, "block": j})
+
+
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "tool-call-id-pattern": tool_call_id_pattern,
+    "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,
     "tool-name-invalid": tool_name_invalid,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,
     "duplicate-tool-call-id": duplicate_tool_call_id,
+    "duplicate-tool-result": duplicate_tool_result,
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,
     "thinking-block-required": thinking_block_required,

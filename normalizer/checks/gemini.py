@@ -67,6 +67,17 @@ def _declarations(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, A
                 yield f"tools[{t}].function_declarations[{d}]", decl
 
 
+def system_message_placement(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """A content whose role is neither of params.roles (a system message rendered into
+    `contents` instead of `systemInstruction`)."""
+    allowed = tuple(rule.params.get("roles", ("user", "model")))
+    for i, content in _contents(body):
+        role = content.get("role")
+        if isinstance(role, str) and role not in allowed:
+            yield Finding(f"contents[{i}].role", {"role": role})
+
+
 def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     for i, content in _contents(body):
         parts = content.get("parts")
@@ -178,9 +189,23 @@ def thought_signature_missing(body: Mapping[str, Any], rule: Rule,
                           {"index": i, "name": name, "position": i + 1})
 
 
+def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """A functionCall whose `args` is not an object (proto Struct): e.g. raw argument text."""
+    for i, content in _contents(body):
+        for j, part in enumerate(_parts(content)):
+            call = _get(part, "functionCall", "function_call")
+            if isinstance(call, Mapping) and "args" in call and not isinstance(call["args"],
+                                                                                 Mapping):
+                yield Finding(f"contents[{i}].parts[{j}].functionCall.args",
+                              {"index": i, "part": j})
+
+
 DETECTORS: dict[str, Detector] = {
+    "system-message-placement": system_message_placement,
     "tool-schema-unsupported": tool_schema_unsupported,
     "tool-name-invalid": tool_name_invalid,
+    "tool-arguments-not-object": tool_arguments_not_object,
     "empty-content": empty_content,
     "call-turn-placement": call_turn_placement,
     "function-response-count": function_response_count,

@@ -12,6 +12,7 @@ from normalizer.checks import openai_chat_pairing as pairing
 DETECTORS: dict[str, Detector] = {
     "orphan-tool-result": pairing.orphan_tool_result,
     "missing-tool-result": pairing.missing_tool_result,
+    "tool-result-id-mismatch": pairing.tool_result_id_mismatch,
     "tool-results-out-of-order": pairing.tool_results_out_of_order,
     "duplicate-tool-call-id": pairing.duplicate_tool_call_id,
     "duplicate-tool-result": pairing.duplicate_tool_result,
@@ -24,6 +25,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-without-tools": messages.tool_choice_without_tools,
     "unknown-tool-field": messages.unknown_tool_field,
     "empty-content": messages.empty_content,
+    "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,

@@ -105,6 +105,17 @@ def role_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
                           fields={"index": i, "role": now, "previous": before})
 
 
+def first_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A first message whose role is not in params.allowed; with params.single_only, only
+    a conversation of one message is checked (as mistral-common does)."""
+    msgs = entries(body)
+    if not msgs or (param(rule.params, "single_only", False) and len(msgs) != 1):
+        return
+    now = role(msgs[0])
+    if now is not None and now not in set(param(rule.params, "allowed", ("user", "system"))):
+        yield Finding(location="messages[0].role", fields={"index": 0, "role": now})
+
+
 def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """The last message's role not in params.allowed, unless it is an assistant message
     with `prefix: true` and params.prefix_ok. Checked only from params.min_messages on."""

@@ -44,6 +44,17 @@ def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
             yield _result_finding(i, rid)
 
 
+def tool_result_id_mismatch(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A tool message that does follow an assistant message with tool_calls, but whose
+    tool_call_id is none of that message's call ids."""
+    msgs = entries(body)
+    for i, msg in enumerate(msgs):
+        owner = block_of(msgs, i) if role(msg) == "tool" else None
+        rid = result_id(msg)
+        if owner is not None and rid not in {call_id(c) for _, c in tool_calls(msgs[owner])}:
+            yield _result_finding(i, rid)
+
+
 def _result_finding(index: int, rid: str | None) -> Finding:
     return Finding(location=f"messages[{index}]", fields={"index": index, "id": rid})
 
