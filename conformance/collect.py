@@ -91,7 +91,7 @@ class ScenarioItem(pytest.Item):
         self.add_marker(pytest.mark.conformance)
         if item.scenario.draft:
             self.add_marker(pytest.mark.skip(reason="draft scenario"))
-        gap = _known_gap(item)
+        gap = item.known_gap
         if gap:
             self.add_marker(pytest.mark.xfail(reason=f"known gap: {gap}", strict=False))
 
@@ -114,14 +114,6 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, self.nodeid
-
-
-def _known_gap(item: Item) -> str:
-    for gap in item.scenario.known_gaps:
-        target = gap.split(":", 1)[0].strip()
-        if target in {item.provider.name, f"{item.provider.name}[{item.mode}]"}:
-            return gap
-    return ""
 
 
 def explain(result: Result, nodeid: str) -> str:

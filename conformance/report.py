@@ -42,7 +42,8 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "providers": provider_order(results),
         "raw": {k: verdicts[("raw", k)] for k in SYMBOL},
         "normalized": {k: verdicts[("normalized", k)] for k in SYMBOL},
-        "failed": sum(1 for r in results if r.get("problem")),
+        "failed": sum(1 for r in results if r.get("problem") and not r.get("known_gap")),
+        "known_gaps": sum(1 for r in results if r.get("problem") and r.get("known_gap")),
         "differs_from_check": sum(1 for r in results if differs(r)),
         "sources": dict(sorted(backends.items())),
     }
@@ -75,7 +76,8 @@ def render_markdown(results: list[dict[str, Any]]) -> str:
              f"{s['items']} items. Verdicts came from: "
              + ", ".join(f"{k}: {v}" for k, v in s["sources"].items()) + ".", "",
              f"Raw: {_counts(s['raw'])}. Normalized: {_counts(s['normalized'])}. "
-             f"Items failing their expectation: {s['failed']}.", ""]
+             f"Items failing their expectation: {s['failed']}; declared known gaps: "
+             f"{s['known_gaps']}.", ""]
     if any("emulator" in k for k in s["sources"]):
         lines += ["> Verdicts recorded against the loopback emulators show what our profiles "
                   "predict, not what the vendors said. Record live (`conformance record`) to "

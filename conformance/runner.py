@@ -37,6 +37,15 @@ class Item:
         found = self.scenario.expect_raw.get(self.provider.name)
         return str(found) if found is not None else None
 
+    @property
+    def known_gap(self) -> str:
+        """The scenario's `known_gaps` entry for this provider (or provider[mode]), if any."""
+        for gap in self.scenario.known_gaps:
+            target = gap.split(":", 1)[0].strip()
+            if target in {self.provider.name, f"{self.provider.name}[{self.mode}]"}:
+                return gap
+        return ""
+
     def cassette(self, root: Path) -> Path:
         return cassette_path(root, self.provider.name, self.scenario.topic, self.scenario.fault,
                              self.mode)
@@ -58,10 +67,15 @@ class Result:
     source: dict[str, Any] = field(default_factory=dict)
     changes: tuple[dict[str, Any], ...] = ()
     problem: str = ""  # why the item failed, empty when it passed
+    known_gap: str = ""  # a declared gap: a failure here is expected and reported as such
 
     @property
     def passed(self) -> bool:
         return not self.problem
+
+    @property
+    def counts_as_failure(self) -> bool:
+        return bool(self.problem) and not self.known_gap
 
     @property
     def differs_from_check(self) -> bool:
@@ -74,7 +88,8 @@ class Result:
                 **self.verdict.to_json(), "expected": self.expected,
                 "predicted": self.predicted, "predicted_rule": self.predicted_rule,
                 "predicted_message": self.predicted_message, "source": self.source,
-                "changes": list(self.changes), "problem": self.problem}
+                "changes": list(self.changes), "problem": self.problem,
+                "known_gap": self.known_gap}
 
 
 def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
@@ -110,7 +125,7 @@ def _result(item: Item, verdict: Verdict, first: Any, changes: tuple[dict[str, A
         expected=item.expected, predicted="reject" if first else "accept",
         predicted_rule=first.rule if first else None,
         predicted_message=first.message if first else "", source=source, changes=changes,
-        problem=problem)
+        problem=problem, known_gap=item.known_gap)
 
 
 def _judge(item: Item, verdict: Verdict, changes: tuple[dict[str, Any], ...]) -> str:

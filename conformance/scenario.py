@@ -18,9 +18,11 @@ from pydantic import ValidationError
 
 from conformance.scenario_format import ScenarioIn
 from conformance.scenario_history import Located, build_history, model_at
+from conformance.scenario_stream import RecordedStream, recorded_stream
 from normalizer.errors import WireFormatError
 from normalizer.model import EMPTY, History, JsonMap, ToolSpec
 from normalizer.profiles import PROVIDERS
+from normalizer.tools import parse_declarations
 from normalizer.wire import parse
 
 # Vendor spellings people paste, and the key this format uses instead.
@@ -71,6 +73,7 @@ class Scenario:
     expect_untouched: bool
     known_gaps: tuple[str, ...]
     draft: bool
+    stream: RecordedStream | None = None  # a streamed turn after `history` (scenario_stream)
 
     @property
     def id(self) -> str:
@@ -151,18 +154,30 @@ def _validate(data: dict[str, Any], located: Located, shown: str, path: Path,
         raise ScenarioError(shown, problems) from None
     history, more = _history(spec, located)
     problems += more
+    stream, wrong = recorded_stream(spec.stream, providers)
+    problems += [Problem(*located.mark(loc), _dotted(loc), text) for loc, text in wrong]
     if problems:
         raise ScenarioError(shown, problems)
     return Scenario(
         path=shown, topic=path.parent.name, fault=path.stem, title=spec.title, about=spec.about,
         tags=tuple(spec.tags), refs=tuple(spec.refs),
-        tools=tuple(ToolSpec(t.name, t.description, t.input_schema) for t in spec.tools),
+        tools=_tools(spec),
         history=history, wire_protocol=spec.wire.protocol if spec.wire else None,
         wire_body=JsonMap(spec.wire.body) if spec.wire else EMPTY,
         options=JsonMap(spec.options), models=JsonMap(spec.models),
         expect_raw=JsonMap(spec.expect.raw), expect_changes=JsonMap(spec.expect.changes),
         expect_untouched=spec.expect.untouched,
-        known_gaps=tuple(spec.known_gaps), draft=spec.draft)
+        known_gaps=tuple(spec.known_gaps), draft=spec.draft, stream=stream)
+
+
+def _tools(spec: ScenarioIn) -> tuple[ToolSpec, ...]:
+    """The scenario's tools; a `wire` scenario without its own takes the body's."""
+    if spec.tools or spec.wire is None:
+        return tuple(ToolSpec(t.name, t.description, t.input_schema) for t in spec.tools)
+    try:
+        return parse_declarations(spec.wire.body.get("tools") or [], spec.wire.protocol)
+    except WireFormatError:
+        return ()
 
 
 def _history(spec: ScenarioIn, located: Located) -> tuple[History, list[Problem]]:
@@ -236,7 +251,8 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif not str(part).startswith(("function-after", "literal[", "str", "list[", "dict[")):
+        elif str(part) != "str" and not str(part).startswith(
+                ("function-after", "literal[", "list[", "dict[")):  # pydantic's union labels
             out += f".{part}" if out else str(part)
     return out
 

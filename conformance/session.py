@@ -101,7 +101,8 @@ def printer(stream: TextIO = sys.stderr) -> Callable[[int, int, Item, Any], None
 
     def show(n: int, total: int, item: Item, result: Any) -> None:
         if result.problem:
-            print(("\r" if tty else "") + f"FAIL {result.id}: {result.problem}", file=stream)
+            label = "KNOWN GAP" if result.known_gap else "FAIL"
+            print(("\r" if tty else "") + f"{label} {result.id}: {result.problem}", file=stream)
         step = max(1, total // 20)
         if tty:
             print(f"\r[{n}/{total}] {item.id[:90]:<90}", end="" if n < total else "\n",

@@ -43,6 +43,7 @@ from normalizer.passes.roles import (
 )
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools
 from normalizer.profiles import Profile, load_profile
 from normalizer.window import Budget, fit
@@ -109,6 +110,8 @@ STEPS: dict[str, Step] = {
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
     "parse_string_arguments": Step(parse_string_arguments, ("tool-arguments-not-object",)),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long")),
+    "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
+                                 ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
     "add_placeholder_thought_signatures": Step(

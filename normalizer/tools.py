@@ -19,9 +19,13 @@ from normalizer.wire import PROTOCOLS
 Decls = list[dict[str, Any]]
 
 
-def declare(tools: Sequence[ToolSpec], protocol: str) -> tuple[Decls, tuple[Change, ...]]:
+def declare(tools: Sequence[ToolSpec], protocol: str, *,
+            subset: bool = True) -> tuple[Decls, tuple[Change, ...]]:
     """Tool specs -> the `tools` value of a request body in `protocol`, plus the schema
-    conversions made on the way (only Gemini converts)."""
+    conversions made on the way. Only Gemini converts: with `subset` (the default) its
+    schemas are cut down to the subset Gemini accepts (`gemini_schema`); `subset=False`
+    keeps them as given, which is what the faithful `render` does (normalize converts
+    instead, in its convert_tool_schemas pass, and reports each conversion)."""
     if protocol == "openai_chat":
         return [_openai_chat_decl(t) for t in tools], ()
     if protocol == "openai_responses":
@@ -29,7 +33,7 @@ def declare(tools: Sequence[ToolSpec], protocol: str) -> tuple[Decls, tuple[Chan
     if protocol == "anthropic":
         return [_anthropic_decl(t) for t in tools], ()
     if protocol == "gemini":
-        return _gemini_decls(tools)
+        return _gemini_decls(tools, subset)
     raise UnknownProtocolError(protocol, PROTOCOLS)
 
 
@@ -48,13 +52,15 @@ def _anthropic_decl(tool: ToolSpec) -> dict[str, Any]:
             "input_schema": thaw(tool.input_schema)}
 
 
-def _gemini_decls(tools: Sequence[ToolSpec]) -> tuple[Decls, tuple[Change, ...]]:
+def _gemini_decls(tools: Sequence[ToolSpec], subset: bool) -> tuple[Decls, tuple[Change, ...]]:
     if not tools:
         return [], ()
     decls: list[dict[str, Any]] = []
     changes: list[Change] = []
     for tool in tools:
-        schema, schema_changes = gemini_schema(thaw(tool.input_schema), where=f"tools.{tool.name}")
+        schema, schema_changes = thaw(tool.input_schema), ()
+        if subset:
+            schema, schema_changes = gemini_schema(schema, where=f"tools.{tool.name}")
         decls.append({"name": tool.name, "description": tool.description, "parameters": schema})
         changes.extend(schema_changes)
     return [{"functionDeclarations": decls}], tuple(changes)

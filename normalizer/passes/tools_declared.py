@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from normalizer.model import Change, JsonMap, ToolSpec
 from normalizer.passes import Draft, Policy
@@ -48,3 +50,18 @@ def declare_missing_tools(
                            f"declared tool {n!r}, which the history uses but the request did "
                            "not declare", "tools", lossless=True) for n in names)
     return replace(draft, tools=tools), changes
+
+
+def drop_tool_choice_without_tools(
+    options: Mapping[str, Any], tools: Sequence[ToolSpec], profile: Profile
+) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """Request options (not the history): a `tool_choice` with no tools declared, where the
+    profile enforces tool-choice-without-tools (vLLM: "When using `tool_choice`, `tools`
+    must be set."). The option is removed (lossless: with no tools there is no choice)."""
+    if tools or "tool_choice" not in options or not profile.enforces("tool-choice-without-tools"):
+        return dict(options), ()
+    kept = {k: v for k, v in options.items() if k != "tool_choice"}
+    change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
+                    f"removed tool_choice {options['tool_choice']!r}: no tools are declared",
+                    "tool_choice", True)
+    return kept, (change,)

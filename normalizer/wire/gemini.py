@@ -214,7 +214,7 @@ def render(
         body["systemInstruction"] = _render_system(messages.pop(0))
     body["contents"] = [_render_message(m) for m in messages]
     if tools:
-        body["tools"] = declare(tools, VENDOR)[0]
+        body["tools"] = declare(tools, VENDOR, subset=False)[0]
     body.update(options or {})
     return body
 
