@@ -97,6 +97,10 @@ def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict
         scenario = load_scenario(name)
     except ScenarioError as exc:
         raise ValueError(str(exc)) from exc
+    if scenario.stream is not None:  # the recorded stream, replayed through the SDK
+        from conformance.stream_replay import full_history
+
+        return full_history(scenario), scenario.tools, None, {}
     return scenario.history, scenario.tools, None, {}
 
 

@@ -87,6 +87,20 @@ class WireIn(_Strict):
     body: dict[str, Any]
 
 
+class StreamIn(_Strict):
+    """A streamed assistant turn after `history`: the recorded events are replayed through
+    the protocol's official SDK streaming iterator and assembled (docs/streaming-scenarios.md);
+    `then` follows the assembled turn."""
+
+    protocol: Literal[PROTOCOLS]  # type: ignore[valid-type]
+    events: list[dict[str, Any]] = Field(
+        min_length=1, description="the parsed JSON of each SSE event, as the vendor sent them")
+    then: list[MessageIn] = Field(default_factory=list,
+                                  description="messages after the streamed turn")
+    origin: str | None = Field(
+        default=None, description="provider that streamed the turn (default: the protocol's)")
+
+
 class ExpectIn(_Strict):
     raw: dict[str, Verdict] = Field(default_factory=dict,
                                     description="provider -> verdict of the raw request")
@@ -104,6 +118,7 @@ class ScenarioIn(_Strict):
     tools: list[ToolIn] = Field(default_factory=list)
     history: list[MessageIn] | None = None
     wire: WireIn | None = None
+    stream: StreamIn | None = None
     options: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="protocol -> extra request fields (e.g. thinking)")
     models: dict[str, str] = Field(default_factory=dict,
@@ -116,6 +131,8 @@ class ScenarioIn(_Strict):
     def _one_history(self) -> ScenarioIn:
         if (self.history is None) == (self.wire is None):
             raise ValueError("give exactly one of history or wire")
+        if self.stream is not None and self.wire is not None:
+            raise ValueError("a stream follows a history: give history, not wire, with stream")
         return self
 
 

@@ -49,7 +49,11 @@ def test_check_and_normalize_see_the_hand_written_case(protocol: str, provider: 
     streamed = History((USER, _cut_in_second_call(protocol).message, AGAIN))
     by_hand = History((USER, Message("assistant", ANSWER.parts[: 1 + len(
         streamed.messages[1].tool_calls)]), AGAIN))
-    assert _rules(streamed, protocol, provider) == _rules(by_hand, protocol, provider)
+    # The cut call's arguments are its raw fragment (a string): where the wire needs an
+    # object (Anthropic tool_use.input) that is one more defect than the hand-written case.
+    cut_text = {"tool-arguments-not-object"}
+    assert set(_rules(streamed, protocol, provider)) - cut_text == set(
+        _rules(by_hand, protocol, provider))
     assert "missing-tool-result" in _rules(streamed, protocol, provider)
     repaired = normalize(streamed, provider, tools=TOOLS)
     codes = {c.code for c in repaired.changes}

@@ -21,11 +21,13 @@ from pathlib import Path
 
 import normalizer
 from conformance.emulator.decide import Checker, Endpoint
+from conformance.emulator.replay import PREFIX as REPLAY_PREFIX
+from conformance.emulator.replay import Replay
 from conformance.emulator.server import MAX_BODY_BYTES, EmulatorServer, Log
 from normalizer.check import detectors
 from normalizer.profiles import PROVIDERS, Profile, load_profile
 
-__all__ = ["Emulator", "EmulatorServer", "Endpoint", "endpoints_for", "serve"]
+__all__ = ["Emulator", "EmulatorServer", "Endpoint", "Replay", "endpoints_for", "serve"]
 
 ProviderSpec = str | Path | Profile
 _PREFIX = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -60,6 +62,13 @@ class Emulator(Mapping[str, str]):
         the base URL; anthropic and google-genai add their version to the path themselves."""
         url = self[provider]
         return f"{url}/v1" if self.protocol(provider).startswith("openai") else url
+
+    def replay_url(self, name: str, protocol: str) -> str:
+        """The SDK `base_url` of a replay (same `/v1` rule as sdk_base_url)."""
+        if name not in self.server.replays:
+            raise KeyError(f"no replay {name!r} here")
+        url = f"{self.root}/{REPLAY_PREFIX}/{name}"
+        return f"{url}/v1" if protocol.startswith("openai") else url
 
     @property
     def stats(self) -> dict[tuple[str, int], int]:
@@ -112,13 +121,15 @@ def serve(
     checker: Checker | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     log: Log | None = None,
+    replays: Mapping[str, Replay] | None = None,
 ) -> Iterator[Emulator]:
     """Start the emulator in this process (port 0: any free port) and yield it; it is
     stopped, with every connection closed and thread joined, when the block ends.
-    `checker` replaces normalizer.check (tests of the emulator itself)."""
+    `checker` replaces normalizer.check (tests of the emulator itself). `replays` (name ->
+    Replay) are recorded streams served under `/_replay/<name>` (`Emulator.replay_url`)."""
     served, skipped = endpoints_for(providers, check_detectors=checker is None)
     server = EmulatorServer((host, port), served, checker or normalizer.check,
-                            max_body_bytes=max_body_bytes, log=log)
+                            max_body_bytes=max_body_bytes, log=log, replays=replays)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               name="emulator", daemon=True)
     thread.start()

@@ -22,7 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from conformance.emulator import errors
+from conformance.emulator import errors, replay
 from conformance.emulator.decide import Checker, Endpoint, Reply, Request, answer_error, decide
 
 IDLE_TIMEOUT = 30.0  # seconds a keep-alive connection may sit idle
@@ -37,8 +37,10 @@ class EmulatorServer(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], endpoints: Mapping[str, Endpoint],
                  checker: Checker, *, max_body_bytes: int = MAX_BODY_BYTES,
-                 log: Log | None = None) -> None:
+                 log: Log | None = None,
+                 replays: Mapping[str, replay.Replay] | None = None) -> None:
         self.endpoints = dict(endpoints)
+        self.replays = dict(replays or {})  # name -> recorded stream, under /_replay/<name>
         self.checker = checker
         self.max_body_bytes = max_body_bytes
         self.log = log
@@ -105,6 +107,9 @@ class Handler(BaseHTTPRequestHandler):
     def _answer(self) -> None:
         url = urlsplit(self.path)
         provider, _, rest = url.path.lstrip("/").partition("/")
+        if provider == replay.PREFIX:
+            self._send_replay(rest)
+            return
         endpoint = self.server.endpoints.get(provider)
         if endpoint is None:
             self._send_unknown_provider(provider)
@@ -171,6 +176,30 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("connection", "close")
         self.end_headers()
         self.wfile.write(reply.body)
+
+    def _send_replay(self, rest: str) -> None:
+        """A recorded stream (conformance/emulator/replay.py); the request body is read
+        and ignored, so the keep-alive connection stays usable."""
+        try:
+            length = int(self.headers.get("content-length") or 0)
+        except ValueError:
+            length = -1
+        if 0 <= length <= self.server.max_body_bytes:
+            self.rfile.read(length)
+        else:
+            self.close_connection = True
+        status, content_type, body = replay.answer(self.server.replays, rest)
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(body)))
+        self.send_header("cache-control", "no-cache")
+        if self.close_connection:
+            self.send_header("connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+        if self.server.log is not None:
+            self.server.log(f"{self.command} /{replay.PREFIX}/{rest.split('?')[0]} -> {status} "
+                            "replay")
 
     def _send_unknown_provider(self, provider: str) -> None:
         served = ", ".join(sorted(self.server.endpoints)) or "none"
