@@ -60,7 +60,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print("conformance probe: --concurrency must be at least 1", file=err)
         return 2
     if args.dry_run:
-        print(f"dry run: {1 + 2 * len(probes.cases)} requests at most to {args.base_url} "
+        print(f"dry run: {1 + 2 * len(probes.sendable)} requests at most to {args.base_url} "
               f"({args.protocol}, model {args.model}); nothing is sent", file=out)
         print("\n".join(requests_listing(probes, args.model)), file=out)
         return 0
@@ -85,8 +85,11 @@ def _probe(args: argparse.Namespace, name: str, target: Path, sender: Send, out:
     if failure is not None:
         print(f"conformance probe: control request failed: {failure.explain()}", file=err)
         return failure.exit_code
-    print(f"control accepted; probing {len(probes.cases)} rules, "
+    print(f"control accepted; probing {len(probes.sendable)} rules, "
           f"{args.concurrency} at a time", file=out, flush=True)
+    for case in probes.cases:
+        if case.unsendable:
+            print(f"  {case.rule}: not probed ({case.unsendable})", file=out, flush=True)
     seen = observe_all(sender, probes, concurrency=args.concurrency,
                        progress=_progress(out))
     found = attribute(seen, probes, args.model)

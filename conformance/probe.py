@@ -158,7 +158,7 @@ def observe_all(send: Send, probes: ProbeSet, *, concurrency: int = 2,
         return found
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        return tuple(pool.map(one, probes.cases))
+        return tuple(pool.map(one, probes.sendable))
 
 
 def requests_listing(probes: ProbeSet, model: str) -> list[str]:
@@ -170,7 +170,7 @@ def requests_listing(probes: ProbeSet, model: str) -> list[str]:
 
     lines = ["control (valid; the probe stops unless it is accepted):",
              shown(probes.control.thaw())]
-    for n, case in enumerate(probes.cases, start=1):
+    for n, case in enumerate(probes.sendable, start=1):
         lines += [f"{n:>2}. {case.rule}: breaking request", shown(case.reject.thaw()),
                   f"    {case.rule}: its valid neighbour (sent only if the first is rejected)",
                   shown(case.accept.thaw())]

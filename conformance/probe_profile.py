@@ -56,12 +56,16 @@ class Probed:
 def attribute(observations: Sequence[Observation], probes: ProbeSet, model: str
               ) -> tuple[Observation, ...]:
     """An enforced finding answered with the text of another rule that its request also
-    breaks (and not with a text of its own rule) says nothing about its own rule: it
-    becomes inconclusive."""
-    return tuple(_attributed(o, probes, model) for o in observations)
+    breaks (and not with a text of its own rule) says nothing about its own rule. When that
+    other rule was itself seen enforced, the endpoint files the defect under it: the rule is
+    written lenient, with a note (check() still predicts the rejection, through the other
+    rule, in the endpoint's words). Otherwise it becomes inconclusive."""
+    enforced = {o.rule for o in observations if o.finding == "enforced"}
+    return tuple(_attributed(o, probes, model, enforced) for o in observations)
 
 
-def _attributed(found: Observation, probes: ProbeSet, model: str) -> Observation:
+def _attributed(found: Observation, probes: ProbeSet, model: str,
+                enforced: set[str]) -> Observation:
     case = probes.case(found.rule)
     text = found.verdict.message
     if found.finding != "enforced" or case is None or not case.also:
@@ -71,6 +75,10 @@ def _attributed(found: Observation, probes: ProbeSet, model: str) -> Observation
     other = other_rule_said(case, text)
     if other is None:
         return found
+    if other.split(" ", 1)[0] in enforced - {found.rule}:
+        return replace(found, finding="lenient",
+                       reason=f"rejected as {other}, which this endpoint enforces; not a "
+                              "rule of its own here")
     return replace(found, finding="inconclusive",
                    reason=f"answered with the text of {other}, which this request also breaks")
 
@@ -107,7 +115,9 @@ def _rule(found: Observation, case: ProbeCase | None, probed: Probed) -> dict[st
     if found.finding == "lenient":
         return {**base, "status": found.verdict.status, "message": UNKNOWN, **common,
                 "confidence": "high", "params": case.params.thaw(), "enforced": False,
-                "observed": observed, "notes": "The breaking request was accepted."}
+                "observed": observed,
+                "notes": f"Not enforced on its own: {found.reason}." if found.reason
+                else "The breaking request was accepted."}
     if found.finding == "inconclusive":
         return {**base, "status": 400, "message": UNKNOWN, **common, "confidence": "low",
                 "params": case.params.thaw(), "enforced": True, "observed": observed,

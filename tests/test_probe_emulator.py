@@ -52,8 +52,10 @@ VARIANTS = (
     Variant("anthropic", "acme-messages", "claude-haiku-4-5",
             off=("thinking-signature-invalid", "tools-not-declared"),
             drop=("empty-text-block",)),
+    # tool-arguments-not-object is dropped: google-genai refuses a string functionCall.args
+    # before sending, so no probe through the SDK can observe it (inconclusive by design).
     Variant("gemini", "acme-gemini", "gemini-3-pro-preview", off=("call-turn-placement",),
-            drop=("tool-schema-unsupported",)),
+            drop=("tool-schema-unsupported", "tool-arguments-not-object")),
 )
 BY_NAME = {v.name: v for v in VARIANTS}
 STRICT_CONTROL = "acme-strict"  # its id-length limit rejects the valid control request
@@ -101,14 +103,15 @@ def test_probe_measures_exactly_the_served_profile(name: str, probed: dict[str, 
     measured = load_profile(probed[name])
     assert measured.provider == name and measured.protocol == served.protocol
     assert enforced(measured) == enforced(served)
-    rules = {c.rule for c in probe_set(served.protocol).cases}
+    rules = {c.rule for c in probe_set(served.protocol).sendable}
     lenient = {r.id for r in measured.rules if not r.enforced}
     assert lenient == rules - set(enforced(served))
     url = yaml.safe_load(probed[name].read_text())["probed"]["base_url"]
     for rule in measured.rules:
         assert rule.confidence == "high" and rule.last_verified == rule.observed["date"]
         assert rule.source == f"probe of {url} on {rule.last_verified}"
-        assert rule.observed["verdict"] == ("reject" if rule.enforced else "accept")
+        covered = rule.notes.startswith("Not enforced on its own: rejected as")
+        assert rule.observed["verdict"] == ("reject" if rule.enforced or covered else "accept")
 
 
 def test_written_profile_normalizes_like_the_served_one(probed: dict[str, Path]) -> None:
@@ -200,5 +203,6 @@ def test_dry_run_lists_every_request_and_sends_none(emu: Emulator, tmp_path: Pat
     assert main(probe_args(emu, variant, out, "--dry-run")) == 0
     printed = capsys.readouterr().out
     for case in probe_set("gemini").cases:
-        assert f"{case.rule}: breaking request" in printed
+        shown = f"{case.rule}: breaking request" in printed
+        assert shown != bool(case.unsendable), case.rule
     assert emu.stats == before and not out.exists()

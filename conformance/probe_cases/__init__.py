@@ -29,6 +29,7 @@ class ProbeCase:
     model: str | None = None  # the model the case was written for (some rules are per model)
     also: tuple[str, ...] = ()  # other rules the reject body breaks for some built-in profile
     note: str = ""
+    unsendable: str = ""  # why the official SDK cannot send the reject body: not probed
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,11 @@ class ProbeSet:
 
     def case(self, rule: str) -> ProbeCase | None:
         return next((c for c in self.cases if c.rule == rule), None)
+
+    @property
+    def sendable(self) -> tuple[ProbeCase, ...]:
+        """The cases a probe sends: those the protocol's official SDK can send at all."""
+        return tuple(c for c in self.cases if not c.unsendable)
 
 
 @cache
@@ -56,4 +62,5 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
     return ProbeCase(rule=raw["rule"], reject=JsonMap(raw["reject"]),
                      accept=JsonMap(raw["accept"]), params=JsonMap(raw.get("params") or {}),
                      origin=str(raw["from"]), model=raw.get("model"),
-                     also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""))
+                     also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""),
+                     unsendable=str(raw.get("unsendable") or ""))

@@ -46,12 +46,15 @@ def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
 
 def tool_result_id_mismatch(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A tool message that does follow an assistant message with tool_calls, but whose
-    tool_call_id is none of that message's call ids."""
+    tool_call_id is none of that message's call ids (a message with no id is left to
+    tool-call-id-missing)."""
     msgs = entries(body)
     for i, msg in enumerate(msgs):
         owner = block_of(msgs, i) if role(msg) == "tool" else None
         rid = result_id(msg)
-        if owner is not None and rid not in {call_id(c) for _, c in tool_calls(msgs[owner])}:
+        if owner is None or rid is None:  # no id at all is tool-call-id-missing
+            continue
+        if rid not in {call_id(c) for _, c in tool_calls(msgs[owner])}:
             yield _result_finding(i, rid)
 
 
