@@ -1,0 +1,64 @@
+"""The scenario corpus and its cassettes: every scenario loads, titles are unique, every
+non-draft scenario has a cassette per built-in provider × mode, no cassette is orphaned,
+and the published matrix (docs/strictness.*) is what the cassettes say today."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from conformance.cassettes import cassette_path
+from conformance.report import render_markdown, sort_results
+from conformance.requests import MODES
+from conformance.scenario import Scenario, find_scenarios, load_scenario
+from conformance.session import backends_for, execute, plan
+from normalizer import PROVIDERS
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+CASSETTES = ROOT / "cassettes"
+TOPICS = ("pairing", "ordering", "window", "switch", "ids", "names", "thinking", "content",
+          "tools", "valid")
+
+
+def corpus() -> list[Scenario]:
+    return [load_scenario(p, root=ROOT) for p in find_scenarios(SCENARIOS)]
+
+
+def test_every_scenario_loads_with_unique_titles_and_refs() -> None:
+    scenarios = corpus()
+    assert len(scenarios) >= 80
+    titles = Counter(s.title for s in scenarios)
+    assert [t for t, n in titles.items() if n > 1] == []
+    assert all(s.refs and len(s.title) <= 70 for s in scenarios)
+    topics = Counter(s.topic for s in scenarios)
+    assert [t for t in TOPICS if topics[t] == 0] == []
+
+
+def test_every_scenario_expects_a_verdict_from_every_builtin_provider() -> None:
+    missing = [(s.path, sorted(set(PROVIDERS) - set(s.expect_raw))) for s in corpus()
+               if set(PROVIDERS) - set(s.expect_raw)]
+    assert missing == []
+
+
+def test_cassettes_match_scenarios_one_to_one() -> None:
+    wanted = {cassette_path(CASSETTES, p, s.topic, s.fault, m)
+              for s in corpus() if not s.draft for p in PROVIDERS for m in MODES}
+    present = set(CASSETTES.rglob("*.yaml"))
+    assert sorted(str(p.relative_to(ROOT)) for p in wanted - present) == [], "missing"
+    assert sorted(str(p.relative_to(ROOT)) for p in present - wanted) == [], "orphaned"
+
+
+@pytest.mark.skipif(not (ROOT / "docs" / "strictness.md").exists(), reason="not published yet")
+def test_published_matrix_is_current() -> None:
+    args = argparse.Namespace(providers_file=None, provider=[], scenarios=str(SCENARIOS),
+                              mode=[], keyword="", backend="cassette",
+                              cassette_dir=str(CASSETTES), live=False)
+    work = plan(args)
+    results = execute(work.items, backends_for(args, work.providers))
+    fresh = render_markdown(sort_results(results))
+    published = (ROOT / "docs" / "strictness.md").read_text(encoding="utf-8")
+    assert fresh == published, "docs/strictness.md is stale: run `conformance report`"
