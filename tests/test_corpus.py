@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cassettes import cassette_path
-from conformance.report import render_markdown, sort_results
+from conformance.report import render_json, render_markdown, sort_results, summary
+from conformance.report_html import render_html
 from conformance.requests import MODES
 from conformance.scenario import Scenario, find_scenarios, load_scenario
 from conformance.session import backends_for, execute, plan
@@ -58,7 +59,9 @@ def test_published_matrix_is_current() -> None:
                               mode=[], keyword="", backend="cassette",
                               cassette_dir=str(CASSETTES), live=False)
     work = plan(args)
-    results = execute(work.items, backends_for(args, work.providers))
-    fresh = render_markdown(sort_results(results))
-    published = (ROOT / "docs" / "strictness.md").read_text(encoding="utf-8")
-    assert fresh == published, "docs/strictness.md is stale: run `conformance report`"
+    ordered = sort_results(execute(work.items, backends_for(args, work.providers)))
+    fresh = {"md": render_markdown(ordered), "json": render_json(ordered),
+             "html": render_html(ordered, summary(ordered))}
+    for kind, text in fresh.items():
+        published = (ROOT / "docs" / f"strictness.{kind}").read_text(encoding="utf-8")
+        assert text == published, f"docs/strictness.{kind} is stale: run `conformance report`"
