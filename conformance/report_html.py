@@ -103,13 +103,15 @@ def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
         "<title>Strictness matrix</title>", f"<style>{STYLE}</style></head><body>",
         "<h1>Strictness matrix</h1>",
         f"<p>{summary['scenarios']} scenarios × {len(providers)} providers × 2 modes "
-        f"({summary['items']} items); {summary['failed']} failing their expectation; "
+        f"({summary['items']} items); {summary['failed']} failing their expectation, "
+        f"{summary.get('known_gaps', 0)} declared known gaps; "
         f"{summary['differs_from_check']} where check() predicted otherwise. Sources: "
         f"{html.escape(sources)}.</p>",
         '<p class="legend"><span class="x" style="background:#8fd18f">accept</span>'
         '<span style="background:#f08a8a">reject (400/422)</span><span style="background:'
-        '#f2d16b">inconclusive</span> — R raw, N normalized; a black frame marks an item '
-        "that failed its expectation. Click a cell for the vendor's text and provenance.</p>",
+        '#f2d16b">inconclusive</span> — R raw, N normalized; a black frame marks a verdict '
+        "other than the scenario expects (a declared known gap, or a failure). Click a cell "
+        "for the vendor's text and provenance.</p>",
         "<p>" + _options("topic", "topic", topics) + _options("provider", "provider", providers)
         + "</p>", '<div id="detail">(click a cell)</div>',
         f'<table id="grid"><thead><tr><th class="s" rowspan="2">scenario</th>{head}</tr>'
