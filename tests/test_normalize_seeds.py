@@ -1,4 +1,4 @@
-"""The seed cases (/work/shared/seeds 000, 002, 003) hold, with least loss.
+"""The seed cases (the seed documents 000, 002 and 003 in shared/seeds) hold, with least loss.
 
 000: the OpenAI pairing plan's cases (valid pair, orphan, partial match, none matched,
 non-tool messages, tool at start, Groq). The plan dropped things; our default keeps them
