@@ -320,19 +320,28 @@ def _render_call(call: ToolCall) -> dict[str, Any]:
     return with_extras(fields, call.extras, (*FOREIGN_KEYS, "function"))
 
 
-def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
-    """One `tool` message per ToolResult; Text parts of the turn follow as one `user`
-    message (Chat Completions has no text beside tool results)."""
-    out: list[dict[str, Any]] = []
+def split_tool_turn(message: Message, where: str,
+                    protocol: str) -> tuple[list[ToolResult], list[Text]]:
+    """A tool message's results and its Text parts (which both OpenAI protocols render as a
+    user message after the results); any other part has no place there."""
+    results: list[ToolResult] = []
     texts: list[Text] = []
     for j, part in enumerate(message.parts):
         if isinstance(part, Text):
             texts.append(part)
         elif isinstance(part, ToolResult):
-            out.append(_render_result(part))
+            results.append(part)
         else:
             raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a tool message in {PROTOCOL}")
+                                  f"place in a tool message in {protocol}")
+    return results, texts
+
+
+def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
+    """One `tool` message per ToolResult; Text parts of the turn follow as one `user`
+    message (Chat Completions has no text beside tool results)."""
+    results, texts = split_tool_turn(message, where, PROTOCOL)
+    out = [_render_result(r) for r in results]
     if texts:
         out.append({"role": "user", "content": _content(texts)})
     return out

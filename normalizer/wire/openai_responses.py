@@ -33,6 +33,7 @@ from normalizer.wire.openai_chat import (
     part_to_wire,
     require_mapping,
     result_content,
+    split_tool_turn,
     string_field,
     text_parts,
     with_extras,
@@ -290,16 +291,8 @@ def _call_item(call: ToolCall) -> dict[str, Any]:
 def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
     """One function_call_output per ToolResult; Text parts of the turn follow as one `user`
     message item. `is_error` has no field here and is dropped (documented)."""
-    items: list[dict[str, Any]] = []
-    texts: list[Text] = []
-    for j, part in enumerate(message.parts):
-        if isinstance(part, Text):
-            texts.append(part)
-        elif isinstance(part, ToolResult):
-            items.append(_output_item(part))
-        else:
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a tool message in {PROTOCOL}")
+    results, texts = split_tool_turn(message, where, PROTOCOL)
+    items = [_output_item(r) for r in results]
     if texts:
         items.append({"role": "user",
                       "content": content_to_wire(texts, "input_text", FOREIGN_KEYS)})
