@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -51,7 +52,13 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
     claimed = {slot for b in found for slot, hit in block_matches(messages, b).items()
                if hit is not None}
     loose = [slot for b in found for slot in result_slots(messages, b.tools) if slot not in claimed]
-    turns = [b.call_at for b in found if b.call_at is not None]
+    turns = [b.call_at for b in found if b.call_at is not None]  # ascending
+    # Loose results indexed by call id (id-less ones apart), so that pairing stays linear.
+    by_id: dict[str, list[Slot]] = {}
+    idless: list[Slot] = []
+    for slot in loose:
+        cid = _result(messages, slot).call_id
+        (by_id.setdefault(cid, []) if cid is not None else idless).append(slot)
     moves: dict[Slot, int] = {}
     for block in found:
         if block.call_at is None:
@@ -60,11 +67,13 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
         end = block.tools[-1] if block.tools else block.call_at
         # an id-less result is only claimed before the next call turn: past it, it could as
         # well answer a later call of the same name
-        stop = next((t for t in turns if t > block.call_at), len(messages))
+        later = bisect_right(turns, block.call_at)
+        stop = turns[later] if later < len(turns) else len(messages)
         for c, call in enumerate(messages[block.call_at].tool_calls):
             if c in answered:
                 continue
-            slot = next((s for s in loose if s[0] > end and s not in moves
+            candidates = by_id.get(call.id, []) if call.id is not None else idless
+            slot = next((s for s in candidates if s[0] > end and s not in moves
                          and _homes(_result(messages, s), call, s[0] < stop)), None)
             if slot is not None:
                 moves[slot] = block.call_at
@@ -94,7 +103,9 @@ def _apply_moves(draft: Draft, moves: dict[Slot, int]) -> tuple[Draft, tuple[Cha
                               f"moved the {describe_result(result)} back right after its call "
                               f"in messages[{home}]; the messages between now follow it",
                               f"messages[{slot[0]}].parts[{slot[1]}]", lossless=True))
-    answer_end = {home: _block_end(messages, home) for home in arriving}
+    answer_end: dict[int, list[int]] = {}
+    for home in arriving:
+        answer_end.setdefault(_block_end(messages, home), []).append(home)
     out: list[Message] = []
     for m, message in enumerate(messages):
         parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves]
@@ -116,10 +127,10 @@ def _block_end(messages: Sequence[Message], home: int) -> int:
 
 
 def _arrivals(m: int, messages: Sequence[Message], arriving: dict[int, list[ToolResult]],
-              answer_end: dict[int, int], out: list[Message]) -> list[Message]:
+              answer_end: dict[int, list[int]], out: list[Message]) -> list[Message]:
     """After the last message of a call turn's answer block, the results coming home: added
     to that block's last tool message, or as a new tool message when it has none."""
-    homes = [h for h, end in answer_end.items() if end == m]
+    homes = answer_end.get(m, [])
     if not homes:
         return []
     results = tuple(r for h in homes for r in arriving[h])
