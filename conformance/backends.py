@@ -9,7 +9,8 @@ the backend that answered, and the cassette's provenance where there is one.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,22 @@ from conformance.providers import Provider
 
 BACKENDS = ("auto", "live", "cassette", "emulator")
 PLACEHOLDER_KEY = "conformance-offline-placeholder"
+LIVE_ATTEMPTS = 4
+RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+
+
+def retryable(outcome: Outcome) -> bool:
+    """Answers that say nothing about the history, worth another try in live mode."""
+    if outcome.failure in {"timeout", "connection"}:
+        return True
+    return outcome.status in RETRY_STATUSES
+
+
+def backoff_seconds(tries: int, retry_after: float | None) -> float:
+    """1, 2, 4 s, or the vendor's Retry-After (capped at 60 s) when it gave one."""
+    if retry_after is not None:
+        return min(60.0, retry_after)
+    return float(2 ** (tries - 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +55,9 @@ class Backends:
     cassette_root: Path = Path("cassettes")
     record_mode: str = "none"
     live: bool = False
-    _stack: ExitStack = field(default_factory=ExitStack)
     providers: list[Provider] = field(default_factory=list)
+    sleep: Callable[[float], None] = time.sleep
+    _stack: ExitStack = field(default_factory=ExitStack)
     _emulator: Any = None
 
     def resolve(self, provider: Provider, cassette: Path) -> str:
@@ -98,14 +116,30 @@ class Backends:
                                 detail=f"{provider.api_key_env or 'no key variable'} is not set"),
                         {"backend": "live"})
         stamp = cassettes.provenance("live", model, provider.base_url)
+        tries = 0
+        while True:
+            tries += 1
+            outcome = self._live_once(provider, key, model, body, cassette, stamp)
+            if tries >= LIVE_ATTEMPTS or not retryable(outcome):
+                break
+            self.sleep(backoff_seconds(tries, outcome.retry_after))
+        source = {"backend": "live", "provenance": stamp, "attempts": tries}
+        if self.record_mode != "none":
+            source["recorded"] = str(cassette)
+        return Sent(outcome, source)
+
+    def _live_once(self, provider: Provider, key: str, model: str, body: dict[str, Any],
+                   cassette: Path, stamp: dict[str, Any]) -> Outcome:
+        """One live request; when recording, the cassette keeps only this attempt (a
+        cassette holds one interaction, so an earlier 429 must not be replayed)."""
         if self.record_mode == "none":
-            outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
-                           model=model, body=body)
-            return Sent(outcome, {"backend": "live", "provenance": stamp})
+            return send(provider.protocol, base_url=provider.base_url, api_key=key,
+                        model=model, body=body)
+        if self.record_mode == "all":
+            cassette.unlink(missing_ok=True)
         with cassettes.use(cassette, self.record_mode, key, stamp):
-            outcome = send(provider.protocol, base_url=provider.base_url, api_key=key,
-                           model=model, body=body)
-        return Sent(outcome, {"backend": "live", "recorded": str(cassette), "provenance": stamp})
+            return send(provider.protocol, base_url=provider.base_url, api_key=key,
+                        model=model, body=body)
 
     def emulator_base_url(self, provider: Provider) -> str:
         """Start the emulator once, serving every provider of the run by its profile."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,13 @@ class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
         from conformance.plugin import backends_of, record
 
-        result = run_item(self.item, backends_of(self.config))
+        backends = backends_of(self.config)
+        provider = self.item.provider
+        if self.resolved_backend(backends) == "live" and not (
+                provider.api_key_env and os.environ.get(provider.api_key_env)):
+            pytest.skip(f"live: {provider.api_key_env or 'no key variable'} is not set for "
+                        f"{provider.name}")
+        result = run_item(self.item, backends)
         record(self, result)
         if result.problem:
             raise ScenarioFailure(result, self.nodeid)

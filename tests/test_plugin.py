@@ -72,3 +72,12 @@ def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
     assert "2 live requests would be sent" in result.stdout.str() + result.stderr.str()
     assert "Pass --yes" in result.stdout.str() + result.stderr.str()
     assert result.ret == 2
+
+
+def test_live_items_without_a_key_are_skipped_with_the_reason(
+        scenarios: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider", "--provider", "openai",
+                                            "--backend", "live", "--yes", "-rs")
+    result.assert_outcomes(skipped=2)
+    assert "live: OPENAI_API_KEY is not set for openai" in result.stdout.str()
