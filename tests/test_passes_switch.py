@@ -241,3 +241,19 @@ def test_gemini_placeholder_signatures_only_for_models_that_need_them() -> None:
     assert "add-placeholder-thought-signature" in codes("gemini-3-pro-preview")
     assert "add-placeholder-thought-signature" not in codes("gemini-2.5-flash")
     assert "add-placeholder-thought-signature" in codes(None)  # unknown model: assume it holds
+
+
+def test_own_vendor_thinking_with_a_misshapen_signature_is_not_sent() -> None:
+    from normalizer import History, Message, Text, Thinking, check, normalize, render
+
+    def turn(signature: str) -> History:
+        thinking = Thinking("hmm", signature=signature, vendor="anthropic")
+        return History((Message("user", (Text("hi"),)),
+                        Message("assistant", (thinking, Text("ok")), origin="anthropic"),
+                        Message("user", (Text("go on"),))))
+
+    bad = normalize(turn("abc123notbase64sig"), "anthropic")
+    assert [c.code for c in bad.changes] == ["drop-foreign-thinking"]
+    assert check(render(bad.history, "anthropic"), "anthropic") == ()
+    shaped = turn("EghkZW1vLWFudGhyb3BpYy1zaWduYXR1cmUtMQ==")
+    assert normalize(shaped, "anthropic").changes == ()

@@ -13,14 +13,13 @@ messages of one role. Indexes in findings are the indexes of the messages as sen
 
 from __future__ import annotations
 
-import base64
-import binascii
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.profiles import Rule
+from normalizer.signature_shape import issued_by_shape
 
 Block = tuple[int, int, Mapping[str, Any]]  # message index, block index, block
 THINKING_TYPES = ("thinking", "redacted_thinking")
@@ -233,23 +232,13 @@ def thinking_when_disabled(body: Mapping[str, Any], rule: Rule,
             return
 
 
-def _issued_here(signature: str, first_bytes: tuple[int, ...]) -> bool:
-    """What can be checked without the vendor's key: standard base64 whose decoded first
-    byte is one this vendor's signatures start with. Cryptographic validity cannot be."""
-    try:
-        raw = base64.b64decode(signature + "=" * (-len(signature) % 4), validate=True)
-    except (binascii.Error, ValueError):
-        return False
-    return bool(raw) and raw[0] in first_bytes
-
-
 def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     first_bytes = tuple(int(b) for b in rule.params.get("first_bytes", (0x12,)))
     for i, j, block in _typed(body, "thinking"):
         signature = block.get("signature")
         if signature is not None and not (isinstance(signature, str)
-                                          and _issued_here(signature, first_bytes)):
+                                          and issued_by_shape(signature, first_bytes)):
             yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
 
 

@@ -28,6 +28,7 @@ from normalizer.model import (
 )
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.signature_shape import issued_by_shape
 
 # The message field a protocol carries Thinking in when it is not a block of its own: a
 # profile's unknown-message-field `params.allowed` says whether the vendor knows it.
@@ -114,7 +115,7 @@ def _why_not(part: Part, message: Message, profile: Profile,
     if not takes_input:
         return f"{profile.provider} takes no reasoning input", "unsupported-reasoning"
     if _keeps(part, message, profile):
-        return None
+        return _misshapen(part, profile)
     producer = part.vendor or message.origin
     if producer is None and part.signature is not None:
         return "signed by an unknown vendor; the signature cannot be verified", \
@@ -125,6 +126,19 @@ def _why_not(part: Part, message: Message, profile: Profile,
     if producer == profile.provider:
         return f"no signature; {profile.provider} needs one", "foreign-thinking"
     return f"made by {producer!r}; only {producer!r} can verify it", "foreign-thinking"
+
+
+def _misshapen(part: Thinking, profile: Profile) -> tuple[str, str] | None:
+    """A block kept as the target's own whose signature is not of the shape the target
+    issues (thinking-signature-invalid, params.first_bytes): check() rejects it, so it
+    cannot be sent as it is."""
+    first_bytes = profile.param("thinking-signature-invalid", "first_bytes")
+    if part.redacted or part.signature is None or first_bytes is None:
+        return None
+    if issued_by_shape(part.signature, (int(b) for b in first_bytes)):
+        return None
+    return (f"its signature is not of the shape {profile.provider} issues; it cannot be "
+            "verified", "foreign-thinking")
 
 
 def turn_in_progress(history: History) -> int | None:
