@@ -35,3 +35,13 @@ def test_committed_cassettes_hold_no_secret() -> None:
     root = Path(__file__).parent.parent / "cassettes"
     problems = [p for path in sorted(root.rglob("*.yaml")) for p in lint(path)]
     assert problems == []
+
+
+
+def test_lint_knows_the_shapes_the_secrets_test_plants(tmp_path: Path) -> None:
+    from test_secrets import KEYS
+
+    for key in KEYS.values():
+        leaked = tmp_path / "leak.yaml"
+        leaked.write_text(f"body: {key}\n")
+        assert lint(leaked), key

