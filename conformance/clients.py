@@ -31,7 +31,9 @@ def send(protocol: str, *, base_url: str, api_key: str, model: str,
         return outcome_of_exception(exc, api_key)
 
 
-def _split(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any]:
+def sdk_kwargs(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any]:
+    """`body` as keyword arguments of the SDK `method`; fields it has no parameter for go
+    through `extra_body`, so they still reach the wire."""
     named = set(inspect.signature(method).parameters)
     kwargs = {k: v for k, v in body.items() if k in named}
     extra = {k: v for k, v in body.items() if k not in named}
@@ -50,27 +52,43 @@ def _client(protocol: str, base_url: str, api_key: str) -> Any:
     key = (protocol, base_url, api_key)
     with _LOCK:
         if key not in _CLIENTS:
-            _CLIENTS[key] = _new_client(protocol, base_url, api_key)
+            _CLIENTS[key] = new_client(protocol, base_url, api_key)
         return _CLIENTS[key]
 
 
-def _new_client(protocol: str, base_url: str, api_key: str) -> Any:
+def new_client(protocol: str, base_url: str, api_key: str,
+               timeout: float = TIMEOUT_SECONDS) -> Any:
+    """The official SDK client of `protocol` at `base_url`, retries off."""
     if protocol in {"openai_chat", "openai_responses"}:
         import openai
 
         return openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0,
-                             timeout=TIMEOUT_SECONDS)
+                             timeout=timeout)
     if protocol == "anthropic":
         import anthropic
 
         return anthropic.Anthropic(api_key=api_key, base_url=base_url, max_retries=0,
-                                   timeout=TIMEOUT_SECONDS)
+                                   timeout=timeout)
     from google import genai
     from google.genai import types
 
-    options = types.HttpOptions(base_url=base_url, timeout=int(TIMEOUT_SECONDS * 1000),
+    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000),
                                 retry_options=types.HttpRetryOptions(attempts=1))
     return genai.Client(api_key=api_key, http_options=options)
+
+
+# Top-level REST fields of a generateContent body that google-genai takes in its config.
+_GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings",
+                       "cachedContent")
+
+
+def gemini_config(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """google-genai takes contents and a config, not a body: the config is the body's
+    generationConfig plus its other top-level fields (the SDK accepts the REST spellings)."""
+    generation = body.get("generationConfig")
+    config = {**(generation if isinstance(generation, Mapping) else {}),
+              **{k: body[k] for k in _GEMINI_CONFIG_KEYS if k in body}}
+    return config or None
 
 
 def close_clients() -> None:
@@ -84,33 +102,28 @@ def close_clients() -> None:
 def _openai_chat(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
     client = _client("openai_chat", base_url, api_key)
     method = client.chat.completions.with_raw_response.create
-    raw = method(**_split(client.chat.completions.create, {"model": model, **body}))
+    raw = method(**sdk_kwargs(client.chat.completions.create, {"model": model, **body}))
     return Outcome(raw.status_code, _json(raw.text))
 
 
 def _openai_responses(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
     client = _client("openai_responses", base_url, api_key)
     method = client.responses.with_raw_response.create
-    raw = method(**_split(client.responses.create, {"model": model, **body}))
+    raw = method(**sdk_kwargs(client.responses.create, {"model": model, **body}))
     return Outcome(raw.status_code, _json(raw.text))
 
 
 def _anthropic(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
     client = _client("anthropic", base_url, api_key)
     method = client.messages.with_raw_response.create
-    raw = method(**_split(client.messages.create, {"model": model, **body}))
+    raw = method(**sdk_kwargs(client.messages.create, {"model": model, **body}))
     return Outcome(raw.status_code, _json(raw.text))
 
 
 def _gemini_call(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
     client = _client("gemini", base_url, api_key)
-    config: dict[str, Any] = dict(body.get("generationConfig") or {})
-    for wire_key, sdk_key in (("systemInstruction", "system_instruction"), ("tools", "tools"),
-                              ("toolConfig", "tool_config")):
-        if wire_key in body:
-            config[sdk_key] = body[wire_key]
     response = client.models.generate_content(model=model, contents=body.get("contents", []),
-                                               config=config or None)
+                                               config=gemini_config(body))
     payload = response.model_dump(mode="json", exclude_none=True)
     return Outcome(200, payload)
 

@@ -9,20 +9,17 @@ any of them.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import anthropic
 import openai
-from google import genai
 from google.genai import errors as genai_errors
-from google.genai import types as genai_types
+
+from conformance.clients import gemini_config, new_client, sdk_kwargs
 
 KEY = "emulator-test-key"  # any key is accepted; never a real one
-_GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings",
-                       "cachedContent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,15 +30,7 @@ class SdkError:
 
 def client(protocol: str, base_url: str, *, timeout: float = 30.0) -> Any:
     """The official SDK client for `protocol` at `base_url` (an Emulator.sdk_base_url)."""
-    if protocol.startswith("openai"):
-        return openai.OpenAI(api_key=KEY, base_url=base_url, max_retries=0, timeout=timeout)
-    if protocol == "anthropic":
-        return anthropic.Anthropic(api_key=KEY, base_url=base_url, max_retries=0,
-                                   timeout=timeout)
-    options = genai_types.HttpOptions(
-        base_url=base_url, timeout=int(timeout * 1000),
-        retry_options=genai_types.HttpRetryOptions(attempts=1))
-    return genai.Client(api_key=KEY, http_options=options)
+    return new_client(protocol, base_url, KEY, timeout)
 
 
 def send(protocol: str, sdk: Any, body: Mapping[str, Any], *, model: str | None = None,
@@ -51,11 +40,7 @@ def send(protocol: str, sdk: Any, body: Mapping[str, Any], *, model: str | None 
     if protocol == "gemini":
         return _send_gemini(sdk, body, model or "gemini-2.5-flash", stream)
     call = _create(protocol, sdk)
-    known = inspect.signature(call).parameters
-    kwargs = {k: v for k, v in body.items() if k in known}
-    extra = {k: v for k, v in body.items() if k not in known}
-    if extra:  # fields this SDK version has no parameter for still go on the wire
-        kwargs["extra_body"] = extra
+    kwargs = sdk_kwargs(call, body)
     if stream:
         kwargs["stream"] = True
     if kwargs.get("stream"):
@@ -73,14 +58,12 @@ def _create(protocol: str, sdk: Any) -> Any:
 
 
 def _send_gemini(sdk: Any, body: Mapping[str, Any], model: str, stream: bool) -> Any:
-    generation = body.get("generationConfig")
-    config = {**(generation if isinstance(generation, Mapping) else {}),
-              **{k: body[k] for k in _GEMINI_CONFIG_KEYS if k in body}}
+    config = gemini_config(body)
     contents = body.get("contents", [])
     if stream:
         return list(sdk.models.generate_content_stream(model=model, contents=contents,
-                                                       config=config or None))
-    return sdk.models.generate_content(model=model, contents=contents, config=config or None)
+                                                       config=config))
+    return sdk.models.generate_content(model=model, contents=contents, config=config)
 
 
 def sdk_error(exc: BaseException) -> SdkError:
