@@ -5,11 +5,12 @@ assembled into exactly what the assembler gives for the same events."""
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import yaml
 
@@ -123,18 +124,29 @@ def test_replay_through_the_sdk_equals_the_assembler(tmp_path: Path, protocol: s
         (c.name, c.arguments, c.id) for c in CALLS.tool_calls]
 
 
+def _post(url: str, body: dict[str, object]) -> tuple[int, str, bytes]:
+    """POST JSON with the standard library (no undeclared HTTP client): status, type, bytes."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.headers.get("content-type", ""), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("content-type", ""), error.read()
+
+
 def test_the_replay_is_real_http_on_loopback() -> None:
     events = _events("openai_chat")
     log: list[str] = []
     with serve([], replays={"one": Replay.of("openai_chat", events)}, log=log.append) as emu:
         url = emu.replay_url("one", "openai_chat")
         assert url.startswith("http://127.0.0.1:") and url.endswith("/_replay/one/v1")
-        answer = httpx.post(f"{url}/chat/completions", json={"model": "m", "messages": []})
-        missing = httpx.post(f"{emu.root}/_replay/other/v1/chat/completions", json={})
-    assert answer.status_code == 200
-    assert answer.headers["content-type"].startswith("text/event-stream")
-    assert answer.content == encode_recorded(events, "openai_chat")
-    assert missing.status_code == 404 and "no replay 'other'" in missing.json()["error"]["message"]
+        answer = _post(f"{url}/chat/completions", {"model": "m", "messages": []})
+        missing = _post(f"{emu.root}/_replay/other/v1/chat/completions", {})
+    assert answer[0] == 200
+    assert answer[1].startswith("text/event-stream")
+    assert answer[2] == encode_recorded(events, "openai_chat")
+    assert missing[0] == 404 and "no replay 'other'" in json.loads(missing[2])["error"]["message"]
     assert log[0].startswith("POST /_replay/one/v1/chat/completions -> 200")
 
 
