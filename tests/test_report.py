@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conformance.report import render_markdown, sort_results, summary, write_reports
+from conformance.publish.matrix import render_markdown, sort_results, summary, write_reports
 
 
 def result(scenario: str, provider: str, mode: str, verdict: str, predicted: str,

@@ -1,6 +1,6 @@
 """The scenario YAML format as pydantic models: the schema is generated from these
-(`conformance/scenario.schema.json`, checked fresh by a test), and validation errors are
-mapped back to YAML lines by `conformance.scenario`."""
+(`conformance/scenarios/scenario.schema.json`, checked fresh by a test), and validation errors are
+mapped back to YAML lines by `conformance.scenarios.load`."""
 
 from __future__ import annotations
 
@@ -140,13 +140,13 @@ SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 
 
 def schema_text() -> str:
-    """The JSON Schema of a scenario file, as committed in conformance/scenario.schema.json."""
+    """The JSON Schema of a scenario file, as committed in scenarios/scenario.schema.json."""
     schema = ScenarioIn.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "provider-conformance scenario"
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-if __name__ == "__main__":  # regenerate: python -m conformance.scenario_format
+if __name__ == "__main__":  # regenerate: python -m conformance.scenarios.format
     SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
     print(f"wrote {SCHEMA_PATH.name}")

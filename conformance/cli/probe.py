@@ -20,9 +20,15 @@ from urllib.parse import urlsplit
 
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
-from conformance.probe import Observation, Send, check_control, observe_all, requests_listing
-from conformance.probe_cases import probe_set
-from conformance.probe_profile import Probed, attribute, profile_data, profile_yaml, summary_table
+from conformance.probe.cases import probe_set
+from conformance.probe.observe import (
+    Observation,
+    Send,
+    check_control,
+    observe_all,
+    requests_listing,
+)
+from conformance.probe.profile import Probed, attribute, profile_data, profile_yaml, summary_table
 from normalizer.errors import NormalizerError
 from normalizer.profiles import profile_from_mapping
 from normalizer.wire import PROTOCOLS

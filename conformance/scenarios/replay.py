@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.emulator.calls import client
-from conformance.scenario import Scenario
-from conformance.scenario_stream import RecordedStream
+from conformance.scenarios.load import Scenario
+from conformance.scenarios.stream import RecordedStream
 from normalizer.model import History, ToolSpec, thaw
 from normalizer.streaming import StreamResult, assembler
 from normalizer.wire import render

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
 from conformance.cassettes import RECORD_MODES
-from conformance.session import add_common, backends_for, confirm_live, execute, plan, printer
 
 
 def register(sub: argparse._SubParsersAction) -> None:

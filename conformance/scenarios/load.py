@@ -16,9 +16,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from conformance.scenario_format import ScenarioIn
-from conformance.scenario_history import Located, build_history, model_at
-from conformance.scenario_stream import RecordedStream, recorded_stream
+from conformance.scenarios.format import ScenarioIn
+from conformance.scenarios.history import Located, build_history, model_at
+from conformance.scenarios.stream import RecordedStream, recorded_stream
 from normalizer.errors import WireFormatError
 from normalizer.model import EMPTY, History, JsonMap, ToolSpec
 from normalizer.profiles import PROVIDERS

@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# One module per subcommand, `conformance/cli_<name>.py`, each with
+# One module per subcommand, `conformance/cli/<name>.py`, each with
 # `register(subparsers)` that adds its parser and sets `func`. Listed in --help order.
 SUBCOMMANDS: tuple[str, ...] = (
     "run", "report", "record", "check", "normalize", "emulate", "probe",
@@ -30,14 +30,8 @@ SUBCOMMANDS: tuple[str, ...] = (
 
 
 def _registrars() -> list[Callable[[argparse._SubParsersAction], None]]:
-    found = []
-    for name in SUBCOMMANDS:
-        try:
-            found.append(importlib.import_module(f"conformance.cli_{name}").register)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"conformance.cli_{name}":  # a real missing dependency: say so
-                raise
-    return found
+    # A missing subcommand module is a packaging bug: let it raise, never hide it.
+    return [importlib.import_module(f"conformance.cli.{name}").register for name in SUBCOMMANDS]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

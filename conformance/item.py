@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from conformance.backends import Backends
+from conformance.bodies import MODES, build
 from conformance.cassettes import cassette_path
 from conformance.classify import Verdict, classify
 from conformance.providers import Provider
-from conformance.requests import MODES, build
-from conformance.scenario import Scenario
+from conformance.scenarios.load import Scenario
 from normalizer.check import check
 from normalizer.errors import NormalizerError
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from conformance.backends import BACKENDS, Backends
+from conformance.bodies import MODES
+from conformance.item import Item, items, run_item
 from conformance.providers import Provider, load_providers_file, select
-from conformance.requests import MODES
-from conformance.runner import Item, items, run_item
-from conformance.scenario import Scenario, ScenarioError, find_scenarios, load_scenario
+from conformance.scenarios.load import Scenario, ScenarioError, find_scenarios, load_scenario
 
 
 def add_common(parser: argparse.ArgumentParser, *, backend: str) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.providers import Provider
-from conformance.scenario import Scenario
+from conformance.scenarios.load import Scenario
 from normalizer.model import Change, thaw
 from normalizer.wire import render
 
@@ -46,7 +46,7 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
         return Request({**options, **body}, model)
     history, tools, changes = scenario.history, scenario.tools, ()
     if scenario.stream is not None:  # replayed through the SDK once, then cached
-        from conformance.stream_replay import full_history
+        from conformance.scenarios.replay import full_history
 
         history = full_history(scenario)
     if mode == "normalized":

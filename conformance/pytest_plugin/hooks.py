@@ -19,8 +19,8 @@ import pytest
 from conformance import netguard
 from conformance.backends import BACKENDS, Backends
 from conformance.cassettes import RECORD_MODES
-from conformance.collect import ScenarioFile, is_scenario_file, selected_providers
-from conformance.runner import Result
+from conformance.item import Result
+from conformance.pytest_plugin.collect import ScenarioFile, is_scenario_file, selected_providers
 
 PROPERTY = "conformance-result"
 
@@ -112,7 +112,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         backends.close()
     out = session.config.getoption("--conformance-report")
     if out and _SINK and not hasattr(session.config, "workerinput"):
-        from conformance.report import write_reports
+        from conformance.publish.matrix import write_reports
 
         written = write_reports(list(_SINK), Path(out))
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")

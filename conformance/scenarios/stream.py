@@ -6,7 +6,7 @@ a typo in the recording, so it is refused with the event's position), and `origi
 name a provider. Broken streams on purpose — cut mid-arguments, invalid JSON arguments,
 calls without ids, error events — load fine: they are what these scenarios are for.
 The replay through the SDK happens later, when a request is built
-(conformance/stream_replay.py).
+(conformance/scenarios/replay.py).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conformance.scenario_format import StreamIn
-from conformance.scenario_history import build_history
+from conformance.scenarios.format import StreamIn
+from conformance.scenarios.history import build_history
 from normalizer.model import History, JsonMap, freeze
 from normalizer.streaming import assemble
 

@@ -1,4 +1,4 @@
-"""`conformance report`: regenerate the published matrix (docs/strictness.md and the HTML
+"""`conformance report`: regenerate the published matrix (docs/generated/strictness.md and the HTML
 and JSON beside it) from the cassettes, offline, or from a results JSON of a run."""
 
 from __future__ import annotations
@@ -8,19 +8,19 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.report import write_reports
-from conformance.session import add_common, backends_for, execute, plan, printer
+from conformance.batch import add_common, backends_for, execute, plan, printer
+from conformance.publish.matrix import write_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "report", help="regenerate docs/strictness.* from the cassettes",
+        "report", help="regenerate docs/generated/strictness.* from the cassettes",
         description="Replay the cassettes (offline) and write the published strictness "
                     "matrix, or re-render it from a run's strictness.json with --from.")
     add_common(parser, backend="cassette")
     parser.add_argument("--from", dest="source", metavar="JSON",
                         help="a strictness.json written by `conformance run`")
-    parser.add_argument("--out", default="docs", metavar="DIR",
+    parser.add_argument("--out", default="docs/generated", metavar="DIR",
                         help="where strictness.json/.md/.html go (default: docs)")
     parser.set_defaults(func=run)
 

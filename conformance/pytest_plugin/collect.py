@@ -1,4 +1,4 @@
-"""pytest collectors and items for scenario files (used by conformance.plugin)."""
+"""pytest collectors and items for scenario files (used by conformance.pytest_plugin.hooks)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from conformance.bodies import MODES
+from conformance.item import Item, Result, run_item
 from conformance.providers import Provider, load_providers_file, select
-from conformance.requests import MODES
-from conformance.runner import Item, Result, run_item
-from conformance.scenario import ScenarioError, load_scenario
+from conformance.scenarios.load import ScenarioError, load_scenario
 
 NOT_SCENARIOS = {"README.md", "scenario.schema.json"}
 
@@ -100,7 +100,7 @@ class ScenarioItem(pytest.Item):
         return str(backends.resolve(self.item.provider, self.item.cassette(backends.cassette_root)))
 
     def runtest(self) -> None:
-        from conformance.plugin import backends_of, record
+        from conformance.pytest_plugin.hooks import backends_of, record
 
         backends = backends_of(self.config)
         provider = self.item.provider

@@ -20,8 +20,8 @@ from typing import Any
 import yaml
 
 from conformance.emulator.errors import rule_unknown_text
-from conformance.probe import Observation
-from conformance.probe_cases import ProbeCase, ProbeSet
+from conformance.probe.cases import ProbeCase, ProbeSet
+from conformance.probe.observe import Observation
 from normalizer.check import check
 from normalizer.profiles import UNKNOWN, Profile, Rule, builtin_profiles
 from normalizer.rules import RULE_IDS

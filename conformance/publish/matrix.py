@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance.report_html import render_html
+from conformance.publish.html import render_html
 from normalizer.profiles import PROVIDERS
 
 NAMES = {"json": "strictness.json", "md": "strictness.md", "html": "strictness.html"}

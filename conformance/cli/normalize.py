@@ -14,7 +14,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.cli_check import read_body
+from conformance.cli.check import read_body
 from normalizer.errors import NormalizerError
 from normalizer.model import Change, History, ToolSpec
 from normalizer.normalize import Normalized, normalize
@@ -91,14 +91,14 @@ def _read(name: str, source: str | None) -> tuple[History, tuple[ToolSpec, ...],
 
 
 def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict[str, Any]]:
-    from conformance.scenario import ScenarioError, load_scenario
+    from conformance.scenarios.load import ScenarioError, load_scenario
 
     try:
         scenario = load_scenario(name)
     except ScenarioError as exc:
         raise ValueError(str(exc)) from exc
     if scenario.stream is not None:  # the recorded stream, replayed through the SDK
-        from conformance.stream_replay import full_history
+        from conformance.scenarios.replay import full_history
 
         return full_history(scenario), scenario.tools, None, {}
     return scenario.history, scenario.tools, None, {}

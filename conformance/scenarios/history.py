@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel
 
-from conformance.scenario_format import MessageIn, ScenarioIn
+from conformance.scenarios.format import MessageIn, ScenarioIn
 from normalizer.model import History, Message, Part, Text, Thinking, ToolCall, ToolResult
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from conformance.report import summary, write_reports
-from conformance.session import add_common, backends_for, confirm_live, execute, plan, printer
+from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
+from conformance.publish.matrix import summary, write_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -2,7 +2,7 @@
 
 A valid control request goes first; if it does not come back 2xx the probe stops and says
 why (unreachable, authentication, endpoint or model not found, rejected). Then each known
-rule of the protocol gets its minimal breaking request (conformance/probe_cases). A 2xx
+rule of the protocol gets its minimal breaking request (conformance/probe/cases). A 2xx
 means the rule is not enforced (lenient). A 400/422 is only taken as enforcement when the
 rule's nearest valid neighbour is then accepted: otherwise the rejection was about
 something else, and the rule is inconclusive. Anything else (401/403/404/429 after the
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from conformance.classify import Outcome, Verdict, classify
-from conformance.probe_cases import ProbeCase, ProbeSet
+from conformance.probe.cases import ProbeCase, ProbeSet
 
 Send = Callable[[Mapping[str, Any]], Outcome]  # body -> outcome (model, URL and key bound)
 Sleep = Callable[[float], None]

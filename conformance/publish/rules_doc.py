@@ -1,6 +1,7 @@
-"""docs/rules.md, generated from the profiles: rules × providers, then each provider's rules
+"""docs/generated/rules.md, generated from the profiles: rules × providers, then each
+provider's rules
 with status, vendor text, source and confidence. Regenerate with
-`python -m conformance.rules_doc` (a test fails when the committed file is stale)."""
+`python -m conformance.publish.rules_doc` (a test fails when the committed file is stale)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from normalizer.profiles import Profile, Rule, builtin_profiles
 from normalizer.rules import RULE_IDS
 
-OUT = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+OUT = Path(__file__).resolve().parents[2] / "docs" / "generated" / "rules.md"
 LEGEND = ("Cells: **H** enforced, confidence high (seen verbatim in a vendor doc or response); "
           "**L** enforced, confidence low (second-hand); *i* inherited from the protocol's base "
           "rules (nobody has documented this vendor's own); **off** known lenient; blank: the "
@@ -56,9 +57,9 @@ def provider_section(profile: Profile) -> list[str]:
 
 def render(profiles: tuple[Profile, ...]) -> str:
     lines = ["# Strictness rules by provider", "",
-             "Generated from `normalizer/profiles/*.yaml` by `python -m conformance.rules_doc`; "
-             "do not edit by hand.", "", LEGEND, "", *matrix(profiles), "", "## Rules of each "
-             "provider", ""]
+             "Generated from `normalizer/profiles/*.yaml` by "
+             "`python -m conformance.publish.rules_doc`; do not edit by hand.", "", LEGEND, "",
+             *matrix(profiles), "", "## Rules of each provider", ""]
     for profile in profiles:
         lines += provider_section(profile)
     return "\n".join(lines).rstrip() + "\n"
