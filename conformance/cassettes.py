@@ -154,12 +154,28 @@ class Mismatch:
 @contextmanager
 def use(path: Path, record_mode: str, secret: str = "",
         stamp: Mapping[str, Any] | None = None) -> Iterator[vcr.cassette.Cassette]:
-    """Replay (record_mode none) or record one cassette around a block of SDK calls."""
+    """Replay (record_mode none) or record one cassette around a block of SDK calls.
+
+    When the block records an interaction, the file is rewritten to hold that interaction
+    alone with `stamp` as its provenance: a re-recorded cassette must never keep the date,
+    base URL or backend of the answer it replaced."""
     recorder = make_vcr(record_mode, secret)
+    before = path.read_bytes() if path.is_file() else None
     with recorder.use_cassette(str(path), allow_playback_repeats=True) as cassette:
-        if stamp is not None and record_mode != "none":
-            cassette.get_metadata("provenance", dict(stamp))
         yield cassette
+    # vcrpy writes the file only when it recorded something new.
+    if record_mode != "none" and stamp is not None and path.is_file() \
+            and path.read_bytes() != before:
+        _restamp(path, stamp)
+
+
+def _restamp(path: Path, stamp: Mapping[str, Any]) -> None:
+    """Keep only the newest interaction of a freshly recorded cassette, stamped anew."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    interactions = data.get("interactions") or []
+    data["interactions"] = interactions[-1:]
+    data["metadata"] = {**(data.get("metadata") or {}), "provenance": dict(stamp)}
+    path.write_text(yaml.safe_dump(data, sort_keys=True, allow_unicode=True), encoding="utf-8")
 
 
 def closest_difference(path: Path, body: Any) -> str:
