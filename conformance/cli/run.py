@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
-from conformance.publish.matrix import summary, write_reports
+from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,6 +55,7 @@ def matrix_summary(results: list[dict[str, Any]], broken: int) -> str:
              f"failing their expectation: {s['failed']} (and {s['known_gaps']} declared known "
              f"gaps); broken scenario files: {broken}; "
              f"where check() predicted otherwise: {s['differs_from_check']}",
+             provenance_line(results),
              "", f"{'provider':<18}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
     counts = Counter((r["provider"], r["mode"], r["verdict"]) for r in results)
     for p in s["providers"]:

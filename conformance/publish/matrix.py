@@ -49,6 +49,19 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def provenance_line(results: Iterable[Mapping[str, Any]]) -> str:
+    """Where the verdicts came from, in words a reader of a CI log can trust: a verdict
+    replayed from a cassette recorded against our emulator says nothing about the vendor."""
+    origins = Counter(_origin(r) for r in results)
+    parts = [(origins.pop("live", 0), "from live vendors"),
+             (origins.pop("cassette (recorded against live)", 0), "from live-recorded cassettes"),
+             (origins.pop("cassette (recorded against emulator)", 0),
+              "from emulator-recorded cassettes"),
+             (origins.pop("emulator", 0), "from the emulators")]
+    parts += [(n, f"from {name}") for name, n in sorted(origins.items())]
+    return "verdicts: " + ", ".join(f"{n} {what}" for n, what in parts if n or "live" in what)
+
+
 def differs(r: Mapping[str, Any]) -> bool:
     return r["verdict"] != "inconclusive" and r["verdict"] != r["predicted"]
 
