@@ -30,6 +30,15 @@ def load(path: Path) -> dict[str, Any]:
     return doc
 
 
+def holds_tool_call(events: list[Any]) -> bool:
+    """Any protocol's sign of a tool call in a stream: a tool block or item, chat tool_calls
+    deltas, or a Gemini functionCall part."""
+    text = "\n".join(str(e) for e in events)
+    return any(mark in text for mark in (
+        "'tool_use'", "'server_tool_use'", "'mcp_tool_use'", "'function_call'",
+        "'custom_tool_call'", "'tool_search_call'", "'functionCall'", "'tool_calls': [{"))
+
+
 def check_provenance(path: Path, doc: dict[str, Any]) -> None:
     assert doc.get("protocol") in PROTOCOLS, f"{path}: protocol {doc.get('protocol')!r}"
     assert path.parent.name == doc["protocol"], f"{path}: folder is not its protocol"
@@ -51,6 +60,8 @@ def test_the_corpus_is_large_enough() -> None:
     streams = Counter(p.parent.name for p in STREAMS)
     assert sum(requests.values()) >= 48 and min(requests[p] for p in PROTOCOLS) >= 10
     assert sum(streams.values()) >= 24 and min(streams[p] for p in PROTOCOLS) >= 5
+    with_calls = [p for p in STREAMS if holds_tool_call(load(p)["events"])]
+    assert len(with_calls) >= 24
 
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -70,6 +81,9 @@ def test_stream_file_has_provenance(path: Path) -> None:
     assert isinstance(events, list) and events, f"{path}: no events"
     assert all(isinstance(e, dict) or e == "[DONE]" for e in events), f"{path}: event shape"
     assert isinstance(doc.get("final", {}), (dict, list)), f"{path}: final"
+    # Every stream holds a tool call, unless it says why it is here without one.
+    assert holds_tool_call(events) != ("no_tool_call" in doc.get("shows", [])), \
+        f"{path}: tool call present / shows no_tool_call disagree"
 
 
 @pytest.mark.parametrize("path", REQUESTS + STREAMS, ids=lambda p: p.stem)
