@@ -11,7 +11,8 @@ GOOD = (Path(__file__).parent / "data" / "scenario_files" / "pairing" /
         "partial-parallel-results.yaml").read_text(encoding="utf-8")
 WRONG_EXPECTATION = GOOD.replace("raw: {openai: reject", "raw: {openai: accept")
 BROKEN = "title: broken\nrefs: [x]\nhistory:\n  - {role: usr, content: hi}\n"
-ARGS = ("-p", "no:cacheprovider", "--provider", "openai", "--backend", "emulator")
+ARGS = ("-p", "no:cacheprovider", "--conformance-provider", "openai",
+        "--conformance-backend", "emulator")
 
 
 @pytest.fixture
@@ -19,11 +20,13 @@ def scenarios(pytester: pytest.Pytester) -> pytest.Pytester:
     folder = pytester.path / "scenarios" / "pairing"
     folder.mkdir(parents=True)
     (folder / "partial.yaml").write_text(GOOD, encoding="utf-8")
+    pytester.makeini("[pytest]\nconformance_scenarios = scenarios\n")
     return pytester
 
 
 def test_items_have_readable_ids(scenarios: pytest.Pytester) -> None:
-    result = scenarios.runpytest_subprocess("--co", "-q", *ARGS, "--provider", "anthropic")
+    result = scenarios.runpytest_subprocess("--co", "-q", *ARGS,
+                                               "--conformance-provider", "anthropic")
     out = result.stdout.str()
     for name in ("openai[raw]", "openai[normalized]", "anthropic[raw]", "anthropic[normalized]"):
         assert f"scenarios/pairing/partial.yaml::{name}" in out
@@ -48,13 +51,14 @@ def test_failure_is_short_and_says_what_next(scenarios: pytest.Pytester) -> None
     out = result.stdout.str()
     assert "expected accept, got reject (HTTP 400: An assistant message with 'tool_calls'" in out
     assert "check() predicted: reject [missing-tool-result]" in out
-    assert "next: pytest 'scenarios/pairing/partial.yaml::openai[raw]'" in out
+    assert "next: pytest 'scenarios/pairing/partial.yaml::openai[raw]' --conformance-backend" in out
     assert "Traceback" not in out and "raise ScenarioFailure" not in out
 
 
 def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
     report = scenarios.path / "rep"
-    result = scenarios.runpytest_subprocess(*ARGS, "--provider", "gemini", "-n", "2",
+    result = scenarios.runpytest_subprocess(*ARGS, "--conformance-provider", "gemini",
+                                            "-n", "2",
                                             "--conformance-report", str(report))
     result.assert_outcomes(passed=4)
     data = json.loads((report / "strictness.json").read_text(encoding="utf-8"))
@@ -67,17 +71,20 @@ def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
 def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-" + "test-not-a-real-key-000000000000")
-    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider", "--provider", "openai",
-                                            "--backend", "live")
+    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider",
+                                            "--conformance-provider", "openai",
+                                            "--conformance-backend", "live")
     assert "2 live requests would be sent" in result.stdout.str() + result.stderr.str()
-    assert "Pass --yes" in result.stdout.str() + result.stderr.str()
+    assert "Pass --conformance-yes" in result.stdout.str() + result.stderr.str()
     assert result.ret == 2
 
 
 def test_live_items_without_a_key_are_skipped_with_the_reason(
         scenarios: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider", "--provider", "openai",
-                                            "--backend", "live", "--yes", "-rs")
+    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider",
+                                            "--conformance-provider", "openai",
+                                            "--conformance-backend", "live",
+                                            "--conformance-yes", "-rs")
     result.assert_outcomes(skipped=2)
     assert "live: OPENAI_API_KEY is not set for openai" in result.stdout.str()
