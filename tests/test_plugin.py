@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import select
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -88,3 +93,46 @@ def test_live_items_without_a_key_are_skipped_with_the_reason(
                                             "--conformance-yes", "-rs")
     result.assert_outcomes(skipped=2)
     assert "live: OPENAI_API_KEY is not set for openai" in result.stdout.str()
+
+
+def _read_until(fd: int, marker: str, seconds: float) -> str:
+    """What a pty shows until `marker` appears (or the child closes it, or time runs out)."""
+    seen, deadline = "", time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk.decode(errors="replace")
+    return seen
+
+
+def test_live_question_reaches_a_terminal_and_no_means_no(scenarios: pytest.Pytester) -> None:
+    """pytest captures stdin and stdout; the question still reaches the terminal. The provider
+    points at a closed loopback port, so even a wrong "yes" could not leave the machine."""
+    providers = scenarios.path / "providers.yaml"
+    providers.write_text("providers:\n  - {name: local, protocol: openai_chat, "
+                         "base_url: 'http://127.0.0.1:9/v1', api_key_env: CONFORMANCE_TEST_KEY, "
+                         "model: m, profile: openai}\n", encoding="utf-8")
+    main, child = os.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--conformance-provider",
+         "local", "--conformance-providers-file", str(providers), "--conformance-backend",
+         "live"], cwd=scenarios.path, stdin=child, stdout=child, stderr=child,
+        env={**os.environ, "CONFORMANCE_TEST_KEY": "not-a-key"})
+    os.close(child)
+    try:
+        asked = _read_until(main, "Send them? [y/N]", 120)
+        assert "2 live requests would be sent to vendors" in asked, asked
+        os.write(main, b"n\n")
+        told = _read_until(main, "no live requests sent", 60)
+        assert proc.wait(timeout=60) == 2
+    finally:
+        proc.kill()
+        os.close(main)
+    assert "no live requests sent" in told, told

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -60,10 +59,16 @@ def confirm_live_items(config: pytest.Config, items: list[pytest.Item]) -> None:
     backends = backends_of(config)
     live = sum(1 for i in items
                if isinstance(i, ScenarioItem) and i.resolved_backend(backends) == "live")
+    # The question must reach the terminal and read its answer, so stdin capture is lifted
+    # too (as pytest does for pdb); without a terminal it says to pass --conformance-yes.
     capture = config.pluginmanager.get_plugin("capturemanager")
-    # The question must reach the terminal even while pytest captures output.
-    with capture.global_and_fixture_disabled() if capture else nullcontext():
-        refusal = confirm_live(live, option(config, "yes"), plugin_flag("yes"), sys.stdin)
+    if capture is not None:
+        capture.suspend_global_capture(in_=True)
+    try:
+        refusal = confirm_live(live, option(config, "yes"), plugin_flag("yes"))
+    finally:
+        if capture is not None:
+            capture.resume_global_capture()
     if refusal:
         pytest.exit(refusal, returncode=2)
 
