@@ -25,6 +25,9 @@ def add_common(parser: argparse.ArgumentParser, **defaults: Any) -> None:
     plus the CLI's own selection options. `defaults` overrides a table default by option
     name (`backend="emulator"`); `conformance.options` lists each override and its reason.
     `--record-mode` is added only for a command that records (`record_mode=...`)."""
+    unknown = set(defaults) - {o.name.replace("-", "_") for o in RUN_OPTIONS if o.cli}
+    if unknown:
+        raise TypeError(f"add_common: no run option {sorted(unknown)}")
     parser.add_argument("--scenarios", default="scenarios", metavar="DIR",
                         help="scenario folder (default: scenarios)")
     for option in RUN_OPTIONS:

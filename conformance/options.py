@@ -63,7 +63,7 @@ class RunOption:
 
 
 RUN_OPTIONS: tuple[RunOption, ...] = (
-    RunOption("provider", None, "only this provider (repeatable; default: every built-in one)",
+    RunOption("provider", None, "only this provider (repeatable; default: every one)",
               action="append", metavar="NAME"),
     RunOption("providers-file", None, "more providers, from YAML", metavar="YAML"),
     RunOption("backend", "auto",
@@ -74,7 +74,7 @@ RUN_OPTIONS: tuple[RunOption, ...] = (
               action="store_true"),
     RunOption("yes", False, "send live requests without asking", action="store_true"),
     RunOption("record-mode", "none",
-              "vcrpy record mode for cassettes (default: %(default)s; none never records)",
+              "vcrpy record mode for cassettes (default: %(default)s)",
               choices=RECORD_MODES),
     RunOption("cassette-dir", "cassettes", "cassette folder (default: %(default)s)",
               metavar="DIR"),
