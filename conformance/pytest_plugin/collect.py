@@ -134,7 +134,7 @@ class ScenarioItem(pytest.Item):
         if gap:
             self.add_marker(pytest.mark.xfail(reason=f"known gap: {gap}", strict=False))
 
-    def resolved_backend(self, backends: Any) -> str:
+    def resolved_backend(self, backends: Backends) -> str:
         return str(backends.resolve(self.item.provider, self.item.cassette(backends.cassette_root)))
 
     def runtest(self) -> None:
