@@ -93,11 +93,30 @@ def _violation(rule: Rule, finding: Finding) -> Violation:
 
 def fill(template: str, fields: Mapping[str, Any]) -> str:
     """Fill `{name}` fields of a vendor message template; "unknown" stays "unknown".
-    A field the detector did not provide is an error in the profile or detector, so it
-    raises KeyError naming it rather than sending a half-filled text."""
+    A field the detector did not provide (a user profile's typo, say) is left as `{name}`,
+    and a template that is not a format string is returned as written: a violation is
+    still reported. `unfilled()` names what was left (the emulator logs it)."""
     if template == UNKNOWN:
         return UNKNOWN
-    return string.Formatter().vformat(template, (), dict(fields))
+    try:
+        return _Lenient().vformat(template, (), dict(fields))
+    except (ValueError, IndexError, AttributeError, TypeError):
+        return template
+
+
+def unfilled(template: str, fields: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields `template` names that `fields` lacks (left as `{name}` by fill)."""
+    try:
+        return tuple(n for n in template_fields(template) if n not in fields)
+    except ValueError:
+        return ()
+
+
+class _Lenient(string.Formatter):
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if isinstance(key, str) and key not in kwargs:
+            return "{" + key + "}"
+        return super().get_value(key, args, kwargs)
 
 
 def template_fields(template: str) -> tuple[str, ...]:

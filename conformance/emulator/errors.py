@@ -154,6 +154,17 @@ def not_found(method: str, path: str) -> VendorError:
     return VendorError(404, unknown_text(f"no route for {method} {path}"))
 
 
+def method_not_allowed(method: str, path: str) -> VendorError:
+    return VendorError(405, unknown_text(f"method {method} is not allowed on {path}; "
+                                         "use POST"))
+
+
+def bad_request_line(detail: str) -> VendorError:
+    """What the HTTP layer refused before any provider was known (a garbage request line,
+    an HTTP/2 preface on this HTTP/1.1 port, a header too long)."""
+    return VendorError(400, unknown_text(f"malformed HTTP request: {detail}"))
+
+
 def rule_unknown_text(rule_id: str) -> str:
     return f"provider-conformance emulator: rule {rule_id} (vendor message text unknown)"
 
