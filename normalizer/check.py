@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from normalizer.errors import WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
+from normalizer.skeleton import HISTORY, first_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +64,14 @@ def check(
     body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None
 ) -> tuple[Violation, ...]:
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
-    `model` defaults to the body's own `model` field."""
+    `model` defaults to the body's own `model` field. Raises WireFormatError when the
+    body is not even shaped like a request of the protocol (normalizer.skeleton)."""
     profile = load_profile(provider)
-    if not isinstance(body, Mapping):
-        # Vendors answer a non-object body before any rule applies; detectors read mappings.
-        return ()
+    # A body off its protocol's skeleton (messages not an array, a part not an object, ...)
+    # is refused by the vendor's schema before any history rule: unreadable, never clean.
+    problem = first_problem(body, HISTORY[profile.protocol])
+    if problem is not None:
+        raise WireFormatError(problem.path, problem.text())
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     table = detectors(profile.protocol)
     found: list[Violation] = []

@@ -19,6 +19,7 @@ from typing import Any
 from conformance.emulator import errors, replies, shape
 from conformance.emulator.errors import VendorError
 from normalizer.check import Violation, template_fields
+from normalizer.errors import WireFormatError
 from normalizer.profiles import Profile
 
 Checker = Callable[..., Sequence[Violation]]  # normalizer.check's signature
@@ -88,6 +89,9 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     model = model or body["model"]
     try:
         found = checker(body, endpoint.profile, model=model)
+    except WireFormatError as exc:  # off the history's skeleton (normalizer.skeleton)
+        error = errors.wrong_shape(endpoint.error_format, exc.where, exc.problem)
+        return answer_error(endpoint, error, rid, "bad-input")
     except Exception as exc:  # a detector bug must not take the server down: say so
         print(f"emulator: check() failed for {endpoint.provider}: {exc!r}", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)

@@ -121,6 +121,10 @@ def wrong_type(fmt: str, path: str, expected: str, got: str) -> VendorError:
                        param=path)
 
 
+def wrong_shape(fmt: str, path: str, problem: str) -> VendorError:
+    return VendorError(400, unknown_text(f"'{path}': {problem}"), param=path)
+
+
 def too_large(fmt: str, size: int, limit: int) -> VendorError:
     return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
                                          f"emulator's limit of {limit} bytes"))
