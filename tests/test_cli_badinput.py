@@ -38,6 +38,9 @@ STRICTNESS = {
     "r-results-strings.json": '{"results": ["x", 1, null]}',
     "r-results-empty-objects.json": '{"results": [{}, {"provider": 1}]}',
     "r-results-partial.json": '{"results": [{"provider": "p", "mode": "raw", "verdict": "x"}]}',
+    "r-odd-values.json": ('{"results": [{"id": "a", "mode": "weird", "predicted": "?", '
+                          '"provider": "p<x>", "scenario": "s", "title": "t", "topic": "t", '
+                          '"verdict": "bogus"}]}'),
     "r-results-wrong-types.json": ('{"results": [{"provider": ["p"], "mode": 1, "verdict": {},'
                                    ' "topic": null, "scenario": 2, "predicted": [],'
                                    ' "source": "s", "problem": 3}]}'),
