@@ -138,11 +138,12 @@ class Browser:
                 raise TimeoutError(f"never true: {expression}")
             time.sleep(0.05)
 
-    def click(self, selector: str) -> None:
-        box = self.js(f"(() => {{ const e = document.querySelector({json.dumps(selector)});"
+    def click(self, element: str) -> None:
+        """A real mouse click in the middle of `element` (a JS expression), scrolled into view."""
+        box = self.js(f"(() => {{ const e = {element};"
                       " e.scrollIntoView({block: 'center', inline: 'center'});"
-                      " const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
-                      " })()")
+                      " const r = e.getBoundingClientRect();"
+                      " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left",
                       clickCount=1)

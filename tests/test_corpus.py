@@ -15,6 +15,7 @@ from conformance.bodies import MODES
 from conformance.cassettes import cassette_path
 from conformance.publish.html import render_html
 from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
+from conformance.publish.recorded import with_requests
 from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
 from normalizer import PROVIDERS
 
@@ -63,7 +64,8 @@ def test_published_matrix_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
                               mode=[], keyword="", backend="cassette",
                               cassette_dir="cassettes", live=False)
     work = plan(args)
-    ordered = sort_results(execute(work.items, backends_for(args, work.providers)))
+    results = execute(work.items, backends_for(args, work.providers))
+    ordered = sort_results(with_requests(results))  # as `conformance report` does
     fresh = {"md": render_markdown(ordered), "json": render_json(ordered),
              "html": render_html(ordered, summary(ordered))}
     for kind, text in fresh.items():

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from conformance.batch import add_common, backends_for, execute, plan, printer
 from conformance.publish.matrix import write_reports
+from conformance.publish.recorded import with_requests
+from conformance.publish.vendors import write_vendor_pages
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -22,10 +24,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="a strictness.json written by `conformance run`")
     parser.add_argument("--out", default="docs/generated", metavar="DIR",
                         help="where strictness.json/.md/.html go (default: docs)")
+    parser.add_argument("--evidence", default="evidence", metavar="DIR",
+                        help="observations for the per-vendor pages in OUT/vendors/ "
+                             "(default: evidence; skipped when missing)")
+    parser.add_argument("--vendors", action="store_true",
+                        help="write only the per-vendor pages (fast: no cassettes replayed)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.vendors and not Path(args.evidence).is_dir():
+        print(f"conformance report: {args.evidence}: no such evidence folder", file=sys.stderr)
+        return 2
+    if Path(args.evidence).is_dir():
+        pages = write_vendor_pages(Path(args.evidence), Path(args.out) / "vendors")
+        print(f"wrote {len(pages)} vendor pages in {Path(args.out) / 'vendors'}")
+    if args.vendors:
+        return 0
     if args.source:
         try:
             results = json.loads(Path(args.source).read_text(encoding="utf-8"))["results"]
@@ -40,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"conformance report: {exc}", file=sys.stderr)
             return 2
         results = execute(work.items, backends_for(args, work.providers), printer())
-    for path in write_reports(results, Path(args.out)):
+    # The page shows each cell's request: read back from the cassette it was replayed from.
+    for path in write_reports(with_requests(results), Path(args.out)):
         print(f"wrote {path}")
     return 0

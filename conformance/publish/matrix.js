@@ -153,7 +153,7 @@ function show(cell) {
   const origin = el("section");
   origin.append(el("h3", "Where the verdict came from"), el("p", it.origin));
   origin.append(el("p", `check() predicted: ${it.predicted}`
-    + (it.predicted_rule ? ` (${it.predicted_rule}: ${it.predicted_message})` : "")));
+    + (it.predicted_rule ? ` (${it.predicted_rule}${it.predicted_message ? ": " + it.predicted_message : ""})` : "")));
   panel.append(origin, requestSection(it));
   document.querySelectorAll("td.selected").forEach(c => c.classList.remove("selected"));
   cell.classList.add("selected");
