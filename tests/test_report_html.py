@@ -203,3 +203,12 @@ def test_filters_by_verdict_evidence_and_provider(browser: Browser) -> None:
                       "'th.p[data-provider=\"openai\"]')).display") == "none"
     choose("provider", "")
     assert browser.js(count) == f"{len(RESULTS)} cells shown"
+
+
+def test_a_non_web_source_is_shown_as_text_not_linked(browser: Browser) -> None:
+    browser.click("document.querySelector('td.cell.ev-documented')")
+    seen = state(browser)
+    assert seen["open"] and "documented" in seen["panel"]
+    assert "javascript:alert(1)" in seen["panel"]
+    assert browser.js("document.querySelectorAll('#detail a').length") == 0
+    browser.key("Escape")

@@ -50,8 +50,9 @@ function lcsDiff(a, b) {
   let i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) { ops.push(["ctx", a[i]]); i++; j++; }
-    else if (j < m && (i === n || table[i][j + 1] >= table[i + 1][j])) ops.push(["add", b[j++]]);
-    else ops.push(["del", a[i++]]);
+    // Removed lines come before the lines that replace them, as in a unified diff.
+    else if (i < n && (j === m || table[i + 1][j] >= table[i][j + 1])) ops.push(["del", a[i++]]);
+    else ops.push(["add", b[j++]]);
   }
   return ops;
 }
