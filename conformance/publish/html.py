@@ -171,6 +171,6 @@ def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
         "</header>", f'<div class="filters">{filters} <span id="count"></span></div>',
         f'<main><table id="grid">{_header(results, providers)}<tbody>',
         *_rows(results, providers), "</tbody></table></main>",
-        '<aside id="detail" role="dialog" aria-label="cell detail" hidden></aside>',
+        '<aside id="detail" aria-label="cell detail" hidden></aside>',
         f'<script type="application/json" id="data">{json_for_script(page_data(results))}'
         "</script>", f"<script>{_asset('matrix.js')}</script>", "</body></html>", ""])
