@@ -83,7 +83,9 @@ def _source(o: Observation) -> str:
         label += f" @ {commit}" if commit else ""
     else:
         label = re.sub(r"^https?://", "", url) or "unknown"
-    return f"[{_cell(label).replace('[', '(').replace(']', ')')}]({url})" if url else label
+    # <...> keeps a destination with spaces or parentheses in one piece.
+    target = f"<{url}>" if re.search(r"[\s()]", url) else url
+    return f"[{_cell(label).replace('[', '(').replace(']', ')')}]({target})" if url else label
 
 
 def _sorted(group: Iterable[tuple[str, Observation]]) -> list[tuple[str, Observation]]:
