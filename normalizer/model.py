@@ -15,6 +15,12 @@ from typing import Any, Literal, TypeAlias
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
 
+# Extras keys reserved by the neutral model: the stream assemblers put them on parts to
+# describe the neutral part itself (a call cut short, its raw argument text, an id the
+# library derived). They are not vendor fields: a renderer never writes them into a body.
+STREAM_MARKERS: frozenset[str] = frozenset(
+    {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
+
 
 class JsonMap(Mapping[str, Any]):
     """An immutable, hashable JSON object whose key order is kept (it matters on the wire)."""

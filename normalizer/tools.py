@@ -14,7 +14,7 @@ from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireFormatError
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import PROTOCOLS
 
 Decls = list[dict[str, Any]]
 

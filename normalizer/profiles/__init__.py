@@ -35,8 +35,8 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
+from normalizer.protocols import PROTOCOLS
 from normalizer.rules import RULE_IDS
-from normalizer.wire import PROTOCOLS
 
 HERE = Path(__file__).parent
 PROVIDERS: tuple[str, ...] = (

@@ -23,16 +23,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from normalizer.errors import UnknownProtocolError
-from normalizer.model import Message
+from normalizer.model import STREAM_MARKERS, Message
+from normalizer.protocols import PROTOCOLS
 from normalizer.streaming import sse
 from normalizer.streaming.result import (
-    STREAM_MARKERS,
     ProblemCode,
     StreamProblem,
     StreamResult,
     derive_call_id,
 )
-from normalizer.wire import PROTOCOLS
 
 __all__ = [
     "STREAM_MARKERS",

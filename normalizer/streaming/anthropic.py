@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
     StreamProblem,
@@ -155,7 +156,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "claude-haiku-4-5",
+    model: str = DEFAULT_MODEL["anthropic"],
     stop_reason: str | None = None,
 ) -> list[dict[str, Any]]:
     """An assistant message -> the events Anthropic would stream for it (inverse of

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, whole
 from normalizer.streaming.result import (
     ProblemCode,
@@ -157,7 +158,7 @@ def emit(
     message: Message,
     *,
     split: Splitter | None = None,
-    model: str = "gemini-2.5-flash",
+    model: str = DEFAULT_MODEL["gemini"],
     finish_reason: str = "STOP",
 ) -> list[dict[str, Any]]:
     """An assistant message -> the chunks Gemini would stream (inverse of `assemble`): text

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
     StreamProblem,
@@ -170,7 +171,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "gpt-4o-mini",
+    model: str = DEFAULT_MODEL["openai_chat"],
     finish_reason: str | None = None,
 ) -> list[dict[str, Any]]:
     """An assistant message -> the chunks an OpenAI server would stream for it (the inverse

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from normalizer.model import Message, Part
+from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, round_robin, whole
 from normalizer.streaming.responses_items import Item, emit_item, item_parts, response_object
 from normalizer.streaming.result import StreamProblem, StreamResult, as_event, guarded
@@ -123,7 +124,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "gpt-4.1-mini",
+    model: str = DEFAULT_MODEL["openai_responses"],
 ) -> list[dict[str, Any]]:
     """An assistant message -> the events the Responses API would stream (inverse of
     `assemble`). One output item per part; `interleave` sends items' events round-robin."""

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from normalizer.model import Part, Text, Thinking, ToolCall
+from normalizer.protocols import SUMMARY_JOIN
 from normalizer.streaming.emitting import Splitter, arguments_text
 from normalizer.streaming.result import StreamProblem, cut_call, finished_call
-from normalizer.wire.openai_responses import SUMMARY_JOIN
 
 
 @dataclass(slots=True)

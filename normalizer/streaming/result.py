@@ -29,12 +29,6 @@ ProblemCode: TypeAlias = Literal[
 ]
 
 
-# Extras keys the assemblers put on parts to describe the neutral part itself. They are not
-# vendor fields: a renderer must not write them into a request body.
-STREAM_MARKERS: frozenset[str] = frozenset(
-    {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
-
-
 @dataclass(frozen=True, slots=True)
 class StreamProblem:
     """One thing wrong with a stream. `where` is `events[i]` (the i-th event fed) plus a

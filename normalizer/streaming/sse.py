@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normalizer.errors import UnknownProtocolError
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import PROTOCOLS
 
 _LINE = re.compile(r"\r\n|\r|\n")
 # OpenAI Chat ends its stream with this data line; it is not JSON.

@@ -20,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    STREAM_MARKERS,
     History,
     JsonMap,
     Message,
@@ -33,10 +35,9 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["anthropic"]
 # Anthropic requires max_tokens on every request; 256 keeps conformance probes cheap.
 DEFAULT_MAX_TOKENS = 256
 VENDOR = "anthropic"

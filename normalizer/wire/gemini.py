@@ -26,8 +26,10 @@ import base64
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    STREAM_MARKERS,
     History,
     JsonMap,
     Message,
@@ -39,10 +41,9 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
 
-DEFAULT_MODEL = "gemini-2.5-flash"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["gemini"]
 VENDOR = "gemini"
 SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
 

@@ -13,8 +13,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import ArgumentsJSONError, WireFormatError
 from normalizer.model import (
+    STREAM_MARKERS,
     History,
     JsonMap,
     Message,
@@ -26,10 +28,9 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare, parse_arguments
 
-DEFAULT_MODEL = "gpt-4o-mini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_chat"]
 PROTOCOL = "openai_chat"
 
 # Why "\n\n": several Thinking parts (Anthropic sends one block per step) must share the one

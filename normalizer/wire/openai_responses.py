@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    STREAM_MARKERS,
     History,
     Message,
     Part,
@@ -24,7 +26,7 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
+from normalizer.protocols import SUMMARY_JOIN
 from normalizer.tools import declare
 from normalizer.wire.openai_chat import (
     arguments_from_wire,
@@ -39,13 +41,9 @@ from normalizer.wire.openai_chat import (
     with_extras,
 )
 
-DEFAULT_MODEL = "gpt-4.1-mini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_responses"]
 PROTOCOL = "openai_responses"
 VENDOR = "openai_responses"
-
-# Several summary parts share one Thinking text; the originals are kept in extras["summary"]
-# so that they render back unchanged while the text is not edited.
-SUMMARY_JOIN = "\n\n"
 
 _INPUT_TYPES = ("input_text", "output_text")
 # Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
