@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from normalizer.errors import MissingDetectorError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
 
@@ -75,9 +76,9 @@ def check(
             continue
         detect = table.get(rule.id)
         if detect is None:
-            raise LookupError(f"{profile.source_path}: rule {rule.id!r} has no detector for "
-                              f"protocol {profile.protocol!r} (normalizer/checks/"
-                              f"{profile.protocol}.py)")
+            raise MissingDetectorError(
+                f"{profile.source_path}: rule {rule.id!r} has no detector for protocol "
+                f"{profile.protocol!r} (normalizer/checks/{profile.protocol}.py)")
         found.extend(_violation(rule, f) for f in detect(body, rule, model))
     return tuple(found)
 

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from normalizer.errors import NoFreshIdError
+
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # Characters every vendor we know accepts in ids and names; anything else is replaced.
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -105,7 +107,7 @@ def fresh_value(
         for value in candidates(original, rule, salt):
             if value not in used and rule.accepts(value):
                 return value
-    raise ValueError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
+    raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
                      f"max_length={rule.max_length!r}; check the profile's rule params")
 
 

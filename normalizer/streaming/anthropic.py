@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
 from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
@@ -193,7 +194,7 @@ def _block_events(index: int, part: Part, pieces: Splitter) -> list[dict[str, An
         start = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": p} for p in pieces(part.text) if p]
     else:
-        raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+        raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
     return [{"type": "content_block_start", "index": index, "content_block": start},
             *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
             {"type": "content_block_stop", "index": index}]

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
 from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.emitting import Splitter, whole
@@ -193,7 +194,7 @@ def _wire_parts(part: Part, pieces: Splitter) -> list[dict[str, Any]]:
         out = [{"text": p} for p in pieces(part.text) if p] or [{"text": ""}]
         signature = part.extras.get("thought_signature")
     else:
-        raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+        raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
     if signature:
         out[-1] = {**out[-1], "thoughtSignature": signature}
     return out

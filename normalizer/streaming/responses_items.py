@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import Part, Text, Thinking, ToolCall
 from normalizer.protocols import SUMMARY_JOIN
 from normalizer.streaming.emitting import Splitter, arguments_text
@@ -114,7 +115,7 @@ def emit_item(
         return _reasoning_events(index, part, pieces)
     if isinstance(part, Text):
         return _text_events(index, part, pieces)
-    raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+    raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
 
 
 def _frame(index: int, item: dict[str, Any], done: dict[str, Any],

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from normalizer.errors import ArgumentsJSONError
+from normalizer.errors import ArgumentsJSONError, StreamEventError
 from normalizer.model import EMPTY, JsonMap, Message, ToolCall
 from normalizer.streaming.sse import INVALID_JSON_KEY
 from normalizer.tools import parse_arguments
@@ -82,7 +82,8 @@ def as_event(event: Any) -> Mapping[str, Any]:
         return event
     dump = getattr(event, "model_dump", None)
     if dump is None:
-        raise TypeError(f"expected a JSON object or an SDK event, got {type(event).__name__}")
+        raise StreamEventError(
+            f"expected a JSON object or an SDK event, got {type(event).__name__}")
     return dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
 
 
