@@ -14,15 +14,10 @@ import pytest
 import normalizer
 from normalizer import errors
 
-# Names a package namespace holds that are not API: its submodules, bound as attributes
-# when they are imported.
-_SUBMODULES = {name for name, value in vars(normalizer).items()
-               if isinstance(value, types.ModuleType)}
-
-
 def test_all_equals_public_names() -> None:
-    public = {name for name in vars(normalizer)
-              if not name.startswith("_") and name not in _SUBMODULES}
+    # Submodules are bound as attributes of the package when imported; they are not API.
+    public = {name for name, value in vars(normalizer).items()
+              if not name.startswith("_") and not isinstance(value, types.ModuleType)}
     exported = set(normalizer.__all__)
     assert exported == public, (exported - public, public - exported)
 

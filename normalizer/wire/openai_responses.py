@@ -28,7 +28,7 @@ from normalizer.model import (
 )
 from normalizer.protocols import SUMMARY_JOIN
 from normalizer.tools import declare
-from normalizer.wire.openai_chat import (
+from normalizer.wire._openai_common import (
     arguments_from_wire,
     arguments_to_wire,
     content_to_wire,
