@@ -19,14 +19,13 @@ from typing import Any
 from normalizer.errors import UnstreamablePartError
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
 from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
     StreamProblem,
     StreamResult,
-    as_event,
     cut_call,
     finished_call,
-    guarded,
 )
 
 # Events the SDK's MessageStream adds on top of the wire events when you iterate it.
@@ -46,24 +45,17 @@ class _Block:
     closed: bool = False
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed raw stream events (dicts or the SDK's event objects) with `feed`; `result()`
     gives the message so far. `origin` is the provider name set on the message."""
 
     protocol = "anthropic"
 
     def __init__(self, *, origin: str | None = None) -> None:
-        self._origin = origin
-        self._count = 0
+        super().__init__(origin=origin)
         self._blocks: dict[int, _Block] = {}
         self._stop_reason: str | None = None
         self._stopped = False
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, ev: Mapping[str, Any], where: str) -> None:
         kind = ev.get("type")

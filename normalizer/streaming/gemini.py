@@ -25,16 +25,15 @@ from typing import Any
 from normalizer.errors import UnstreamablePartError
 from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
 from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, whole
 from normalizer.streaming.result import (
     ProblemCode,
     StreamProblem,
     StreamResult,
-    as_event,
     cut_call,
     derive_call_id,
     finished_call,
-    guarded,
 )
 
 _CLEAN_FINISH = frozenset({"STOP", "MAX_TOKENS"})
@@ -49,7 +48,7 @@ class _Segment:
     signature: str | None = None
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed stream chunks with `feed`; `result()` gives the message so far. `candidate`
     selects a candidate index; `id_seed` salts derived ids; `origin` names the provider."""
 
@@ -57,18 +56,11 @@ class Assembler:
 
     def __init__(self, *, candidate: int = 0, id_seed: str = "",
                  origin: str | None = None) -> None:
+        super().__init__(origin=origin)
         self._candidate = candidate
         self._id_seed = id_seed
-        self._origin = origin
-        self._count = 0
         self._segments: list[_Segment] = []
         self._finish: str | None = None
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
         if "error" in chunk:

@@ -23,9 +23,10 @@ from typing import Any
 
 from normalizer.model import Message, Part
 from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, round_robin, whole
 from normalizer.streaming.responses_items import Item, emit_item, item_parts, response_object
-from normalizer.streaming.result import StreamProblem, StreamResult, as_event, guarded
+from normalizer.streaming.result import StreamProblem, StreamResult
 
 # Events that carry nothing the neutral message needs (their content also arrives as deltas).
 _QUIET = frozenset({
@@ -42,22 +43,15 @@ _TEXT_DELTAS = {"response.output_text.delta": "text",
 _FAILED = ("response.incomplete", "response.failed", "error")
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed Responses stream events with `feed`; `result()` gives the message so far."""
 
     protocol = "openai_responses"
 
     def __init__(self, *, origin: str | None = None) -> None:
-        self._origin = origin
-        self._count = 0
+        super().__init__(origin=origin)
         self._items: dict[int, Item] = {}
         self._status: str | None = None
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, ev: Mapping[str, Any], where: str) -> None:
         kind = str(ev.get("type"))
