@@ -68,3 +68,14 @@ def test_import_pulls_in_no_suite_dependency() -> None:
                          check=True).stdout
     loaded = set(json.loads(out))
     assert not loaded & set(_SUITE_ONLY), sorted(loaded & set(_SUITE_ONLY))
+
+
+def test_testing_without_hypothesis_names_the_extra() -> None:
+    # sys.modules[name] = None makes `import name` fail, as if it were not installed.
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "try:\n    import normalizer.testing\n"
+            "except ImportError as exc:\n    print(type(exc).__name__, exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("MissingExtraError")
+    assert "provider-conformance[testing]" in out
