@@ -16,7 +16,6 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from oracles import mistral_common
 from oracles.mistral_common import (
     MistralCommonMissingError,

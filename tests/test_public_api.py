@@ -14,6 +14,7 @@ import pytest
 import normalizer
 from normalizer import errors
 
+
 def test_all_equals_public_names() -> None:
     # Submodules are bound as attributes of the package when imported; they are not API.
     public = {name for name, value in vars(normalizer).items()
