@@ -36,11 +36,13 @@ class Detector(Protocol):
     for (Gemini carries it in the URL, not the body), or None when unknown."""
 
     def __call__(self, body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterable[Finding]:
-        ...
+        """Each place in `body` where `rule` is broken."""
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
+    """One broken rule in a body: the rule, where, and the vendor's message for it."""
+
     rule: str
     location: str
     status: int
@@ -51,6 +53,7 @@ class Violation:
 
     @property
     def message_known(self) -> bool:
+        """Whether the profile has the vendor's verbatim text for this rule."""
         return self.message != UNKNOWN
 
 

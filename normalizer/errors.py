@@ -27,6 +27,8 @@ class NormalizerError(Exception):
 
 
 class UnknownProtocolError(NormalizerError, ValueError):
+    """A protocol name not in PROTOCOLS; `known` lists the valid ones."""
+
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         super().__init__(f"unknown protocol {name!r}; known protocols: {', '.join(known)}")
         self.name = name
@@ -34,6 +36,8 @@ class UnknownProtocolError(NormalizerError, ValueError):
 
 
 class UnknownProviderError(NormalizerError, ValueError):
+    """A provider name with no built-in profile; `known` lists them."""
+
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         super().__init__(
             f"unknown provider {name!r}; built-in providers: {', '.join(known)} "

@@ -38,6 +38,7 @@ class Constraint:
     max_length: int | None = None
 
     def accepts(self, value: str) -> bool:
+        """Whether `value` is non-empty and satisfies the pattern and length limit."""
         if not value:
             return False
         if self.max_length is not None and len(value) > self.max_length:
@@ -46,6 +47,7 @@ class Constraint:
 
     @property
     def active(self) -> bool:
+        """Whether the constraint limits anything at all."""
         return self.pattern is not None or self.max_length is not None
 
 
@@ -116,7 +118,7 @@ def build_map(
     rule: Constraint,
     candidates: Callable[[str, Constraint, int], Iterable[str]] = _id_candidates,
 ) -> dict[str, str]:
-    """original -> replacement for every value `rule` rejects, in order of first appearance.
+    """The map original -> replacement for every value `rule` rejects, in order of first appearance.
 
     Values `rule` accepts are kept and reserved first, so no replacement can take the place
     of a value that stays. Accepted values are absent from the result (they do not change)."""
@@ -133,12 +135,12 @@ def build_map(
 
 
 def id_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
-    """original id -> new id for the ids `rule` rejects."""
+    """The map original id -> new id for the ids `rule` rejects."""
     return build_map(originals, rule, _id_candidates)
 
 
 def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
-    """original tool name -> new name for the names `rule` rejects."""
+    """The map original tool name -> new name for the names `rule` rejects."""
     return build_map(originals, rule, _name_candidates)
 
 

@@ -269,42 +269,52 @@ def damaged(kind: str, base: st.SearchStrategy[History] | None = None) -> st.Sea
 
 
 def orphans() -> st.SearchStrategy[History]:
+    """Clean histories damaged with results whose call is gone."""
     return damaged("orphans")
 
 
 def partial_matches() -> st.SearchStrategy[History]:
+    """Clean histories damaged with calls with only some of their results."""
     return damaged("partial_matches")
 
 
 def out_of_order_results() -> st.SearchStrategy[History]:
+    """Clean histories damaged with results not in the order of their calls."""
     return damaged("out_of_order_results")
 
 
 def wedged_messages() -> st.SearchStrategy[History]:
+    """Clean histories damaged with a message wedged between calls and results."""
     return damaged("wedged_messages")
 
 
 def duplicate_ids() -> st.SearchStrategy[History]:
+    """Clean histories damaged with two calls sharing one id."""
     return damaged("duplicate_ids")
 
 
 def missing_ids() -> st.SearchStrategy[History]:
+    """Clean histories damaged with calls and results without ids."""
     return damaged("missing_ids")
 
 
 def repeated_calls() -> st.SearchStrategy[History]:
+    """Clean histories damaged with the same call made again in a later turn."""
     return damaged("repeated_calls")
 
 
 def mixed_origins() -> st.SearchStrategy[History]:
+    """Clean histories damaged with turns from several vendors (ids, thinking)."""
     return damaged("mixed_origins")
 
 
 def empty_content() -> st.SearchStrategy[History]:
+    """Clean histories damaged with messages with empty text."""
     return damaged("empty_content")
 
 
 def misplaced_system() -> st.SearchStrategy[History]:
+    """Clean histories damaged with a system message after the first turn."""
     return damaged("misplaced_system")
 
 

@@ -110,6 +110,8 @@ def _spec(decl: Mapping[str, Any], schema_key: str, where: str) -> ToolSpec:
 
 @dataclass(frozen=True, slots=True)
 class ParsedCall:
+    """A vendor tool call in neutral form: name, arguments and call id."""
+
     name: str
     arguments: JsonMap
     call_id: str | None

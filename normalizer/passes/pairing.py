@@ -84,6 +84,7 @@ def _split(message: Message, m: int, orphans: set[Slot], policy: Policy,
 
 
 def orphan_text(result: ToolResult) -> str:
+    """The text an orphan result becomes under the keep-as-text policy."""
     flag = " (error)" if result.is_error else ""
     return f"[{describe_result(result)}{flag} with no matching call right before it] {result.text}"
 

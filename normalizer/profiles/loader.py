@@ -32,6 +32,8 @@ _PROFILE_KEYS = {"provider", "protocol", "error_format", "inherits", "disable", 
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """One strictness rule of a vendor, with its verbatim message template and source."""
+
     id: str
     forbids: str
     status: int
@@ -48,6 +50,7 @@ class Rule:
 
     @property
     def message_known(self) -> bool:
+        """Whether the vendor's verbatim message is known (not `unknown`)."""
         return self.message != UNKNOWN
 
     def applies_to(self, model: str | None, *, when_unknown: bool) -> bool:
@@ -64,6 +67,8 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
+    """A provider's rules in the order the vendor evaluates them, and its protocol."""
+
     provider: str
     protocol: str
     error_format: str
@@ -73,9 +78,11 @@ class Profile:
     source_path: str = ""
 
     def rule(self, rule_id: str) -> Rule | None:
+        """The rule with this id, or None when the profile has none."""
         return next((r for r in self.rules if r.id == rule_id), None)
 
     def enforces(self, rule_id: str) -> bool:
+        """Whether the profile has this rule and the vendor enforces it."""
         found = self.rule(rule_id)
         return found is not None and found.enforced
 
@@ -117,6 +124,7 @@ def _load_file(path: Path, base_dir: Path) -> Profile:
 
 def profile_from_mapping(data: Any, *, source: str = "<profile>",
                          base_dir: Path = HERE / "base") -> Profile:
+    """A Profile from parsed YAML; errors name `source` and the field."""
     if not isinstance(data, Mapping):
         raise ProfileError(source, "top level", "expected a mapping")
     unknown = set(data) - _PROFILE_KEYS
@@ -188,4 +196,5 @@ def _rule(raw: Any, source: str, where: str) -> Rule:
 
 
 def builtin_profiles() -> tuple[Profile, ...]:
+    """Every built-in profile, in PROVIDERS order."""
     return tuple(load_profile(name) for name in PROVIDERS)

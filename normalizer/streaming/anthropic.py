@@ -115,6 +115,7 @@ class Assembler(BaseAssembler):
                                                 f"delta type {kind!r} ignored"))
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         for block in self._blocks.values():

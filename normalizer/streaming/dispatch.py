@@ -15,11 +15,15 @@ from normalizer.streaming.result import StreamResult
 
 
 class Assembler(Protocol):
+    """What every protocol's assembler offers."""
+
     protocol: str
 
-    def feed(self, event: Any) -> None: ...
+    def feed(self, event: Any) -> None:
+        """Take the next event of the stream (a dict or an SDK event object)."""
 
-    def result(self) -> StreamResult: ...
+    def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
 
 
 def _module(protocol: str) -> Any:

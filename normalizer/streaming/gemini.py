@@ -111,6 +111,7 @@ class Assembler(BaseAssembler):
                           f"part with keys {sorted(part)} ignored (not text or functionCall)")
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         calls = 0

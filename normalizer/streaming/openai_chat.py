@@ -130,6 +130,7 @@ class Assembler(BaseAssembler):
             self._order.append(key)
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         calls = 0

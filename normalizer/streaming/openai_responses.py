@@ -103,6 +103,7 @@ class Assembler(BaseAssembler):
             "stream-error", where, f"{kind}: {json.dumps(detail, ensure_ascii=False)}"))
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         for index in sorted(self._items):

@@ -17,6 +17,8 @@ from normalizer.streaming.result import StreamProblem, cut_call, finished_call
 
 @dataclass(slots=True)
 class Item:
+    """One output item of a Responses stream as it is being assembled."""
+
     KINDS: ClassVar[frozenset[str]] = frozenset({"message", "function_call", "reasoning"})
 
     kind: str
@@ -30,9 +32,11 @@ class Item:
 
     @property
     def closed(self) -> bool:
+        """Whether the item's done event has arrived."""
         return self.final is not None or self.final_arguments is not None
 
     def append(self, what: str, ev: Mapping[str, Any], where: str) -> None:
+        """Add one delta event's text to the item's `what` fragments."""
         delta = ev.get("delta")
         if not isinstance(delta, str):
             return
@@ -173,6 +177,7 @@ def _reasoning_events(index: int, thinking: Thinking,
 
 
 def response_object(model: str, output: list[dict[str, Any]], status: str) -> dict[str, Any]:
+    """The `response` object Responses events carry, with `output` and `status`."""
     return {"id": "resp_stream", "object": "response", "created_at": 0, "model": model,
             "status": status, "output": output, "parallel_tool_calls": True,
             "tool_choice": "auto", "tools": []}

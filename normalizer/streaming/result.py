@@ -57,14 +57,17 @@ class StreamResult:
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The message's tool calls, complete or not."""
         return self.message.tool_calls
 
     @property
     def incomplete_calls(self) -> tuple[ToolCall, ...]:
+        """The calls the stream ended before closing."""
         return tuple(c for c in self.tool_calls if c.extras.get("incomplete"))
 
     @property
     def argument_errors(self) -> tuple[ArgumentsJSONError, ...]:
+        """The typed errors of closed calls whose arguments are not a JSON object."""
         return tuple(p.error for p in self.problems if p.error is not None)
 
     def raise_on_invalid_arguments(self) -> StreamResult:

@@ -28,6 +28,8 @@ INVALID_JSON_KEY = "sse_invalid_json"
 
 @dataclass(frozen=True, slots=True)
 class SSEMessage:
+    """One server-sent event: its `event` name (if any) and its `data` text."""
+
     event: str | None
     data: str
 
@@ -42,6 +44,7 @@ class SSEDecoder:
         self._data: list[str] = []
 
     def feed(self, chunk: bytes) -> list[SSEMessage]:
+        """Take the next bytes; return the events they complete."""
         text = self._pending + self._utf8.decode(chunk)
         # A trailing CR may be the first half of a CRLF: hold it until the next chunk.
         held = "\r" if text.endswith("\r") else ""
