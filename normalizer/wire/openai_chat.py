@@ -15,7 +15,6 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
-    STREAM_MARKERS,
     History,
     Message,
     Part,
@@ -27,6 +26,7 @@ from normalizer.model import (
     thaw,
 )
 from normalizer.tools import declare
+from normalizer.wire._extras import skipped
 from normalizer.wire._openai_common import (
     arguments_from_wire,
     arguments_to_wire,
@@ -49,11 +49,9 @@ PROTOCOL = "openai_chat"
 THINKING_JOIN = "\n\n"
 
 _ROLES = ("system", "developer", "user", "assistant", "tool")
-# Extras keys other protocol modules define (Gemini signatures, Anthropic citations, the
-# Responses instructions flag and item fields): never written as Chat Completions fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "instructions", "item", "id", "status",
-                "annotations", "phase", "response", "function_call", "function_response",
-                *sorted(STREAM_MARKERS))
+# Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
+# which protocol owns which) and the neutral model's reserved markers.
+FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
 
 
 # --- parse ---

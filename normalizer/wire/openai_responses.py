@@ -15,7 +15,6 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
-    STREAM_MARKERS,
     History,
     Message,
     Part,
@@ -28,6 +27,7 @@ from normalizer.model import (
 )
 from normalizer.protocols import SUMMARY_JOIN
 from normalizer.tools import declare
+from normalizer.wire._extras import skipped
 from normalizer.wire._openai_common import (
     arguments_from_wire,
     arguments_to_wire,
@@ -46,10 +46,10 @@ PROTOCOL = "openai_responses"
 VENDOR = "openai_responses"
 
 _INPUT_TYPES = ("input_text", "output_text")
-# Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
-# citations, Mistral's prefix flag, Chat's message `name`): never written as Responses fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item",
-                "response", "function_call", "function_response", *sorted(STREAM_MARKERS))
+# Extras keys never written as generic Responses fields: other protocols' (protocols.py says
+# which protocol owns which), the reserved markers, and `item` (the item fields a first Text
+# carries, which _render_assistant writes itself).
+FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL, "item")))
 
 
 # --- parse ---
