@@ -65,9 +65,11 @@ DEFAULT_MODEL: Final = MappingProxyType({name: f.default_model for name, f in FA
 
 def foreign_extras(protocol: str) -> frozenset[str]:
     """The extras keys other protocols own and `protocol` does not: its renderer never
-    writes them (a key Anthropic owns would reach OpenAI as an unknown field, a 400)."""
+    writes them (another protocol's key would reach this vendor as an unknown field,
+    which strict vendors reject)."""
     others = (f.own_extras for name, f in FACTS.items() if name != protocol)
     return frozenset().union(*others) - FACTS[protocol].own_extras
+
 
 # How the Responses API's reasoning summary parts join into one Thinking text; the wire
 # module and the stream assembler must join them the same way. The originals are kept in
