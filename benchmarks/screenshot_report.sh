@@ -3,7 +3,7 @@
 # save a screenshot, to look at the grid as a person would.
 #   bash benchmarks/screenshot_report.sh [report.html] [out.png]
 set -euo pipefail
-page="${1:-docs/strictness.html}"
+page="${1:-docs/generated/strictness.html}"
 out="${2:-report/strictness.png}"
 mkdir -p "$(dirname "$out")"
 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

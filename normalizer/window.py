@@ -10,7 +10,7 @@ longest recent stretch that fits.
 Tokens are counted by a pluggable `Counter` (Message -> int). The default,
 `estimate_tokens`, needs no download at run time: tiktoken fetches its BPE files at first
 use and fails offline. Its error against a real tokenizer is measured in
-docs/normalizer-switch-window.md.
+docs/vendor-switches-and-windows.md.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ Counter = Callable[[Message], int]
 
 # Word pieces, in the spirit of the BPE pre-tokenizers: a letter run with an optional leading
 # space, digit runs of up to three, whitespace runs, runs of anything else. The divisors were
-# fitted against Mistral's Tekken tokenizer (docs/normalizer-switch-window.md): a long
+# fitted against Mistral's Tekken tokenizer (docs/vendor-switches-and-windows.md): a long
 # letter run splits about every 8 letters, punctuation merges in pairs, non-ASCII text
 # (Hangul, CJK, accents) costs about one token per 1.5 characters.
 _PIECES = re.compile(r" ?[A-Za-z]+| ?[0-9]{1,3}|\s+|[^\sA-Za-z0-9]+")

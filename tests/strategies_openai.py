@@ -1,7 +1,7 @@
 """Test helpers for the two OpenAI protocols: Hypothesis strategies of the histories each
 protocol can represent, and a loopback server that records the bodies the official SDK sends.
 
-"Can represent" excludes what the wire cannot tell apart (docs/wire-openai.md): two
+"Can represent" excludes what the wire cannot tell apart (docs/wire.md): two
 consecutive tool messages (the wire regroups them), Text beside tool results, a tool message
 without results, part orders that Chat Completions fixes (thinking, text, calls), thinking
 signatures in openai_chat, `is_error`, and a string of arguments that is itself a JSON object.

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from conformance.backends import Backends
+from conformance.item import Item, run_item
 from conformance.providers import Provider
-from conformance.runner import Item, run_item
-from conformance.scenario import load_scenario
+from conformance.scenarios.load import load_scenario
 
 SCENARIO = Path(__file__).parent / "data" / "scenario_files" / "pairing" / \
     "partial-parallel-results.yaml"

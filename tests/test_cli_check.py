@@ -1,4 +1,4 @@
-"""`conformance check`: exit 0 clean, 1 violations, 2 unreadable input; and docs/rules.md
+"""`conformance check`: exit 0 clean, 1 violations, 2 unreadable input; and docs/generated/rules.md
 is generated from the profiles (fresh)."""
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance.rules_doc import OUT, render
+from conformance.publish.rules_doc import OUT, render
 from normalizer.profiles import builtin_profiles
 
 CASES = Path(__file__).parent / "rule_cases"
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli", "check", *args],
+    return subprocess.run([sys.executable, "-m", "conformance.cli.main", "check", *args],
                           input=stdin, capture_output=True, text=True)
 
 
@@ -61,4 +61,4 @@ def test_profile_file_and_unknown_provider(tmp_path: Path) -> None:
 
 def test_rules_table_is_generated_and_fresh() -> None:
     assert OUT.read_text(encoding="utf-8") == render(builtin_profiles()), (
-        "docs/rules.md is stale: run python -m conformance.rules_doc")
+        "docs/generated/rules.md is stale: run python -m conformance.publish.rules_doc")

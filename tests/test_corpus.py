@@ -1,6 +1,6 @@
 """The scenario corpus and its cassettes: every scenario loads, titles are unique, every
 non-draft scenario has a cassette per built-in provider × mode, no cassette is orphaned,
-and the published matrix (docs/strictness.*) is what the cassettes say today."""
+and the published matrix (docs/generated/strictness.*) is what the cassettes say today."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from conformance.batch import backends_for, execute, plan
+from conformance.bodies import MODES
 from conformance.cassettes import cassette_path
-from conformance.report import render_json, render_markdown, sort_results, summary
-from conformance.report_html import render_html
-from conformance.requests import MODES
-from conformance.scenario import Scenario, find_scenarios, load_scenario
-from conformance.session import backends_for, execute, plan
+from conformance.publish.html import render_html
+from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
+from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
 from normalizer import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,10 @@ def test_cassettes_match_scenarios_one_to_one() -> None:
     assert sorted(str(p.relative_to(ROOT)) for p in present - wanted) == [], "orphaned"
 
 
-@pytest.mark.skipif(not (ROOT / "docs" / "strictness.md").exists(), reason="not published yet")
+PUBLISHED = ROOT / "docs" / "generated"
+
+
+@pytest.mark.skipif(not (PUBLISHED / "strictness.md").exists(), reason="not published yet")
 def test_published_matrix_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the same relative paths `conformance report` records
     args = argparse.Namespace(providers_file=None, provider=[], scenarios="scenarios",
@@ -64,5 +67,5 @@ def test_published_matrix_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
     fresh = {"md": render_markdown(ordered), "json": render_json(ordered),
              "html": render_html(ordered, summary(ordered))}
     for kind, text in fresh.items():
-        published = (ROOT / "docs" / f"strictness.{kind}").read_text(encoding="utf-8")
-        assert text == published, f"docs/strictness.{kind} is stale: run `conformance report`"
+        published = (PUBLISHED / f"strictness.{kind}").read_text(encoding="utf-8")
+        assert text == published, f"{PUBLISHED / kind} is stale: run `conformance report`"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from conformance import cli_emulate
-from conformance.cli import build_parser
+from conformance.cli import emulate as cli_emulate
+from conformance.cli.main import build_parser
 
 
 def test_emulate_prints_urls_and_stops(capsys: Any) -> None:

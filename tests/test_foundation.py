@@ -51,6 +51,6 @@ def test_tool_result_text() -> None:
 
 
 def test_console_script_help() -> None:
-    out = subprocess.run([sys.executable, "-m", "conformance.cli", "--help"],
+    out = subprocess.run([sys.executable, "-m", "conformance.cli.main", "--help"],
                          capture_output=True, text=True, check=True)
     assert "usage: conformance" in out.stdout

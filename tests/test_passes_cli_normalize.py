@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance.cli.main import main
 from normalizer import check
 
 WEDGED = {"model": "gpt-4o", "max_tokens": 100, "messages": [

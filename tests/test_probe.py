@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from conformance import probe
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
-from conformance.probe import check_control, observe, send_with_backoff
-from conformance.probe_cases import probe_set
-from conformance.probe_profile import (
+from conformance.probe import observe as probe
+from conformance.probe.cases import probe_set
+from conformance.probe.observe import check_control, observe, send_with_backoff
+from conformance.probe.profile import (
     Probed,
     attribute,
     instance_of,

@@ -1,4 +1,4 @@
-"""The probe's shipped requests (conformance/probe_cases) stay in step with the rule cases
+"""The probe's shipped requests (conformance/probe/cases) stay in step with the rule cases
 (tests/rule_cases) and the built-in profiles: every rule a built-in profile of a protocol
 uses has a probe case; each case breaks its rule for every built-in profile that enforces
 it, and its neighbour breaks nothing; copies are still identical to their source."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.probe_cases import ProbeCase, probe_set
+from conformance.probe.cases import ProbeCase, probe_set
 from normalizer.check import check
 from normalizer.profiles import Profile, builtin_profiles, load_profile
 from normalizer.wire import PROTOCOLS

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance import probe
-from conformance.cli import main
+from conformance.cli.main import main
 from conformance.emulator import Emulator, serve
-from conformance.probe_cases import probe_set
+from conformance.probe import observe as probe
+from conformance.probe.cases import probe_set
 from normalizer import normalize, parse, render
 from normalizer.check import check
 from normalizer.profiles import Profile, load_profile

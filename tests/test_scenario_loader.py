@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenario import ScenarioError, load_scenario
-from conformance.scenario_format import SCHEMA_PATH, schema_text
+from conformance.scenarios.format import SCHEMA_PATH, schema_text
+from conformance.scenarios.load import ScenarioError, load_scenario
 from normalizer.model import ToolCall, ToolResult
 
 DATA = Path(__file__).parent / "data" / "scenario_files"
@@ -86,7 +86,8 @@ def test_empty_file(tmp_path: Path) -> None:
 
 def test_schema_is_fresh() -> None:
     assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), (
-        "conformance/scenario.schema.json is stale: run python -m conformance.scenario_format")
+        "conformance/scenarios/scenario.schema.json is stale: "
+        "run python -m conformance.scenarios.format")
 
 
 MUTATIONS = [

@@ -12,10 +12,10 @@ import pytest
 from conformance import cassettes
 from conformance.backends import Backends
 from conformance.emulator import serve
+from conformance.item import Item, run_item
 from conformance.providers import BUILTIN_PROVIDERS, Provider
-from conformance.report import write_reports
-from conformance.runner import Item, run_item
-from conformance.scenario import load_scenario
+from conformance.publish.matrix import write_reports
+from conformance.scenarios.load import load_scenario
 
 SCENARIO = Path(__file__).parent / "data" / "scenario_files" / "pairing" / \
     "partial-parallel-results.yaml"

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance import stream_replay
+from conformance.bodies import build
 from conformance.emulator import Replay, serve
 from conformance.emulator.replay import encode_recorded
 from conformance.providers import select
-from conformance.requests import build
-from conformance.scenario import ScenarioError, load_scenario
+from conformance.scenarios import replay as stream_replay
+from conformance.scenarios.load import ScenarioError, load_scenario
 from normalizer.check import check
 from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
 from normalizer.normalize import normalize
@@ -246,7 +246,7 @@ def test_string_arguments_stay_text_where_the_wire_is_text() -> None:
 
 def test_conformance_normalize_replays_a_streaming_scenario(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from conformance.cli.main import main
 
     events = _events("anthropic")[:-4]  # cut before the second call's block_stop
     path = _write(tmp_path, {"protocol": "anthropic", "events": events,

@@ -1,6 +1,6 @@
 """Anthropic Messages API request bodies <-> neutral History.
 
-Mapping (see docs/wire-anthropic-gemini.md for the full table):
+Mapping (see docs/wire.md for the full table):
 
 - top-level `system` (string or text blocks) <-> the first message when its role is system;
 - `user` message holding any `tool_result` block <-> one neutral `tool` message (results and

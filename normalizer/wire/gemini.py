@@ -1,7 +1,7 @@
 """Gemini generateContent request bodies (REST JSON, camelCase, as google-genai sends them)
 <-> neutral History.
 
-Mapping (see docs/wire-anthropic-gemini.md for the full table):
+Mapping (see docs/wire.md for the full table):
 
 - `systemInstruction` <-> the first message when its role is system (its optional `role`,
   which the SDK sets to "user", kept in Message.extras["role"]);

@@ -1,4 +1,4 @@
-"""OpenAI Chat Completions request bodies <-> neutral History; docs/wire-openai.md has the
+"""OpenAI Chat Completions request bodies <-> neutral History; docs/wire.md has the
 full mapping and what is lossy. In short: system/developer/user messages -> one Message each
 (`developer` as extras {"role": "developer"}); assistant -> Thinking (`reasoning_content`),
 Text (`content`), ToolCall (`tool_calls`), in that order; consecutive `tool` messages -> ONE

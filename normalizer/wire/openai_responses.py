@@ -1,5 +1,5 @@
 """OpenAI Responses API request bodies (`instructions` + `input` items) <-> neutral History;
-docs/wire-openai.md has the full mapping and what is lossy. In short: `instructions` -> a
+docs/wire.md has the full mapping and what is lossy. In short: `instructions` -> a
 leading system Message with extras {"instructions": true}; role items -> one Message each; a
 run of assistant-side items (reasoning, assistant message, function_call) -> ONE assistant
 Message with one part per item in order (Thinking, Text per output_text part, ToolCall); a

@@ -1,0 +1,64 @@
+"""`conformance run`: every scenario × provider × mode (offline default: the built-in
+providers on the loopback emulators), the matrix summary, and the report files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
+from conformance.publish.matrix import provenance_line, summary, write_reports
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "run", help="run the scenarios against providers and write the strictness matrix",
+        description="Replay every scenario against every provider, raw and normalized, and "
+                    "write the strictness matrix. Offline by default (loopback emulators).")
+    add_common(parser, backend="emulator")
+    parser.add_argument("--out", default="report", metavar="DIR",
+                        help="where strictness.json/.md/.html go (default: report)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        work = plan(args)
+    except (OSError, ValueError) as exc:
+        print(f"conformance run: {exc}", file=sys.stderr)
+        return 2
+    backends = backends_for(args, work.providers)
+    live = sum(1 for i in work.items
+               if backends.resolve(i.provider, i.cassette(backends.cassette_root)) == "live")
+    refusal = confirm_live(live, args.yes)
+    if refusal:
+        print(f"conformance run: {refusal}", file=sys.stderr)
+        return 2
+    print(f"running {len(work.items)} items: {len(work.scenarios)} scenarios × "
+          f"{len(work.providers)} providers (backend {args.backend})", file=sys.stderr)
+    results = execute(work.items, backends, printer())
+    written = write_reports(results, Path(args.out)) if results else []
+    print(matrix_summary(results, len(work.broken)))
+    for path in written:
+        print(f"wrote {path}")
+    failed = sum(1 for r in results if r["problem"] and not r.get("known_gap"))
+    return 1 if failed or work.broken else 0
+
+
+def matrix_summary(results: list[dict[str, Any]], broken: int) -> str:
+    s = summary(results)
+    lines = [f"{s['items']} items; raw: " + ", ".join(f"{v} {k}" for k, v in s["raw"].items())
+             + "; normalized: " + ", ".join(f"{v} {k}" for k, v in s["normalized"].items()),
+             f"failing their expectation: {s['failed']} (and {s['known_gaps']} declared known "
+             f"gaps); broken scenario files: {broken}; "
+             f"where check() predicted otherwise: {s['differs_from_check']}",
+             provenance_line(results),
+             "", f"{'provider':<18}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
+    counts = Counter((r["provider"], r["mode"], r["verdict"]) for r in results)
+    for p in s["providers"]:
+        lines.append(f"{p:<18}{counts[(p, 'raw', 'reject')]:>11}"
+                     f"{counts[(p, 'raw', 'accept')]:>11}{counts[(p, 'normalized', 'accept')]:>12}")
+    return "\n".join(lines)

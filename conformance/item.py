@@ -1,0 +1,151 @@
+"""One item = scenario × provider × mode. Running it: build the request, predict with
+`check`, send it through the backend, classify, and judge against the expectation
+(raw: `expect.raw`; normalized: accept). Shared by `conformance run` and the pytest plugin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.backends import Backends
+from conformance.bodies import MODES, build
+from conformance.cassettes import cassette_path
+from conformance.classify import Verdict, classify
+from conformance.providers import Provider
+from conformance.scenarios.load import Scenario
+from normalizer.check import check
+from normalizer.errors import NormalizerError
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    scenario: Scenario
+    provider: Provider
+    mode: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.scenario.path}::{self.provider.name}[{self.mode}]"
+
+    @property
+    def expected(self) -> str | None:
+        if self.mode == "normalized":
+            return "accept"
+        found = self.scenario.expect_raw.get(self.provider.name)
+        return str(found) if found is not None else None
+
+    @property
+    def known_gap(self) -> str:
+        """The scenario's `known_gaps` entry for this provider (or provider[mode]), if any."""
+        for gap in self.scenario.known_gaps:
+            target = gap.split(":", 1)[0].strip()
+            if target in {self.provider.name, f"{self.provider.name}[{self.mode}]"}:
+                return gap
+        return ""
+
+    def cassette(self, root: Path) -> Path:
+        return cassette_path(root, self.provider.name, self.scenario.topic, self.scenario.fault,
+                             self.mode)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    id: str
+    scenario: str
+    title: str
+    topic: str
+    provider: str
+    mode: str
+    verdict: Verdict
+    expected: str | None
+    predicted: str  # what check() says: accept, or reject with the first rule
+    predicted_rule: str | None
+    predicted_message: str
+    source: dict[str, Any] = field(default_factory=dict)
+    changes: tuple[dict[str, Any], ...] = ()
+    problem: str = ""  # why the item failed, empty when it passed
+    known_gap: str = ""  # a declared gap: a failure here is expected and reported as such
+
+    @property
+    def passed(self) -> bool:
+        return not self.problem
+
+    @property
+    def counts_as_failure(self) -> bool:
+        return bool(self.problem) and not self.known_gap
+
+    @property
+    def differs_from_check(self) -> bool:
+        """Our model of the vendor predicted another verdict than the one observed."""
+        return self.verdict.kind != "inconclusive" and self.verdict.kind != self.predicted
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "scenario": self.scenario, "title": self.title,
+                "topic": self.topic, "provider": self.provider, "mode": self.mode,
+                **self.verdict.to_json(), "expected": self.expected,
+                "predicted": self.predicted, "predicted_rule": self.predicted_rule,
+                "predicted_message": self.predicted_message, "source": self.source,
+                "changes": list(self.changes), "problem": self.problem,
+                "known_gap": self.known_gap}
+
+
+def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
+          modes: Iterable[str] = MODES) -> Iterator[Item]:
+    providers, modes = list(providers), list(modes)
+    for scenario in scenarios:
+        for provider in providers:
+            for mode in modes:
+                yield Item(scenario, provider, mode)
+
+
+def run_item(item: Item, backends: Backends) -> Result:
+    try:
+        request = build(item.scenario, item.provider, item.mode)
+    except (NormalizerError, ValueError, KeyError) as exc:
+        verdict = Verdict("inconclusive", None, reason=f"could not build the request: {exc}")
+        return _result(item, verdict, None, (), {}, f"could not build the request: {exc}")
+    violations = check(request.body, item.provider.load_profile(), model=request.model)
+    sent = backends.send(item.provider, item.cassette(backends.cassette_root), request.body,
+                         request.model)
+    verdict = classify(sent.outcome)
+    changes = tuple({"pass": c.pass_name, "code": c.code, "what": c.what, "where": c.where,
+                     "lossless": c.lossless} for c in request.changes)
+    return _result(item, verdict, violations[0] if violations else None, changes, sent.source,
+                   _judge(item, verdict, changes))
+
+
+def _result(item: Item, verdict: Verdict, first: Any, changes: tuple[dict[str, Any], ...],
+            source: dict[str, Any], problem: str) -> Result:
+    return Result(
+        id=item.id, scenario=item.scenario.path, title=item.scenario.title,
+        topic=item.scenario.topic, provider=item.provider.name, mode=item.mode, verdict=verdict,
+        expected=item.expected, predicted="reject" if first else "accept",
+        predicted_rule=first.rule if first else None,
+        predicted_message=first.message if first else "", source=source, changes=changes,
+        problem=problem, known_gap=item.known_gap)
+
+
+def _judge(item: Item, verdict: Verdict, changes: tuple[dict[str, Any], ...]) -> str:
+    if verdict.kind == "inconclusive":
+        return f"inconclusive: {verdict.reason}"
+    expected = item.expected
+    if expected is None:
+        return (f"no expectation: add `{item.provider.name}: {verdict.kind}` under "
+                f"expect.raw in {item.scenario.path}")
+    if verdict.kind != expected:
+        said = f" (HTTP {verdict.status}: {verdict.message})" if verdict.kind == "reject" else ""
+        return f"expected {expected}, got {verdict.kind}{said}"
+    if item.mode == "normalized" and item.scenario.expect_untouched and changes:
+        return ("expected normalize to leave this valid history untouched, but it made "
+                f"{len(changes)} change(s): " + "; ".join(f"{c['code']} at {c['where']}"
+                                                          for c in changes))
+    if item.mode == "normalized":
+        wanted = item.scenario.expect_changes.get(item.provider.name, ())
+        codes = {c["code"] for c in changes}
+        missing = [c for c in wanted if c not in codes]
+        if missing:
+            return f"the normalization report lacks {missing} (it has {sorted(codes)})"
+    return ""

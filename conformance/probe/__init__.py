@@ -1,0 +1,1 @@
+"""Probing an endpoint: minimal requests per rule -> a measured profile."""

@@ -1,0 +1,177 @@
+"""`conformance probe`: measure how strict an unprofiled endpoint is.
+
+A valid control request goes first; if it does not come back 2xx the probe stops and says
+why (unreachable, authentication, endpoint or model not found, rejected). Then each known
+rule of the protocol gets its minimal breaking request (conformance/probe/cases). A 2xx
+means the rule is not enforced (lenient). A 400/422 is only taken as enforcement when the
+rule's nearest valid neighbour is then accepted: otherwise the rejection was about
+something else, and the rule is inconclusive. Anything else (401/403/404/429 after the
+retries, 5xx, timeouts) is inconclusive. probe_profile.py turns the observations into a
+profile.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from conformance.classify import Outcome, Verdict, classify
+from conformance.probe.cases import ProbeCase, ProbeSet
+
+Send = Callable[[Mapping[str, Any]], Outcome]  # body -> outcome (model, URL and key bound)
+Sleep = Callable[[float], None]
+Finding = Literal["enforced", "lenient", "inconclusive"]
+
+MAX_ATTEMPTS = 4  # per request, 429 answers included
+MAX_WAIT_SECONDS = 60.0  # a longer Retry-After is cut to this
+FIRST_BACKOFF_SECONDS = 1.0  # doubled after each 429 without Retry-After
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one rule's probe saw: the finding and the breaking request's answer."""
+
+    rule: str
+    finding: Finding
+    verdict: Verdict  # the answer to the breaking request
+    body: Any = None  # that answer's JSON (for the error shape and fields)
+    reason: str = ""  # why inconclusive
+    attempts: int = 1  # requests sent for this rule, retries included
+
+
+@dataclass(frozen=True, slots=True)
+class ControlFailure:
+    """Why the control request failed: exit code, one-line cause, and the next step."""
+
+    exit_code: int
+    cause: str
+    hint: str
+    verdict: Verdict
+
+    def explain(self) -> str:
+        said = self.verdict.message or self.verdict.reason
+        status = f"HTTP {self.verdict.status}" if self.verdict.status else "no HTTP answer"
+        return f"{self.cause} ({status}: {said or 'no message'}). {self.hint}"
+
+
+# Exit codes of a failed control request, one per cause (0, 1 and 2 are taken by the CLI).
+EXIT_UNREACHABLE, EXIT_AUTH, EXIT_NOT_FOUND, EXIT_CONTROL_REJECTED, EXIT_UNAVAILABLE = 3, 4, 5, \
+    6, 7
+
+
+def send_with_backoff(send: Send, body: Mapping[str, Any], *, sleep: Sleep = time.sleep,
+                      attempts: int = MAX_ATTEMPTS) -> tuple[Outcome, int]:
+    """(outcome, requests sent): a 429 is retried up to `attempts` requests in all, waiting
+    its Retry-After (capped) or else 1 s, 2 s, 4 s; any other answer returns at once."""
+    wait = FIRST_BACKOFF_SECONDS
+    for attempt in range(1, attempts + 1):
+        outcome = send(body)
+        if outcome.status != 429 or attempt == attempts:
+            return outcome, attempt
+        delay = outcome.retry_after if outcome.retry_after is not None else wait
+        sleep(min(delay, MAX_WAIT_SECONDS))
+        wait *= 2
+    raise AssertionError("unreachable: the loop returns on its last attempt")
+
+
+def check_control(send: Send, probes: ProbeSet, *, sleep: Sleep = time.sleep
+                  ) -> ControlFailure | None:
+    """None when the valid control request is accepted, else why it was not."""
+    outcome, _ = send_with_backoff(send, probes.control.thaw(), sleep=sleep)
+    verdict = classify(outcome)
+    if verdict.kind == "accept":
+        return None
+    return _control_failure(outcome, verdict)
+
+
+def _control_failure(outcome: Outcome, verdict: Verdict) -> ControlFailure:
+    status = outcome.status
+    if outcome.failure in ("connection", "timeout"):
+        return ControlFailure(EXIT_UNREACHABLE, "the endpoint cannot be reached",
+                              "Check --base-url (scheme, host, port) and that the server runs.",
+                              verdict)
+    if status in (401, 403):
+        return ControlFailure(EXIT_AUTH, "the endpoint refused the API key",
+                              "Check --api-key-env: the variable must hold a key this endpoint "
+                              "accepts.", verdict)
+    if status == 404:
+        return ControlFailure(EXIT_NOT_FOUND, "the endpoint or the model was not found",
+                              "Check --base-url (it is what the SDK takes as base URL, e.g. "
+                              "ending in /v1 for OpenAI-style endpoints), --protocol and "
+                              "--model.", verdict)
+    if verdict.kind == "reject":
+        return ControlFailure(EXIT_CONTROL_REJECTED,
+                              "a valid request was rejected, so no rule can be measured",
+                              "Check --model (it must accept tools) and --protocol.", verdict)
+    return ControlFailure(EXIT_UNAVAILABLE, "the endpoint did not answer the control request",
+                          "Rate-limited, a server error or the SDK refused it: try again "
+                          "later or with --concurrency 1.", verdict)
+
+
+def observe(send: Send, case: ProbeCase, *, sleep: Sleep = time.sleep) -> Observation:
+    """The probe of one rule: its breaking request, then (if rejected) its neighbour."""
+    outcome, sent = send_with_backoff(send, case.reject.thaw(), sleep=sleep)
+    verdict = _as_rejection(classify(outcome))
+    if verdict.kind == "accept":
+        return Observation(case.rule, "lenient", verdict, outcome.body, attempts=sent)
+    if verdict.kind == "inconclusive":
+        return Observation(case.rule, "inconclusive", verdict, outcome.body,
+                           reason=verdict.reason, attempts=sent)
+    neighbour, more = send_with_backoff(send, case.accept.thaw(), sleep=sleep)
+    seen = classify(neighbour)
+    if seen.kind == "accept":
+        return Observation(case.rule, "enforced", verdict, outcome.body, attempts=sent + more)
+    said = f"HTTP {seen.status}: {seen.message}" if seen.kind == "reject" else seen.reason
+    return Observation(case.rule, "inconclusive", verdict, outcome.body,
+                       reason=f"its valid neighbour was not accepted either ({said}), so the "
+                              "rejection is not about this rule",
+                       attempts=sent + more)
+
+
+# After an accepted control request, these statuses to a rule request may still be about
+# the request (OpenAI answers an unknown reasoning item id with 404), so the neighbour
+# decides; keys, rate limits and timeouts are never about the request.
+_NOT_ABOUT_THE_REQUEST = frozenset({401, 403, 408, 429})
+
+
+def _as_rejection(verdict: Verdict) -> Verdict:
+    status = verdict.status or 0
+    if verdict.kind == "inconclusive" and 400 <= status < 500 \
+            and status not in _NOT_ABOUT_THE_REQUEST:
+        return replace(verdict, kind="reject", reason="")
+    return verdict
+
+
+def observe_all(send: Send, probes: ProbeSet, *, concurrency: int = 2,
+                sleep: Sleep = time.sleep,
+                progress: Callable[[Observation], None] | None = None
+                ) -> tuple[Observation, ...]:
+    """Every rule of `probes`, at most `concurrency` requests in flight, in case order."""
+    def one(case: ProbeCase) -> Observation:
+        found = observe(send, case, sleep=sleep)
+        if progress is not None:
+            progress(found)
+        return found
+
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        return tuple(pool.map(one, probes.sendable))
+
+
+def requests_listing(probes: ProbeSet, model: str) -> list[str]:
+    """What a probe would send, for --dry-run: one header line and the JSON body each
+    (Gemini carries the model in the URL, the others in the body)."""
+    def shown(body: Mapping[str, Any]) -> str:
+        full = dict(body) if probes.protocol == "gemini" else {"model": model, **body}
+        return "  " + json.dumps(full, ensure_ascii=False, separators=(",", ":"))
+
+    lines = ["control (valid; the probe stops unless it is accepted):",
+             shown(probes.control.thaw())]
+    for n, case in enumerate(probes.sendable, start=1):
+        lines += [f"{n:>2}. {case.rule}: breaking request", shown(case.reject.thaw()),
+                  f"    {case.rule}: its valid neighbour (sent only if the first is rejected)",
+                  shown(case.accept.thaw())]
+    return lines

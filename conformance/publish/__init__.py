@@ -1,0 +1,1 @@
+"""Publishing: the strictness matrix (JSON, Markdown, HTML) and the rules page."""

@@ -1,0 +1,1 @@
+"""The pytest plugin: one item per scenario x provider x mode."""

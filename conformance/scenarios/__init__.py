@@ -1,0 +1,1 @@
+"""Scenario files: the format, the loader with located errors, streamed turns."""
