@@ -14,18 +14,17 @@ from typing import Any
 
 import yaml
 
-# Cassettes are read once per item: libyaml's loader is ~10x the pure-Python one.
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from conformance.cassettes import read_cassette
 
 
 def recorded_request(path: Path) -> Any:
     """The JSON body of the first interaction recorded in the cassette at `path`, or None
     when the file is missing, unreadable, or its body is not JSON."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        data = read_cassette(path)
     except (OSError, yaml.YAMLError):
         return None
-    interactions = (data.get("interactions") or []) if isinstance(data, dict) else []
+    interactions = data.get("interactions") or []
     if not interactions:
         return None
     body = (interactions[0].get("request") or {}).get("body")
