@@ -1,0 +1,177 @@
+"""Speed work must not change output: normalize + render of fixed-seed damaged histories, for
+four providers, with and without a window, hashed (SHA-256 of canonical JSON) and compared
+with digests computed before the first optimisation (issue 13)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from normalizer.model import thaw
+from normalizer.normalize import normalize
+from normalizer.window import Budget
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import histories
+
+PROVIDERS = ("openai", "anthropic", "gemini", "mistral")
+BUDGETS: dict[str, Budget | int | None] = {
+    "whole": None, "20-messages": 20, "2000-tokens": Budget(tokens=2000),
+}
+SEEDS = (histories.SEED, 7)
+
+
+def _digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def outcome(seed: int, provider: str, budget: Budget | int | None) -> dict[str, str]:
+    """The digests of one normalize + render: the body, the changes and the two maps."""
+    result = normalize(histories.history(300, seed), provider, tools=histories.TOOLS,
+                       budget=budget)
+    return {
+        "body": _digest(result.render()),
+        "changes": _digest([dataclasses.astuple(c) for c in result.changes]),
+        "maps": _digest([thaw(result.id_map), thaw(result.name_map)]),
+    }
+
+
+GOLDEN: dict[str, dict[str, str]] = {  # computed at main 69b2088, before any optimisation
+    "20261122/openai/whole": {
+        "body": "15cfad9492e23bd1824dae0354210255f3fe16d61b6ffc341715efd248013312",
+        "changes": "ab4539ee654902f5b6699ac67be6b70831bea53bad6188ad59176e615ed9682f",
+        "maps": "905142cc1199bf5747524b02b6046cdd4f4d7982b644dd04fa2fcc3216052396",
+    },
+    "20261122/openai/20-messages": {
+        "body": "47b3451ba1f12c44681099470f5bd52465b012954b708bb3c3f8fc89664b2408",
+        "changes": "5381808de3c3fa689efe28606e8ca3b03dd99b0084c61f2bbe20c5940e322d9f",
+        "maps": "578f461f2d27b7663470933488de3706f2e1efcd4a98f9c1536c444c098c31d9",
+    },
+    "20261122/openai/2000-tokens": {
+        "body": "fd7f265025283b5119e50e6e8f38c33d32a8568148bb43c06ceef54fc7e198af",
+        "changes": "073e9bbaae39dbab9e0162642f38642bf0f20fa5edb2e51f7830671422ab700d",
+        "maps": "df58796a7625313c813f3368115841b9c7914f59f28cb7a3222913a726eb4847",
+    },
+    "20261122/anthropic/whole": {
+        "body": "66dff82b740df17c9fe83157d4629eef1d39802f58f1db96a272b521b7efa76b",
+        "changes": "120a362bef7b82615e874a61f2ed9c44d02b9012b18cd25daae286ed93912a96",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/anthropic/20-messages": {
+        "body": "56776393f0e29e7b0d98822001836876bcc27e00087d2faa70599341ed05f510",
+        "changes": "74cf5547929d2f389b86fcce67b74eef2bc5aa4c1ab6381fe21d666572a418a5",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/anthropic/2000-tokens": {
+        "body": "ee06f0dbd763fcc38dc477bac480af211071ad41a466b514ba4e0a2d23e78afa",
+        "changes": "c410b41be0d0bdad6a2ac4ab4b5067ccb11c18a01b84e1827636ba10a978b1a8",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/gemini/whole": {
+        "body": "ed77dfedc27411d9c7218cd19851adf91d60fb2967af9ed0bff477c9c7007715",
+        "changes": "1ea5c34ab49226d793c1dfb577fc7d20cc2ceac54d6403c843bd0dd260af4d68",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/gemini/20-messages": {
+        "body": "a87985e89d86c9f935f5981ae0ea83ccb1d810cd78f83a54aaf7107fbbd26de4",
+        "changes": "3ed3c792217d19157ba3560c20e0391a2f7de5302dc65b320462327644fd6ae1",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/gemini/2000-tokens": {
+        "body": "bbb52523db92e2123927217da9785b3922ff694cbf727441c45141f0b5578e84",
+        "changes": "b09a596584c948a8c910c9b0ff13535cbc6d02f6f2bea8288fa6ae8f9de2e701",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "20261122/mistral/whole": {
+        "body": "a09783b6e581d8c5d3884d22e1c7fa792d740c050fafd20e1c1194313b0f1876",
+        "changes": "e1238ce1a05318df1468d4e00d9f3ea7ee1d607ac26e9c5d3812e07c8df10ace",
+        "maps": "5707dc7bee1dfd6bfae1021012ab47cad444d2731afbf59b4bcd542cce519812",
+    },
+    "20261122/mistral/20-messages": {
+        "body": "bcaf9e8856d1267680c3c5866b4a49ffb2658325f37d970343934bfd2b0e9127",
+        "changes": "48e6b93a27b1d095640aa5c19da390582dbcd08d1afaf9088a3e3d41881c142d",
+        "maps": "1367e0b399c79abeec210b7ae3103832a7835136776889726ae659da8adc0021",
+    },
+    "20261122/mistral/2000-tokens": {
+        "body": "311e7c6c6c4f96d168a6e69ccc2f42154b09623554ac5b0fddfe8a3b2660a789",
+        "changes": "eac42fb33b0d7d0f0da93fded7fba200009cb30aaf0fbe445fe8dea519dd60c1",
+        "maps": "e0d59366e2c033fa0ae1846ef9e0e8aca3c0194ba5caeeef022a445c90587595",
+    },
+    "7/openai/whole": {
+        "body": "ba4baff24d8573c96dcb17a06c2fdc9d11c8739e703bdb1374580b789e5f9e31",
+        "changes": "b9cc084bf6705b9e9138007d3b5d7e6d02d51c1bfa847caec56a91e5d4fb1af8",
+        "maps": "76fc6502d66291e64e011e9362f5b2bf47e65b5b95845c73dc79626b3bf20ce0",
+    },
+    "7/openai/20-messages": {
+        "body": "291b4cd2d5224b2469ee9038e0beb8f643563553f715529ab4470b58138afca0",
+        "changes": "4412049a09dd61e9d44422cf60ac4e9abc4fa49264dd09e7285151b1a998dc78",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/openai/2000-tokens": {
+        "body": "e3843b2f37cb2805068361e15b309839e41df36c25022e9a25d50ce4a7e990b3",
+        "changes": "15db98f88f87b2744f0b7225d488f2f62cfb387907904c1f19942c1d8ed6dfba",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/anthropic/whole": {
+        "body": "aaee0265d63028ebcbee0bd9dcc0c3bfe908f95d068f670e7985cf545e4a0de6",
+        "changes": "b6ef13e43f96ee8b5f823b7819b5fd33a03ed6355983fb8303432741c6384f82",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/anthropic/20-messages": {
+        "body": "a4ea97a0afa8a36a5ff04400642e244720761b5c43a4de0222a93a30ed50fa13",
+        "changes": "a1e69580a19c419ebadfd35ba194d170229b47bcfea39bab60babd456e1a1158",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/anthropic/2000-tokens": {
+        "body": "e864bba18b3054fdd004acf105f0292f7ac7a48dd703e6d9955b70d9399b866d",
+        "changes": "a76c73633d15bf47c855efc339c91f50ec4558bbd7a1b52574b1e470001c4016",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/gemini/whole": {
+        "body": "4f873a0de337b7e488e6680f2b71aa67770f52edfdad4f203b701403d112b88a",
+        "changes": "f2f478931374a1470b7c725a2a43751850b081bd3869fb19c1cd7fb37b40ee48",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/gemini/20-messages": {
+        "body": "1b4664fc1706aab494ed624ac337f23a9a352f49b51a5b40bd2760589bc6c2eb",
+        "changes": "7133090d71ab5ee868a9ff459fa37f7306cce5b06d6e69b3cc960c9ea1ab06f9",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/gemini/2000-tokens": {
+        "body": "72365ed95d665b1b450fe317d4b5e6b35a0000697855a80c69c62e77edc661c2",
+        "changes": "8393eaf818fc99a5fa922085e4ac328870e5d803d5d3f8992092c79740d3bd24",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/mistral/whole": {
+        "body": "5e116a1fed688dfba53233b4ddeb83311263d48de570dda178f320e0789421f2",
+        "changes": "8622a5495ef43b7f76ab7e532f9cebaf114c5272162e266fd0da7eb60a4e9be7",
+        "maps": "dd776d61e506cdef7d9703ca0bb13b901e847bb762656ed13800e370fcc7565b",
+    },
+    "7/mistral/20-messages": {
+        "body": "96fb1fc7a5850bd0b5122a6d141120ead229c0c037d69eb07d4945ec0f774bb3",
+        "changes": "6571dfe9e89daf21bfb648bf60144f65447fd54acb14d3885831c0c1a024d86a",
+        "maps": "54b8dd5cb3c78a1d62d3cd5db6fa7f9f7c25fade15c5a88ba723bada7662b369",
+    },
+    "7/mistral/2000-tokens": {
+        "body": "40c9a8946610e694139504dc096c027af36ffc46d4d123ed4f5e0e36ad296020",
+        "changes": "a7c5afeb18a39770a2b681a5a5690e8175badc35edb2241d4f45e7e9da42c9a7",
+        "maps": "7bfb6e1bada2824c4ea6abb4dd261c16f782351db8c5859e44d07ca67df98960",
+    },
+}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.parametrize("budget", list(BUDGETS))
+def test_output_is_byte_identical_to_before_the_speed_work(seed: int, provider: str,
+                                                           budget: str) -> None:
+    assert outcome(seed, provider, BUDGETS[budget]) == GOLDEN[f"{seed}/{provider}/{budget}"]
