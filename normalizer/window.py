@@ -18,12 +18,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from normalizer.errors import BudgetError, BudgetTypeError
 from normalizer.model import Change, History, Message, Text, Thinking, ToolCall, ToolResult, thaw
 from normalizer.profiles import Profile
+from normalizer.window_walk import find_cut
 
 Counter = Callable[[Message], int]
 
@@ -133,23 +134,6 @@ def _call_ends(messages: Sequence[Message], head: int) -> dict[int, int]:
     return ends
 
 
-def _may_start(message: Message, profile: Profile, after: str | None) -> bool:
-    """Whether the window may open on `message`, right after a message of role `after`
-    (the last system message, or None)."""
-    if message.role == "tool":
-        return False
-    if message.tool_calls and profile.enforces("call-turn-placement"):
-        return False
-    table = profile.param("role-order", "allowed_after")
-    if after is not None and isinstance(table, Mapping) and after in table \
-            and message.role not in tuple(table[after]):
-        return False
-    if profile.enforces("first-message-role"):
-        allowed = profile.param("first-message-role", "allowed", ("user",))
-        return message.role in tuple(allowed)
-    return True
-
-
 def fit(
     history: History,
     budget: Budget | int | None,
@@ -165,45 +149,19 @@ def fit(
     if limit is None or (limit.messages is None and limit.tokens is None):
         return history, ()
     count = counter or estimate_tokens
-    costs = [count(m) for m in messages] if limit.tokens is not None else [0] * len(messages)
     head = next((i for i, m in enumerate(messages) if m.role != "system"), len(messages))
-    if _fits(limit, len(messages), sum(costs)):
+    cut = find_cut(messages, head, limit, profile, count)
+    if cut is None:
         return history, ()
-    start = _choose(units(messages, head), messages, costs, head, limit, profile)
+    start, fits = cut
     kept = messages[:head] + messages[start:]
     changes: list[Change] = []
     if start > head:
         changes.append(Change("window", "window-cut", f"cut {start - head} message(s) before "
                               f"the window (messages[{head}:{start}])",
                               f"messages[{head}:{start}]", False))
-    if not _fits(limit, len(kept), sum(costs[:head]) + sum(costs[start:])):
+    if not fits:
         changes.append(Change("window", "window-over-budget", "the newest place the window may "
                               "start at does not fit the budget; kept it anyway",
                               f"messages[{start}:]", True))
     return (replace(history, messages=kept) if start > head else history), tuple(changes)
-
-
-def _fits(limit: Budget, n_messages: int, tokens: int) -> bool:
-    return ((limit.messages is None or n_messages <= limit.messages)
-            and (limit.tokens is None or tokens <= limit.tokens))
-
-
-def _choose(spans: list[tuple[int, int]], messages: Sequence[Message], costs: list[int],
-            head: int, limit: Budget, profile: Profile) -> int:
-    """The earliest allowed unit start whose suffix fits; else the newest allowed start;
-    else (the profile allows none) the earliest start that fits; else `head` (no cut)."""
-    base_tokens = sum(costs[:head])
-    suffix = [0] * (len(messages) + 1)
-    for i in range(len(messages) - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + costs[i]
-    after = messages[head - 1].role if head else None
-    allowed = [s for s, _ in spans if _may_start(messages[s], profile, after)]
-    fitting = [s for s, _ in spans
-               if _fits(limit, head + len(messages) - s, base_tokens + suffix[s])]
-    fits_at = set(fitting)
-    best = next((s for s in allowed if s in fits_at), None)
-    if best is None and allowed:
-        best = allowed[-1]
-    if best is None and fitting:
-        best = fitting[0]
-    return head if best is None else best
