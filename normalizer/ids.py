@@ -11,6 +11,7 @@ one-to-one and can be inverted (the maps are kept new -> original).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -43,7 +44,7 @@ class Constraint:
             return False
         if self.max_length is not None and len(value) > self.max_length:
             return False
-        return self.pattern is None or re.fullmatch(self.pattern, value) is not None
+        return self.pattern is None or _compiled(self.pattern).fullmatch(value) is not None
 
     @property
     def active(self) -> bool:
@@ -51,10 +52,24 @@ class Constraint:
         return self.pattern is not None or self.max_length is not None
 
 
+@functools.lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    # re.fullmatch looks the pattern up in re's own cache on every call: a profiled
+    # hot spot when every id of a long history is checked.
+    return re.compile(pattern)
+
+
 def digest(text: str, length: int, salt: int = 0) -> str:
     """`length` base-62 characters of SHA-256(text [+ salt]); stable across runs."""
+    return _base62(_hashed(text, salt), length)
+
+
+def _hashed(text: str, salt: int) -> int:
     data = text if salt == 0 else f"{text}\x00{salt}"
-    number = int.from_bytes(hashlib.sha256(data.encode("utf-8")).digest(), "big")
+    return int.from_bytes(hashlib.sha256(data.encode("utf-8")).digest(), "big")
+
+
+def _base62(number: int, length: int) -> str:
     chars = []
     for _ in range(length):
         number, rest = divmod(number, 62)
@@ -78,13 +93,14 @@ def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
     clean = _UNSAFE.sub("_", original)
     if salt == 0:
         yield clean
+    number = _hashed(original, salt)  # one SHA-256 for every candidate of this salt
     for cap in _caps(rule):
-        yield _fit(clean, digest(original, 8, salt), cap)
-    yield "call_" + digest(original, 24, salt)
+        yield _fit(clean, _base62(number, 8), cap)
+    yield "call_" + _base62(number, 24)
     for length in _HASH_LENGTHS:
-        yield digest(original, length, salt)
+        yield _base62(number, length)
     if rule.max_length is not None:
-        yield digest(original, rule.max_length, salt)
+        yield _base62(number, rule.max_length)
 
 
 def _name_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
@@ -150,11 +166,12 @@ def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
 
 
 def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
-    yield "call_" + digest(key, 24, salt)
+    number = _hashed(key, salt)
+    yield "call_" + _base62(number, 24)
     for length in _HASH_LENGTHS:
-        yield digest(key, length, salt)
+        yield _base62(number, length)
     if rule.max_length is not None:
-        yield digest(key, rule.max_length, salt)
+        yield _base62(number, rule.max_length)
 
 
 def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
