@@ -93,14 +93,16 @@ def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
     clean = _UNSAFE.sub("_", original)
     if salt == 0:
         yield clean
-    number = _hashed(original, salt)  # one SHA-256 for every candidate of this salt
+    # One SHA-256 and one base-62 expansion for every candidate of this salt: a shorter
+    # digest is a prefix of a longer one (digits come least significant first).
+    digits = _base62(_hashed(original, salt), max(24, rule.max_length or 0))
     for cap in _caps(rule):
-        yield _fit(clean, _base62(number, 8), cap)
-    yield "call_" + _base62(number, 24)
+        yield _fit(clean, digits[:8], cap)
+    yield "call_" + digits[:24]
     for length in _HASH_LENGTHS:
-        yield _base62(number, length)
+        yield digits[:length]
     if rule.max_length is not None:
-        yield _base62(number, rule.max_length)
+        yield digits[:rule.max_length]
 
 
 def _name_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
@@ -166,12 +168,12 @@ def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
 
 
 def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
-    number = _hashed(key, salt)
-    yield "call_" + _base62(number, 24)
+    digits = _base62(_hashed(key, salt), max(24, rule.max_length or 0))
+    yield "call_" + digits[:24]
     for length in _HASH_LENGTHS:
-        yield _base62(number, length)
+        yield digits[:length]
     if rule.max_length is not None:
-        yield _base62(number, rule.max_length)
+        yield digits[:rule.max_length]
 
 
 def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
