@@ -27,12 +27,15 @@ class Block:
 def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
     """Every run of tool messages, and every call turn (with its run, possibly empty)."""
     found: list[Block] = []
+    roles = [m.role for m in messages]  # read once: this walk runs in every pairing pass
+    n = len(roles)
     i = 0
-    while i < len(messages):
-        is_call = messages[i].role == "assistant" and bool(messages[i].tool_calls)
+    while i < n:
+        is_call = roles[i] == "assistant" and any(
+            isinstance(p, ToolCall) for p in messages[i].parts)
         start = i + 1 if is_call else i
         end = start
-        while end < len(messages) and messages[end].role == "tool":
+        while end < n and roles[end] == "tool":
             end += 1
         if is_call or end > start:
             found.append(Block(i if is_call else None, tuple(range(start, end))))
@@ -52,7 +55,10 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
     free = list(range(len(calls)))
     out: list[int | None] = []
     for result in results:
-        hit = next((c for c in free if _answers(result, calls[c])), None)
+        if result.call_id is not None:  # the common case, without a call per candidate
+            hit = next((c for c in free if calls[c].id == result.call_id), None)
+        else:
+            hit = next((c for c in free if _answers(result, calls[c])), None)
         if hit is not None:
             free.remove(hit)
         out.append(hit)
@@ -67,10 +73,15 @@ def _answers(result: ToolResult, call: ToolCall) -> bool:
 
 def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int | None]:
     """Slot of each result in the block -> index of the call it answers (None: orphan)."""
-    slots = result_slots(messages, block.tools)
+    slots: list[Slot] = []
+    results: list[ToolResult] = []
+    for m in block.tools:  # result_slots and the parts in one walk
+        for p, part in enumerate(messages[m].parts):
+            if isinstance(part, ToolResult):
+                slots.append((m, p))
+                results.append(part)
     calls = messages[block.call_at].tool_calls if block.call_at is not None else ()
-    results = [messages[m].parts[p] for m, p in slots]
-    return dict(zip(slots, match(calls, results), strict=True))  # type: ignore[arg-type]
+    return dict(zip(slots, match(calls, results), strict=True))
 
 
 def describe_result(result: ToolResult) -> str:
