@@ -68,12 +68,11 @@ def rewrite_tool_call_ids(
         return draft, ()
 
     def rename(i: int, j: int, part: Part) -> tuple[Part, tuple[Change, ...]]:
-        where = f"messages[{i}].parts[{j}]"
         if isinstance(part, ToolCall) and part.id in renames:
-            new = renames[part.id]
+            new, where = renames[part.id], f"messages[{i}].parts[{j}]"
             return replace(part, id=new), (_renamed("tool call id", part.id, new, where),)
         if isinstance(part, ToolResult) and part.call_id in renames:
-            new = renames[part.call_id]
+            new, where = renames[part.call_id], f"messages[{i}].parts[{j}]"
             return replace(part, call_id=new), (_renamed("tool result call_id", part.call_id,
                                                          new, where),)
         return part, ()
@@ -114,11 +113,11 @@ def assign_missing_call_ids(
     seen: dict[str, int] = {}
     assigned: dict[str, None] = {}
     changes: list[Change] = []
+    rule = id_constraint(profile)  # read once, not per call turn
     for i, message in enumerate(messages):
         if message.role != "assistant" or not message.tool_calls:
             continue
-        messages[i], found, new_ids = _name_calls(i, message, id_constraint(profile), taken,
-                                                  seen)
+        messages[i], found, new_ids = _name_calls(i, message, rule, taken, seen)
         changes.extend(found)
         assigned.update(dict.fromkeys(new_ids))
         changes.extend(_pair_results(messages, i))
