@@ -123,7 +123,30 @@ HISTORY: dict[str, Obj] = {
 
 def first_problem(body: Any, spec: Spec) -> Problem | None:
     """The first place where `body` does not fit `spec`, or None."""
+    if _fits(body, spec):  # the common case, without building a path per element
+        return None
     return _walk(body, spec, "")
+
+
+def _fits(value: Any, spec: Spec) -> bool:
+    """Whether `value` fits `spec` (what `_walk` finds no problem in), without paths."""
+    if isinstance(spec, OneOf):
+        return any(_fits(value, option) for option in spec.options)
+    if isinstance(spec, Arr):
+        item = spec.item
+        return isinstance(value, list | tuple) and all(_fits(v, item) for v in value)
+    if isinstance(spec, Obj):
+        return _fits_object(value, spec)
+    return _matches(value, spec)
+
+
+def _fits_object(value: Any, spec: Obj) -> bool:
+    # dict first: the abc check of Mapping is the slow path, and bodies are dicts
+    if not (type(value) is dict or isinstance(value, Mapping)):
+        return False
+    if any(name not in value for name in spec.required):
+        return False
+    return all(_fits(value[name], sub) for name, sub in spec.fields.items() if name in value)
 
 
 def _walk(value: Any, spec: Spec, path: str) -> Problem | None:

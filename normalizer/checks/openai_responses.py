@@ -107,12 +107,16 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
     """`missing-tool-result`: a tool call not answered before the next non-result message (includes
     a message wedged between calls and results)."""
     items = _items(body)
+    last_output: dict[str, int] = {}  # call id -> position of its last result (one walk,
+    for k, (_, item) in enumerate(items):  # not a scan of the rest per call)
+        call_id = _call_id(item)
+        if call_id is not None and _kind(item) == "function_call_output":
+            last_output[call_id] = k
     for k, (i, item) in enumerate(items):
         call_id = _call_id(item)
         if _kind(item) != "function_call" or call_id is None:
             continue
-        if not any(_kind(later) == "function_call_output" and _call_id(later) == call_id
-                   for _, later in items[k + 1:]):
+        if last_output.get(call_id, -1) <= k:
             yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
 
 
