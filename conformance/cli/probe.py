@@ -25,6 +25,7 @@ from conformance.probe.observe import (
     Observation,
     Send,
     check_control,
+    max_requests,
     observe_all,
     requests_listing,
 )
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print("conformance probe: --concurrency must be at least 1", file=err)
         return 2
     if args.dry_run:
-        print(f"dry run: {1 + 2 * len(probes.sendable)} requests at most to {args.base_url} "
+        print(f"dry run: {max_requests(probes)} requests at most to {args.base_url} "
               f"({args.protocol}, model {args.model}); nothing is sent", file=out)
         print("\n".join(requests_listing(probes, args.model)), file=out)
         return 0

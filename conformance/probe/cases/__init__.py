@@ -20,6 +20,35 @@ from normalizer.wire import PROTOCOLS
 
 
 @dataclass(frozen=True, slots=True)
+class Limit:
+    """A numeric rule parameter the probe measures by search: every string equal to
+    `placeholder` in the reject body becomes a value of length n (built from `fill`), and
+    the largest accepted n between `floor` and `ceiling` is the limit."""
+
+    param: str
+    floor: int
+    ceiling: int
+    placeholder: str
+    fill: str
+
+    def value(self, n: int) -> str:
+        return (self.fill + "x" * n)[:n]
+
+    def body(self, reject: JsonMap, n: int) -> dict[str, Any]:
+        """The reject body with the placeholder at length n (ids in calls and results
+        stay equal, so only the length changes)."""
+        return _swap(reject.thaw(), self.placeholder, self.value(n))
+
+
+def _swap(value: Any, old: str, new: str) -> Any:
+    if isinstance(value, dict):
+        return {k: _swap(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap(v, old, new) for v in value]
+    return new if value == old else value
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeCase:
     rule: str
     reject: JsonMap
@@ -30,6 +59,7 @@ class ProbeCase:
     also: tuple[str, ...] = ()  # other rules the reject body breaks for some built-in profile
     note: str = ""
     unsendable: str = ""  # why the official SDK cannot send the reject body: not probed
+    limit: Limit | None = None  # a numeric parameter measured by search
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,4 +93,5 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
                      accept=JsonMap(raw["accept"]), params=JsonMap(raw.get("params") or {}),
                      origin=str(raw["from"]), model=raw.get("model"),
                      also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""),
-                     unsendable=str(raw.get("unsendable") or ""))
+                     unsendable=str(raw.get("unsendable") or ""),
+                     limit=Limit(**raw["limit"]) if raw.get("limit") else None)
