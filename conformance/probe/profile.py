@@ -21,8 +21,8 @@ import yaml
 
 from conformance.emulator.errors import rule_unknown_text
 from conformance.probe.cases import ProbeCase, ProbeSet
-from conformance.probe.observe import Observation
 from conformance.probe.limits import stated_limit
+from conformance.probe.observe import Observation
 from normalizer.check import check
 from normalizer.model import JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, builtin_profiles
