@@ -35,6 +35,7 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
+from normalizer.profiles.validate import validate
 from normalizer.rules import RULE_IDS
 from normalizer.wire import PROTOCOLS
 
@@ -137,6 +138,7 @@ def _load_file(path: Path, base_dir: Path) -> Profile:
 
 def profile_from_mapping(data: Any, *, source: str = "<profile>",
                          base_dir: Path = HERE / "base") -> Profile:
+    validate(data, source)  # located ProfileError for any bad key, value or rule
     if not isinstance(data, Mapping):
         raise ProfileError(source, "top level", "expected a mapping")
     unknown = set(data) - _PROFILE_KEYS
