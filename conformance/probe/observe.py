@@ -86,11 +86,17 @@ def send_with_backoff(send: Send, body: Mapping[str, Any], *, sleep: Sleep = tim
 def check_control(send: Send, probes: ProbeSet, *, sleep: Sleep = time.sleep
                   ) -> ControlFailure | None:
     """None when the valid control request is accepted, else why it was not."""
+    return control(send, probes, sleep=sleep)[0]
+
+
+def control(send: Send, probes: ProbeSet, *, sleep: Sleep = time.sleep
+            ) -> tuple[ControlFailure | None, Outcome]:
+    """The control request: (None or why it failed, and its answer)."""
     outcome, _ = send_with_backoff(send, probes.control.thaw(), sleep=sleep)
     verdict = classify(outcome)
     if verdict.kind == "accept":
-        return None
-    return _control_failure(outcome, verdict)
+        return None, outcome
+    return _control_failure(outcome, verdict), outcome
 
 
 def _control_failure(outcome: Outcome, verdict: Verdict) -> ControlFailure:
