@@ -9,7 +9,6 @@ one that disappears (say mistral-common starts rejecting tool -> user), fails th
 from __future__ import annotations
 
 import builtins
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.probe.cases import RULES_DIR
 from normalizer.checks import mistral_common
 from normalizer.checks.mistral_common import (
     MistralCommonMissingError,
@@ -26,7 +26,7 @@ from normalizer.checks.mistral_common import (
 
 pytest.importorskip("mistral_common")
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 MISTRAL_CASES = yaml.safe_load((CASES / "mistral.yaml").read_text(encoding="utf-8"))
 
 # (rule, reject|accept) -> "verdict" or "message": how check and mistral-common differ.
