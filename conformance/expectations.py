@@ -36,9 +36,12 @@ def compared_with_prediction(provider: Provider, expected: str | None, mode: str
     return f"{BASIS}: the profile predicts {wanted}{why}, got {verdict.kind}{said}"
 
 
-def prediction_summary(results: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The run summary's line for items judged by prediction (none when there were none)."""
-    judged = [r for r in results if r.get("mode") == "raw" and r.get("expected") is None
+def prediction_summary(results: Iterable[Any]) -> list[str]:
+    """The run summary's line for items judged by prediction (none when there were none).
+    `results` are item results or their JSON rows."""
+    rows: list[Mapping[str, Any]] = [r.to_json() if hasattr(r, "to_json") else r
+                                     for r in results]
+    judged = [r for r in rows if r.get("mode") == "raw" and r.get("expected") is None
               and r.get("verdict") != "inconclusive"
               and not str(r.get("problem") or "").startswith("no expectation")]
     if not judged:

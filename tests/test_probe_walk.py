@@ -39,9 +39,9 @@ def walked(server: Emulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
            capsys: Any) -> dict[str, Any]:
     """Steps 1-3 of the walk: probe (no key), check a body, write the providers file."""
     monkeypatch.chdir(tmp_path)
-    # batch.printer binds sys.stderr at import (a stream pytest may have closed since);
-    # the SDK-seam branch looks it up when called, which makes this line unnecessary.
-    monkeypatch.setattr(cli_run, "printer", lambda: batch.printer(sys.stderr))
+    if hasattr(cli_run, "printer"):  # main binds sys.stderr at import (pytest may have
+        # closed that stream since); the SDK-seam branch looks it up when called instead.
+        monkeypatch.setattr(cli_run, "printer", lambda: batch.printer(sys.stderr))
     url = server.sdk_base_url("groq")
     assert main(["probe", "--protocol", "openai_chat", "--base-url", url, "--model", MODEL,
                  "--name", "acme", "--out", "acme.yaml"]) == 0
