@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from conformance.cli.main import main
-from conformance.cli.probe import loopback
 from conformance.emulator import Emulator, serve
 from conformance.probe.cases import probe_set
+from conformance.probe.evidence import loopback
 from conformance.probe.observe import max_requests
 from normalizer.profiles import Profile, load_profile
 
@@ -61,6 +61,7 @@ def test_reprobe_a_builtin_prints_an_empty_diff_and_writes_evidence(
                             .read_text())
     assert orphan["status"] == 400 and orphan["rules"] == ["orphan-tool-result"]
     assert orphan["endpoint"] == url.split("://", 1)[1]
+    assert "not by the vendor's own endpoint" in orphan["notes"]
 
 
 def test_a_changed_provider_shows_in_the_printed_diff(emu: Emulator, tmp_path: Path,

@@ -18,7 +18,6 @@ found, 6 a valid request was rejected, 7 rate-limited / server error / SDK refus
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
 import re
 import sys
@@ -31,7 +30,7 @@ from conformance.batch import confirm_live
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
 from conformance.probe.cases import probe_set
-from conformance.probe.evidence import evidence_files, write_evidence
+from conformance.probe.evidence import evidence_files, loopback, write_evidence
 from conformance.probe.measure import measure, profile_diff, today
 from conformance.probe.observe import Observation, Send, control, max_requests, requests_listing
 from conformance.probe.profile import Probed, profile_yaml, summary_table
@@ -193,17 +192,6 @@ def _key(variable: str | None) -> str | None:
     if not variable:
         return NO_KEY
     return os.environ.get(variable) or None
-
-
-def loopback(base_url: str) -> bool:
-    """Whether the URL's host is this machine (no vendor, nothing billed)."""
-    host = urlsplit(base_url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def name_from_url(base_url: str) -> str:

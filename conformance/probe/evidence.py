@@ -10,6 +10,7 @@ observation and is not written. The key is never in a body, so never in a file.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,17 @@ _PATHS = {"openai_chat": "/chat/completions", "openai_responses": "/responses",
           "anthropic": "/v1/messages", "gemini": "/v1beta/models/{model}:generateContent"}
 
 
+def loopback(base_url: str) -> bool:
+    """Whether the URL's host is this machine (no vendor, nothing billed)."""
+    host = urlsplit(base_url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def endpoint_url(protocol: str, base_url: str, model: str) -> str:
     """The URL the SDK calls, without query string (Gemini: the model is in the path)."""
     path = _PATHS[protocol].format(model=model.removeprefix("models/"))
@@ -36,13 +48,15 @@ def evidence_files(found: Sequence[Observation], control: tuple[dict[str, Any], 
                    protocol: str, probed: Probed) -> dict[str, dict[str, Any]]:
     """slug -> evidence mapping, for the control request and every rule request."""
     url = endpoint_url(protocol, probed.base_url, probed.model)
+    local = (" Answered by a server on this machine, not by the vendor's own endpoint: "
+             "evidence about that server only.") if loopback(url) else ""
     files = {"probe-control": _file(control[0], control[1], protocol, url, probed, [],
-                                    "The probe's valid control request.")}
+                                    "The probe's valid control request." + local)}
     for o in found:
         for n, (body, outcome) in enumerate(o.exchanges, start=1):
             role = "breaking request" if n == 1 else "later request"
             note = (f"`conformance probe` {role} for {o.rule} (request {n} of "
-                    f"{len(o.exchanges)}); the rule came out {o.finding}.")
+                    f"{len(o.exchanges)}); the rule came out {o.finding}.{local}")
             files[f"probe-{o.rule}-{n}"] = _file(body, outcome, protocol, url, probed,
                                                  [o.rule], note)
     return {slug: data for slug, data in files.items() if data}
