@@ -89,3 +89,14 @@ def test_check_with_a_bad_profile_exits_2_and_names_file_and_rule(tmp_path: Path
     assert "Traceback" not in err
     good = write(tmp_path, rule())
     assert main(["check", str(body), "--profile", str(good)]) == 0
+
+
+def test_a_profile_built_in_code_for_normalize_may_lack_detectors() -> None:
+    """Pass tests build profiles with rules only normalize reads; files must be checkable."""
+    from normalizer.profiles import profile_from_mapping
+
+    data = {"provider": "acme", "protocol": "openai_chat",
+            "rules": [rule(id="reasoning-input-unsupported")]}
+    assert profile_from_mapping(data).enforces("reasoning-input-unsupported")
+    with pytest.raises(ProfileError, match="no detector for protocol openai_chat"):
+        profile_from_mapping(data, source="acme.yaml", check_detectors=True)

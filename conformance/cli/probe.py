@@ -158,7 +158,8 @@ def _probe(args: argparse.Namespace, shipped: Profile | None, sender: Send, out:
     found, data = measure(sender, probes, probed, concurrency=args.concurrency,
                           progress=_progress(out))
     try:
-        measured = profile_from_mapping(data, source=str(target))  # never write what the
+        measured = profile_from_mapping(data, source=str(target),  # never write what the
+                                        check_detectors=True)
         target.write_text(profile_yaml(data), encoding="utf-8")  # loader would refuse
     except (OSError, NormalizerError) as exc:
         print(f"conformance probe: cannot write {target}: {exc}", file=err)

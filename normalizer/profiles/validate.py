@@ -41,8 +41,10 @@ _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
 
-def validate(data: Any, source: str) -> None:
-    """Raise a located ProfileError for the first problem in the profile mapping `data`."""
+def validate(data: Any, source: str, *, detectors: bool = True) -> None:
+    """Raise a located ProfileError for the first problem in the profile mapping `data`.
+    `detectors`: also require a detector for every rule (profile files must have one, or
+    check() could not apply the rule; a profile built in code only for normalize may not)."""
     if not isinstance(data, Mapping):
         raise ProfileError(source, "top level", "expected a mapping")
     unknown = sorted(set(data) - PROFILE_KEYS)
@@ -61,7 +63,7 @@ def validate(data: Any, source: str) -> None:
     rules = data.get("rules") or []
     if not isinstance(rules, list):
         raise ProfileError(source, "rules", "expected a list of rules")
-    table = _detectors(protocol)
+    table = _detectors(protocol) if detectors else None
     for i, raw in enumerate(rules):
         _rule(raw, protocol, table, _locator(source, i, raw))
 
@@ -77,7 +79,7 @@ def _locator(source: str, index: int, raw: Any) -> Fail:
     return fail
 
 
-def _rule(raw: Any, protocol: str, table: Mapping[str, Any], fail: Fail) -> None:
+def _rule(raw: Any, protocol: str, table: Mapping[str, Any] | None, fail: Fail) -> None:
     if not isinstance(raw, Mapping):
         raise fail("expected a mapping")
     unknown = sorted(set(raw) - RULE_KEYS)
@@ -87,7 +89,7 @@ def _rule(raw: Any, protocol: str, table: Mapping[str, Any], fail: Fail) -> None
     if rule_id not in RULE_IDS:
         raise fail(f"{rule_id!r} is not a known rule id (normalizer/rules.py lists them)",
                    "id")
-    if rule_id not in table:
+    if table is not None and rule_id not in table:
         raise fail(f"no detector for protocol {protocol} (normalizer/checks/{protocol}.py "
                    "has none for this rule, so check() could not apply it)")
     for key in ("forbids", "message", "source"):
