@@ -8,14 +8,17 @@ several at once, against one emulator, to keep the wall time low on two cores.""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conformance.cli.main import main
 from conformance.clients import send
 from conformance.emulator import Emulator, serve
 from conformance.probe.cases import probe_set
@@ -23,6 +26,8 @@ from conformance.probe.measure import measure, profile_diff
 from conformance.probe.observe import Observation, check_control
 from conformance.probe.profile import Probed
 from conformance.providers import BUILTIN_PROVIDERS
+from normalizer import normalize, parse, render
+from normalizer.check import check
 from normalizer.profiles import PROVIDERS, Profile, Rule, load_profile, profile_from_mapping
 
 SEED = 20261123
@@ -182,3 +187,37 @@ def _message(which: str) -> str:
     rule = load_profile(which).rule("tool-result-id-mismatch")
     assert rule is not None
     return rule.message
+
+
+def issue_server() -> Profile:
+    """The issue's server: ids over 16 characters rejected, a system message anywhere but
+    first rejected (no vendor text known: the emulator says so), orphans accepted."""
+    base = load_profile("openai")
+    late_system = Rule(id="system-message-placement", forbids="a late system message",
+                       status=400, message="unknown", source="test", last_verified="2026-11-23",
+                       confidence="low")
+    rules = [replace(r, params=r.params.merged(max_length=16))
+             if r.id == "tool-call-id-too-long" else r
+             for r in base.rules if r.id != "orphan-tool-result"]
+    return replace(base, provider="issue-server", rules=(late_system, *rules))
+
+
+def test_the_issue_server_is_measured_and_its_profile_works(tmp_path: Path,
+                                                            capsys: Any) -> None:
+    with serve([issue_server()]) as emu:
+        assert main(["probe", "--protocol", "openai_chat", "--base-url",
+                     emu.sdk_base_url("issue-server"), "--model", "m", "--out",
+                     str(tmp_path / "acme.yaml")]) == 0
+    profile = load_profile(tmp_path / "acme.yaml")
+    assert profile.param("tool-call-id-too-long", "max_length") == 16
+    assert profile.enforces("system-message-placement")
+    assert not profile.enforces("orphan-tool-result")
+    body = {"model": "m", "messages": [{"role": "user", "content": "Hi"},
+                                       {"role": "system", "content": "Be brief."}]}
+    (tmp_path / "late.json").write_text(json.dumps(body))
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "late.json"), "--profile",
+                 str(tmp_path / "acme.yaml")]) == 1
+    assert "[system-message-placement]" in capsys.readouterr().out
+    fixed = normalize(parse(body, "openai_chat"), profile)
+    assert check(render(fixed.history, "openai_chat", model="m"), profile) == ()
