@@ -47,40 +47,20 @@ def outcome(seed: int, provider: str, budget: Budget | int | None) -> dict[str, 
     }
 
 
-GOLDEN: dict[str, dict[str, str]] = {  # computed at main 69b2088, before any optimisation
-    "20261122/openai/whole": {
-        "body": "15cfad9492e23bd1824dae0354210255f3fe16d61b6ffc341715efd248013312",
-        "changes": "ab4539ee654902f5b6699ac67be6b70831bea53bad6188ad59176e615ed9682f",
-        "maps": "905142cc1199bf5747524b02b6046cdd4f4d7982b644dd04fa2fcc3216052396",
-    },
-    "20261122/openai/20-messages": {
-        "body": "47b3451ba1f12c44681099470f5bd52465b012954b708bb3c3f8fc89664b2408",
-        "changes": "5381808de3c3fa689efe28606e8ca3b03dd99b0084c61f2bbe20c5940e322d9f",
-        "maps": "578f461f2d27b7663470933488de3706f2e1efcd4a98f9c1536c444c098c31d9",
-    },
-    "20261122/openai/2000-tokens": {
-        "body": "fd7f265025283b5119e50e6e8f38c33d32a8568148bb43c06ceef54fc7e198af",
-        "changes": "073e9bbaae39dbab9e0162642f38642bf0f20fa5edb2e51f7830671422ab700d",
-        "maps": "df58796a7625313c813f3368115841b9c7914f59f28cb7a3222913a726eb4847",
-    },
-    "20261122/anthropic/whole": {
-        "body": "66dff82b740df17c9fe83157d4629eef1d39802f58f1db96a272b521b7efa76b",
-        "changes": "120a362bef7b82615e874a61f2ed9c44d02b9012b18cd25daae286ed93912a96",
-        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
-    },
+GOLDEN: dict[str, dict[str, str]] = {  # computed by main's code (f3a7ede), without the speed work
     "20261122/anthropic/20-messages": {
-        "body": "56776393f0e29e7b0d98822001836876bcc27e00087d2faa70599341ed05f510",
+        "body": "6e27f8dd2cde7680317ffccc6b14f549823f6b1ef774fbf60383d330e0307cb7",
         "changes": "74cf5547929d2f389b86fcce67b74eef2bc5aa4c1ab6381fe21d666572a418a5",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/anthropic/2000-tokens": {
-        "body": "ee06f0dbd763fcc38dc477bac480af211071ad41a466b514ba4e0a2d23e78afa",
+        "body": "27f9e84cab38ca30f0d9ca3e6cbca1dcccdefd5992daae43bdb8b404eb865eb1",
         "changes": "c410b41be0d0bdad6a2ac4ab4b5067ccb11c18a01b84e1827636ba10a978b1a8",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
-    "20261122/gemini/whole": {
-        "body": "ed77dfedc27411d9c7218cd19851adf91d60fb2967af9ed0bff477c9c7007715",
-        "changes": "1ea5c34ab49226d793c1dfb577fc7d20cc2ceac54d6403c843bd0dd260af4d68",
+    "20261122/anthropic/whole": {
+        "body": "557e4391b3be6058dd7dd7a4735f88b2580c52557cbfa9ac32d3aa625c9879a9",
+        "changes": "120a362bef7b82615e874a61f2ed9c44d02b9012b18cd25daae286ed93912a96",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/gemini/20-messages": {
@@ -93,54 +73,54 @@ GOLDEN: dict[str, dict[str, str]] = {  # computed at main 69b2088, before any op
         "changes": "b09a596584c948a8c910c9b0ff13535cbc6d02f6f2bea8288fa6ae8f9de2e701",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
-    "20261122/mistral/whole": {
-        "body": "a09783b6e581d8c5d3884d22e1c7fa792d740c050fafd20e1c1194313b0f1876",
-        "changes": "e1238ce1a05318df1468d4e00d9f3ea7ee1d607ac26e9c5d3812e07c8df10ace",
-        "maps": "5707dc7bee1dfd6bfae1021012ab47cad444d2731afbf59b4bcd542cce519812",
+    "20261122/gemini/whole": {
+        "body": "ed77dfedc27411d9c7218cd19851adf91d60fb2967af9ed0bff477c9c7007715",
+        "changes": "1ea5c34ab49226d793c1dfb577fc7d20cc2ceac54d6403c843bd0dd260af4d68",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/mistral/20-messages": {
-        "body": "bcaf9e8856d1267680c3c5866b4a49ffb2658325f37d970343934bfd2b0e9127",
+        "body": "ee8e43f8800c667e70ec876290034e51705fcaf3b9bcdf6d5fc7e51a6a0bc472",
         "changes": "48e6b93a27b1d095640aa5c19da390582dbcd08d1afaf9088a3e3d41881c142d",
         "maps": "1367e0b399c79abeec210b7ae3103832a7835136776889726ae659da8adc0021",
     },
     "20261122/mistral/2000-tokens": {
-        "body": "311e7c6c6c4f96d168a6e69ccc2f42154b09623554ac5b0fddfe8a3b2660a789",
+        "body": "8012c662e86522968d234e0f8420418bceb6a0a063a90da3345cadf858f8b68a",
         "changes": "eac42fb33b0d7d0f0da93fded7fba200009cb30aaf0fbe445fe8dea519dd60c1",
         "maps": "e0d59366e2c033fa0ae1846ef9e0e8aca3c0194ba5caeeef022a445c90587595",
     },
-    "7/openai/whole": {
-        "body": "ba4baff24d8573c96dcb17a06c2fdc9d11c8739e703bdb1374580b789e5f9e31",
-        "changes": "b9cc084bf6705b9e9138007d3b5d7e6d02d51c1bfa847caec56a91e5d4fb1af8",
-        "maps": "76fc6502d66291e64e011e9362f5b2bf47e65b5b95845c73dc79626b3bf20ce0",
+    "20261122/mistral/whole": {
+        "body": "97ccad85318f449e93e43f7d07e765c62f0f2b431576a4ec8760e8e0dde2310b",
+        "changes": "e1238ce1a05318df1468d4e00d9f3ea7ee1d607ac26e9c5d3812e07c8df10ace",
+        "maps": "5707dc7bee1dfd6bfae1021012ab47cad444d2731afbf59b4bcd542cce519812",
     },
-    "7/openai/20-messages": {
-        "body": "291b4cd2d5224b2469ee9038e0beb8f643563553f715529ab4470b58138afca0",
-        "changes": "4412049a09dd61e9d44422cf60ac4e9abc4fa49264dd09e7285151b1a998dc78",
-        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    "20261122/openai/20-messages": {
+        "body": "372fcb2b0f770e27beb23961b596cf83cde76992dbbb6a0d10d2477f3b91c7c1",
+        "changes": "5381808de3c3fa689efe28606e8ca3b03dd99b0084c61f2bbe20c5940e322d9f",
+        "maps": "578f461f2d27b7663470933488de3706f2e1efcd4a98f9c1536c444c098c31d9",
     },
-    "7/openai/2000-tokens": {
-        "body": "e3843b2f37cb2805068361e15b309839e41df36c25022e9a25d50ce4a7e990b3",
-        "changes": "15db98f88f87b2744f0b7225d488f2f62cfb387907904c1f19942c1d8ed6dfba",
-        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    "20261122/openai/2000-tokens": {
+        "body": "3c5b24dff64f017bc61ae8a866fdcafac156e125fcec3e4bead49ab4a9ec1eaf",
+        "changes": "073e9bbaae39dbab9e0162642f38642bf0f20fa5edb2e51f7830671422ab700d",
+        "maps": "df58796a7625313c813f3368115841b9c7914f59f28cb7a3222913a726eb4847",
     },
-    "7/anthropic/whole": {
-        "body": "aaee0265d63028ebcbee0bd9dcc0c3bfe908f95d068f670e7985cf545e4a0de6",
-        "changes": "b6ef13e43f96ee8b5f823b7819b5fd33a03ed6355983fb8303432741c6384f82",
-        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    "20261122/openai/whole": {
+        "body": "a2d265cf088095c53085fc5f964aa071454fb7d376a132284edf9bae3d470c6d",
+        "changes": "ab4539ee654902f5b6699ac67be6b70831bea53bad6188ad59176e615ed9682f",
+        "maps": "905142cc1199bf5747524b02b6046cdd4f4d7982b644dd04fa2fcc3216052396",
     },
     "7/anthropic/20-messages": {
-        "body": "a4ea97a0afa8a36a5ff04400642e244720761b5c43a4de0222a93a30ed50fa13",
+        "body": "da7929ae11e7440f0a7f4154becc41e35d08260bd2d96881caa850f2cd55065e",
         "changes": "a1e69580a19c419ebadfd35ba194d170229b47bcfea39bab60babd456e1a1158",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/anthropic/2000-tokens": {
-        "body": "e864bba18b3054fdd004acf105f0292f7ac7a48dd703e6d9955b70d9399b866d",
+        "body": "a1bf02dbc8b002c2619f8f1adf681eeb501bda0b56c4226e3bf6305d6c1e60e9",
         "changes": "a76c73633d15bf47c855efc339c91f50ec4558bbd7a1b52574b1e470001c4016",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
-    "7/gemini/whole": {
-        "body": "4f873a0de337b7e488e6680f2b71aa67770f52edfdad4f203b701403d112b88a",
-        "changes": "f2f478931374a1470b7c725a2a43751850b081bd3869fb19c1cd7fb37b40ee48",
+    "7/anthropic/whole": {
+        "body": "74920d4d615a92bc6338a303338cb76ad651f16207b63c4e5bb58bb39502416f",
+        "changes": "b6ef13e43f96ee8b5f823b7819b5fd33a03ed6355983fb8303432741c6384f82",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/gemini/20-messages": {
@@ -153,20 +133,40 @@ GOLDEN: dict[str, dict[str, str]] = {  # computed at main 69b2088, before any op
         "changes": "8393eaf818fc99a5fa922085e4ac328870e5d803d5d3f8992092c79740d3bd24",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
-    "7/mistral/whole": {
-        "body": "5e116a1fed688dfba53233b4ddeb83311263d48de570dda178f320e0789421f2",
-        "changes": "8622a5495ef43b7f76ab7e532f9cebaf114c5272162e266fd0da7eb60a4e9be7",
-        "maps": "dd776d61e506cdef7d9703ca0bb13b901e847bb762656ed13800e370fcc7565b",
+    "7/gemini/whole": {
+        "body": "4f873a0de337b7e488e6680f2b71aa67770f52edfdad4f203b701403d112b88a",
+        "changes": "f2f478931374a1470b7c725a2a43751850b081bd3869fb19c1cd7fb37b40ee48",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/mistral/20-messages": {
-        "body": "96fb1fc7a5850bd0b5122a6d141120ead229c0c037d69eb07d4945ec0f774bb3",
+        "body": "f44f6361928111728b91906bef23b3d9c6b81c33f6a1ed72eb1580529fefb085",
         "changes": "6571dfe9e89daf21bfb648bf60144f65447fd54acb14d3885831c0c1a024d86a",
         "maps": "54b8dd5cb3c78a1d62d3cd5db6fa7f9f7c25fade15c5a88ba723bada7662b369",
     },
     "7/mistral/2000-tokens": {
-        "body": "40c9a8946610e694139504dc096c027af36ffc46d4d123ed4f5e0e36ad296020",
+        "body": "2461ca7b7745aead5bb7b8384c62f6f981784fd6f21262fd6cd229e477876394",
         "changes": "a7c5afeb18a39770a2b681a5a5690e8175badc35edb2241d4f45e7e9da42c9a7",
         "maps": "7bfb6e1bada2824c4ea6abb4dd261c16f782351db8c5859e44d07ca67df98960",
+    },
+    "7/mistral/whole": {
+        "body": "5a65463e00d0200fbbddfa5481334b9e8eb155279088f1fdbeb5d65a71cc44e9",
+        "changes": "8622a5495ef43b7f76ab7e532f9cebaf114c5272162e266fd0da7eb60a4e9be7",
+        "maps": "dd776d61e506cdef7d9703ca0bb13b901e847bb762656ed13800e370fcc7565b",
+    },
+    "7/openai/20-messages": {
+        "body": "b7fde618bf35a56de1244b3d8eaae5681cbf273e8612528ed7beac05b937250f",
+        "changes": "4412049a09dd61e9d44422cf60ac4e9abc4fa49264dd09e7285151b1a998dc78",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/openai/2000-tokens": {
+        "body": "58143c22009660d6769f8c55731084ec05e7af60eae07b1a50c87386ff6ee460",
+        "changes": "15db98f88f87b2744f0b7225d488f2f62cfb387907904c1f19942c1d8ed6dfba",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "7/openai/whole": {
+        "body": "5fcf94cfc2f68cae9750813e607c57bf1471e4de935aa90aef90ed31bdfb6d69",
+        "changes": "b9cc084bf6705b9e9138007d3b5d7e6d02d51c1bfa847caec56a91e5d4fb1af8",
+        "maps": "76fc6502d66291e64e011e9362f5b2bf47e65b5b95845c73dc79626b3bf20ce0",
     },
 }
 
