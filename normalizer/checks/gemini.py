@@ -29,12 +29,14 @@ def _contents(body: Mapping[str, Any]) -> list[Content]:
     raw = body.get("contents")
     if not isinstance(raw, list):
         return []
-    return [(i, c) for i, c in enumerate(raw) if isinstance(c, Mapping)]
+    return [(i, c) for i, c in enumerate(raw) if type(c) is dict or isinstance(c, Mapping)]
 
 
 def _parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     parts = content.get("parts")
-    return [p for p in parts if isinstance(p, Mapping)] if isinstance(parts, list) else []
+    if not isinstance(parts, list):
+        return []
+    return [p for p in parts if type(p) is dict or isinstance(p, Mapping)]
 
 
 def _role(content: Mapping[str, Any]) -> str:

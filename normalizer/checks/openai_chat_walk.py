@@ -20,7 +20,7 @@ def entries(body: Mapping[str, Any]) -> list[Entry]:
     raw = body.get("messages") if isinstance(body, Mapping) else None
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
         return []
-    return [m if isinstance(m, Mapping) else None for m in raw]
+    return [m if type(m) is dict or isinstance(m, Mapping) else None for m in raw]
 
 
 def indexed(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
@@ -38,7 +38,7 @@ def role(msg: Entry) -> str | None:
 
 def text_or_none(obj: Any, key: str) -> str | None:
     """obj[key] when it is a string, else None."""
-    value = obj.get(key) if isinstance(obj, Mapping) else None
+    value = obj.get(key) if type(obj) is dict or isinstance(obj, Mapping) else None
     return value if isinstance(value, str) else None
 
 
@@ -47,7 +47,7 @@ def tool_calls(msg: Entry) -> list[tuple[int, Mapping[str, Any]]]:
     raw = msg.get("tool_calls") if msg is not None else None
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
         return []
-    return [(j, c) for j, c in enumerate(raw) if isinstance(c, Mapping)]
+    return [(j, c) for j, c in enumerate(raw) if type(c) is dict or isinstance(c, Mapping)]
 
 
 def has_calls(msg: Entry) -> bool:

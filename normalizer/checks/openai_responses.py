@@ -22,7 +22,8 @@ def _items(body: Mapping[str, Any]) -> list[Item]:
     raw = body.get("input")
     if not isinstance(raw, list):
         return []
-    return [(i, item) for i, item in enumerate(raw) if isinstance(item, Mapping)]
+    return [(i, item) for i, item in enumerate(raw)
+            if type(item) is dict or isinstance(item, Mapping)]
 
 
 def _kind(item: Mapping[str, Any]) -> str:
