@@ -54,8 +54,8 @@ def main(argv: list[str]) -> int:
             text = json.dumps(body)
             base, took, found = [], [], []
             for _ in range(args.repeat):
-                base.append(timed(lambda: json.dumps(json.loads(text)))[0])
-                seconds, found = timed(lambda: check(body, provider))
+                base.append(timed(lambda text=text: json.dumps(json.loads(text)))[0])
+                seconds, found = timed(lambda body=body, provider=provider: check(body, provider))
                 took.append(seconds)
             b, t = statistics.median(base), statistics.median(took)
             print(f"| {size:,} | {provider} | {b * 1000:,.0f} | {t * 1000:,.0f} | "
