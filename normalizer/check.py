@@ -106,6 +106,12 @@ def fill(template: str, fields: Mapping[str, Any]) -> str:
     still reported. `unfilled()` names what was left (the emulator logs it)."""
     if template == UNKNOWN:
         return UNKNOWN
+    try:  # str.format_map when every field is there: the Formatter subclass is pure Python,
+        return template.format_map(fields)  # and check() fills one template per violation
+    except KeyError:
+        pass
+    except (ValueError, IndexError, AttributeError, TypeError):
+        return template
     try:
         return _Lenient().vformat(template, (), dict(fields))
     except (ValueError, IndexError, AttributeError, TypeError):
