@@ -15,15 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from normalizer.model import Message
 from normalizer.profiles import Profile
 
-if TYPE_CHECKING:
-    from normalizer.window import Budget
-
 Counter = Callable[[Message], int]
+
+
+class Budget(Protocol):
+    """What the walk reads of `window.Budget` (a Protocol: window imports this module)."""
+
+    @property
+    def messages(self) -> int | None:
+        """At most this many messages (None: no limit)."""
+
+    @property
+    def tokens(self) -> int | None:
+        """At most this many tokens (None: no limit)."""
 
 
 @dataclass
