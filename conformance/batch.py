@@ -1,6 +1,8 @@
-"""A whole run outside pytest: load scenarios (bad files reported, the rest run), select
-providers, ask before live requests, run every item with progress, collect results.
-Used by `conformance run`, `report` and `record`."""
+"""A whole run outside pytest: load scenarios (bad files reported, the rest run), resolve
+their recorded streams once, make the items, ask before live requests, run every item with
+progress, collect typed results. Used by `conformance run`, `report` and `record` (through
+conformance/cli/batch_command.py) and by tests; it takes plain values, never CLI arguments.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +12,15 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from conformance.backends import BACKENDS, Backends
 from conformance.bodies import MODES
-from conformance.item import Item, items, run_item
-from conformance.providers import Provider, load_providers_file, select
-from conformance.scenarios.load import Scenario, ScenarioError, find_scenarios, load_scenario
+from conformance.errors import ScenarioError
+from conformance.item import Item, Result, items, run_item
+from conformance.providers import BUILTIN_PROVIDERS, Provider
+from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
+from conformance.scenarios.replay import resolve
 
 
 def add_common(parser: argparse.ArgumentParser, *, backend: str) -> None:
@@ -45,29 +49,34 @@ class Plan:
     items: list[Item] = field(default_factory=list)
 
 
-def plan(args: argparse.Namespace, err: TextIO = sys.stderr) -> Plan:
-    extra = load_providers_file(args.providers_file) if args.providers_file else {}
-    providers = select(args.provider or None, extra)
-    known = [p.name for p in select(None, extra)]
-    root = Path(args.scenarios)
+def plan(scenarios_dir: str | Path, providers: Sequence[Provider],
+         modes: Sequence[str] = MODES, keyword: str = "", *,
+         known: Sequence[str] | None = None, err: TextIO = sys.stderr) -> Plan:
+    """Load every scenario under `scenarios_dir` (a bad file is printed to `err` and kept in
+    `broken`; the others still run), resolve each recorded stream once, and list the items
+    of `providers` × `modes` whose id contains `keyword`. `known`: the provider names a
+    scenario may mention (default: the built-ins and `providers`)."""
+    root = Path(scenarios_dir)
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no such scenario folder")
+    names = list(known) if known is not None else [*BUILTIN_PROVIDERS, *(
+        p.name for p in providers if p.name not in BUILTIN_PROVIDERS)]
     loaded, broken = [], []
     for path in find_scenarios(root):
         try:
-            loaded.append(load_scenario(path, providers=known))
+            loaded.append(load_scenario(path, providers=names))
         except ScenarioError as exc:
             broken.append(exc)
             print(str(exc), file=err)
-    chosen = [i for i in items([s for s in loaded if not s.draft], providers,
-                               args.mode or MODES) if args.keyword in i.id]
-    return Plan(loaded, broken, providers, chosen)
+    runnable = [resolve(s) for s in loaded if not s.draft]
+    chosen = [i for i in items(runnable, providers, modes or MODES) if keyword in i.id]
+    return Plan(loaded, broken, list(providers), chosen)
 
 
-def backends_for(args: argparse.Namespace, providers: list[Provider],
-                 record_mode: str = "none") -> Backends:
-    return Backends(choice=args.backend, cassette_root=Path(args.cassette_dir),
-                    record_mode=record_mode, live=args.live, providers=providers)
+def live_count(chosen: Sequence[Item], backends: Backends) -> int:
+    """How many of `chosen` would go to a live vendor."""
+    return sum(1 for i in chosen
+               if backends.resolve(i.provider, i.cassette(backends.cassette_root)) == "live")
 
 
 def confirm_live(count: int, yes: bool, stdin: TextIO = sys.stdin) -> str:
@@ -82,12 +91,12 @@ def confirm_live(count: int, yes: bool, stdin: TextIO = sys.stdin) -> str:
 
 
 def execute(chosen: Sequence[Item], backends: Backends,
-            progress: Callable[[int, int, Item, Any], None] | None = None) -> list[dict[str, Any]]:
+            progress: Callable[[int, int, Item, Result], None] | None = None) -> list[Result]:
     results = []
     try:
         for n, item in enumerate(chosen, start=1):
             result = run_item(item, backends)
-            results.append(result.to_json())
+            results.append(result)
             if progress:
                 progress(n, len(chosen), item, result)
     finally:
@@ -95,11 +104,11 @@ def execute(chosen: Sequence[Item], backends: Backends,
     return results
 
 
-def printer(stream: TextIO = sys.stderr) -> Callable[[int, int, Item, Any], None]:
+def printer(stream: TextIO = sys.stderr) -> Callable[[int, int, Item, Result], None]:
     """Progress: one line per failed item, and a count every 5% (rewritten on a TTY)."""
     tty = stream.isatty() and os.environ.get("TERM") != "dumb"
 
-    def show(n: int, total: int, item: Item, result: Any) -> None:
+    def show(n: int, total: int, item: Item, result: Result) -> None:
         if result.problem:
             label = "KNOWN GAP" if result.known_gap else "FAIL"
             print(("\r" if tty else "") + f"{label} {result.id}: {result.problem}", file=stream)

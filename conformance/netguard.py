@@ -13,10 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-
-class NetworkBlockedError(ConnectionRefusedError):
-    pass
-
+from conformance.errors import NetworkBlockedError  # defined with the suite's other errors
 
 _original_connect = socket.socket.connect
 _original_connect_ex = socket.socket.connect_ex

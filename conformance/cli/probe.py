@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import re
 import sys
 from collections.abc import Mapping
@@ -29,11 +28,10 @@ from conformance.probe.observe import (
     requests_listing,
 )
 from conformance.probe.profile import Probed, attribute, profile_data, profile_yaml, summary_table
+from conformance.providers import key_from
 from normalizer.errors import NormalizerError
 from normalizer.profiles import profile_from_mapping
 from normalizer.wire import PROTOCOLS
-
-NO_KEY = "conformance-probe-no-key"  # SDKs insist on some key; keyless servers ignore it
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +68,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
               f"({args.protocol}, model {args.model}); nothing is sent", file=out)
         print("\n".join(requests_listing(probes, args.model)), file=out)
         return 0
-    key = _key(args.api_key_env)
+    key = key_from(args.api_key_env or "", keyless=not args.api_key_env)
     if key is None:
         print(f"conformance probe: {args.api_key_env} is not set (or empty); export the key "
               "in that variable, or omit --api-key-env for a keyless endpoint", file=err)
@@ -123,12 +121,6 @@ def _sender(args: argparse.Namespace, key: str) -> Send:
         return send(args.protocol, base_url=args.base_url, api_key=key, model=args.model,
                     body=body)
     return sender
-
-
-def _key(variable: str | None) -> str | None:
-    if not variable:
-        return NO_KEY
-    return os.environ.get(variable) or None
 
 
 def name_from_url(base_url: str) -> str:

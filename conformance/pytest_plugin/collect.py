@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import pytest
 
 from conformance.bodies import MODES
+from conformance.errors import ScenarioFailure
 from conformance.item import Item, Result, run_item
 from conformance.providers import Provider, load_providers_file, select
 from conformance.scenarios.load import ScenarioError, load_scenario
@@ -37,15 +37,6 @@ def selected_providers(config: pytest.Config) -> list[Provider]:
 
 def known_provider_names(config: pytest.Config) -> list[str]:
     return [p.name for p in select(None, _extra_providers(config))]
-
-
-class ScenarioFailure(Exception):
-    """An item whose verdict is not the expected one (shown without a traceback)."""
-
-    def __init__(self, result: Result, nodeid: str) -> None:
-        super().__init__(result.problem)
-        self.result = result
-        self.nodeid = nodeid
 
 
 class ScenarioFile(pytest.File):
@@ -104,8 +95,7 @@ class ScenarioItem(pytest.Item):
 
         backends = backends_of(self.config)
         provider = self.item.provider
-        if self.resolved_backend(backends) == "live" and not (
-                provider.api_key_env and os.environ.get(provider.api_key_env)):
+        if self.resolved_backend(backends) == "live" and provider.api_key() is None:
             pytest.skip(f"live: {provider.api_key_env or 'no key variable'} is not set for "
                         f"{provider.name}")
         result = run_item(self.item, backends)

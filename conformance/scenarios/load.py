@@ -8,7 +8,7 @@ is reported at once; a bad file raises ScenarioError and never stops other files
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from conformance.errors import Problem, ScenarioError
 from conformance.scenarios.format import ScenarioIn
 from conformance.scenarios.history import Located, build_history, model_at
 from conformance.scenarios.stream import RecordedStream, recorded_stream
@@ -30,27 +31,6 @@ SYNONYMS = {"tool_call_id": "call_id", "tool_use_id": "call_id", "args": "argume
             "input": "arguments", "inputSchema": "input_schema", "parameters": "input_schema",
             "functionCall": "tool_calls", "function_call": "tool_calls", "reasoning": "thinking",
             "reasoning_content": "thinking", "expected": "expect", "ref": "refs"}
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    line: int
-    col: int
-    where: str
-    message: str
-
-
-class ScenarioError(Exception):
-    """All problems of one scenario file, each as `path:line:col: key.path: problem`."""
-
-    def __init__(self, path: str, problems: Sequence[Problem]) -> None:
-        self.path = path
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        return [f"{self.path}:{p.line}:{p.col}: {p.where or '(top)'}: {p.message}"
-                for p in self.problems]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +54,10 @@ class Scenario:
     known_gaps: tuple[str, ...]
     draft: bool
     stream: RecordedStream | None = None  # a streamed turn after `history` (scenario_stream)
+    # Set when a run is planned (scenarios.replay.resolve): the history the items send, with
+    # the streamed turn read through the SDK; or why the SDK could not read the stream.
+    replayed: History | None = None
+    replay_error: str = ""
 
     @property
     def id(self) -> str:
