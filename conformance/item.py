@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +90,19 @@ class Result:
                 "predicted_message": self.predicted_message, "source": self.source,
                 "changes": list(self.changes), "problem": self.problem,
                 "known_gap": self.known_gap}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """The inverse of to_json (a strictness.json row, or an xdist worker's report)."""
+        return cls(
+            id=data["id"], scenario=data["scenario"], title=data["title"],
+            topic=data["topic"], provider=data["provider"], mode=data["mode"],
+            verdict=Verdict.from_json(data), expected=data.get("expected"),
+            predicted=data["predicted"], predicted_rule=data.get("predicted_rule"),
+            predicted_message=data.get("predicted_message") or "",
+            source=dict(data.get("source") or {}),
+            changes=tuple(dict(c) for c in data.get("changes") or ()),
+            problem=data.get("problem") or "", known_gap=data.get("known_gap") or "")
 
 
 def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],

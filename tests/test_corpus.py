@@ -4,17 +4,17 @@ and the published matrix (docs/generated/strictness.*) is what the cassettes say
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from conformance.batch import backends_for, execute, plan
+from conformance.backends import Backends
+from conformance.batch import execute, plan
 from conformance.bodies import MODES
 from conformance.cassettes import cassette_path
-from conformance.publish.html import render_html
-from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
+from conformance.providers import select
+from conformance.publish.matrix import render_json, render_markdown, render_page, sort_results
 from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
 from normalizer import PROVIDERS
 
@@ -59,13 +59,12 @@ PUBLISHED = ROOT / "docs" / "generated"
 @pytest.mark.skipif(not (PUBLISHED / "strictness.md").exists(), reason="not published yet")
 def test_published_matrix_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the same relative paths `conformance report` records
-    args = argparse.Namespace(providers_file=None, provider=[], scenarios="scenarios",
-                              mode=[], keyword="", backend="cassette",
-                              cassette_dir="cassettes", live=False)
-    work = plan(args)
-    ordered = sort_results(execute(work.items, backends_for(args, work.providers)))
+    work = plan("scenarios", select(None))
+    backends = Backends(choice="cassette", cassette_root=Path("cassettes"),
+                        providers=work.providers)
+    ordered = sort_results(execute(work.items, backends))
     fresh = {"md": render_markdown(ordered), "json": render_json(ordered),
-             "html": render_html(ordered, summary(ordered))}
+             "html": render_page(ordered)}
     for kind, text in fresh.items():
         published = (PUBLISHED / f"strictness.{kind}").read_text(encoding="utf-8")
         assert text == published, f"{PUBLISHED / kind} is stale: run `conformance report`"

@@ -97,11 +97,10 @@ def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict
         scenario = load_scenario(name)
     except ScenarioError as exc:
         raise ValueError(str(exc)) from exc
-    if scenario.stream is not None:  # the recorded stream, replayed through the SDK
-        from conformance.scenarios.replay import full_history
+    # A recorded stream is assembled from its events directly: no SDK, no server.
+    from conformance.scenarios.replay import offline_history
 
-        return full_history(scenario), scenario.tools, None, {}
-    return scenario.history, scenario.tools, None, {}
+    return offline_history(scenario), scenario.tools, None, {}
 
 
 def report(result: Normalized, body: Mapping[str, Any]) -> dict[str, Any]:

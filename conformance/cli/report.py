@@ -1,5 +1,5 @@
-"""`conformance report`: regenerate the published matrix (docs/generated/strictness.md and the HTML
-and JSON beside it) from the cassettes, offline, or from a results JSON of a run."""
+"""`conformance report`: regenerate the published matrix (docs/generated/strictness.md and
+the HTML and JSON beside it) from the cassettes, offline, or from a results JSON of a run."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import json
 import sys
 from pathlib import Path
 
-from conformance.batch import add_common, backends_for, execute, plan, printer
+from conformance.batch import add_common
+from conformance.cli.batch_command import may_go_live, prepare
+from conformance.item import Result
 from conformance.publish.matrix import write_reports
 
 
@@ -21,25 +23,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--from", dest="source", metavar="JSON",
                         help="a strictness.json written by `conformance run`")
     parser.add_argument("--out", default="docs/generated", metavar="DIR",
-                        help="where strictness.json/.md/.html go (default: docs)")
+                        help="where strictness.json/.md/.html go (default: docs/generated)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.source:
         try:
-            results = json.loads(Path(args.source).read_text(encoding="utf-8"))["results"]
-        except (OSError, ValueError, KeyError) as exc:
+            rows = json.loads(Path(args.source).read_text(encoding="utf-8"))["results"]
+            results = [Result.from_json(row) for row in rows]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
             print(f"conformance report: {args.source}: not a strictness.json: {exc}",
                   file=sys.stderr)
             return 2
     else:
-        try:
-            work = plan(args)
-        except (OSError, ValueError) as exc:
-            print(f"conformance report: {exc}", file=sys.stderr)
+        planned = prepare(args, "report")
+        if planned is None or not may_go_live(planned, args, "report"):
             return 2
-        results = execute(work.items, backends_for(args, work.providers), printer())
+        results = planned.execute()
     for path in write_reports(results, Path(args.out)):
         print(f"wrote {path}")
     return 0

@@ -13,6 +13,7 @@ from conformance.errors import ScenarioFailure
 from conformance.item import Item, Result, run_item
 from conformance.providers import Provider, load_providers_file, select
 from conformance.scenarios.load import ScenarioError, load_scenario
+from conformance.scenarios.replay import resolve
 
 NOT_SCENARIOS = {"README.md", "scenario.schema.json"}
 
@@ -51,6 +52,7 @@ class ScenarioFile(pytest.File):
             # and one bad file must never stop the other scenarios.
             yield BrokenScenario.from_parent(self, name="load", error=exc)
             return
+        scenario = resolve(scenario)  # a recorded stream is read once, here, not per item
         for provider in providers:
             for mode in MODES:
                 yield ScenarioItem.from_parent(self, name=f"{provider.name}[{mode}]",

@@ -114,7 +114,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if out and _SINK and not hasattr(session.config, "workerinput"):
         from conformance.publish.matrix import write_reports
 
-        written = write_reports(list(_SINK), Path(out))
+        written = write_reports([Result.from_json(r) for r in _SINK], Path(out))
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
