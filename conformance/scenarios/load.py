@@ -130,7 +130,7 @@ def _refused(event: yaml.Event) -> list[Problem]:
 
 def _validate(data: dict[str, Any], located: Located, shown: str, path: Path,
               providers: tuple[str, ...]) -> Scenario:
-    problems = _provider_keys(data, located, providers)
+    problems = _provider_keys(data, located, providers) + _gap_targets(data, located, providers)
     try:
         spec = ScenarioIn.model_validate(data)
     except ValidationError as exc:
@@ -196,6 +196,27 @@ def _provider_keys(data: Mapping[str, Any], located: Located,
                 loc = (*section.split("."), name)
                 problems.append(Problem(*located.mark(loc, key=True), f"{section}.{name}",
                                         f"unknown provider {name!r}{_hint(str(name), providers)}"))
+    return problems
+
+
+def _gap_targets(data: Mapping[str, Any], located: Located,
+                 providers: tuple[str, ...]) -> list[Problem]:
+    """A `known_gaps` entry is "provider: reason" or "provider[mode]: reason"; a typo in the
+    provider part would never match an item, so it is a located error."""
+    gaps = data.get("known_gaps")
+    problems = []
+    for i, gap in enumerate(gaps if isinstance(gaps, list) else ()):
+        if not isinstance(gap, str):
+            continue  # the schema reports the type
+        target = gap.split(":", 1)[0].strip()
+        name, _, mode = target.partition("[")
+        if name in providers and mode in {"", "raw]", "normalized]"}:
+            continue
+        wanted = "'provider: reason' or 'provider[raw|normalized]: reason'"
+        hint = _hint(name, providers) if name not in providers else ""
+        problems.append(Problem(*located.mark(("known_gaps", i)), f"known_gaps[{i}]",
+                                f"{target!r} names no provider and mode{hint}; write "
+                                f"{wanted}"))
     return problems
 
 
