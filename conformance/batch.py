@@ -51,11 +51,12 @@ class Plan:
 
 def plan(scenarios_dir: str | Path, providers: Sequence[Provider],
          modes: Sequence[str] = MODES, keyword: str = "", *,
-         known: Sequence[str] | None = None, err: TextIO = sys.stderr) -> Plan:
+         known: Sequence[str] | None = None, err: TextIO | None = None) -> Plan:
     """Load every scenario under `scenarios_dir` (a bad file is printed to `err` and kept in
     `broken`; the others still run), resolve each recorded stream once, and list the items
     of `providers` × `modes` whose id contains `keyword`. `known`: the provider names a
     scenario may mention (default: the built-ins and `providers`)."""
+    err = err or sys.stderr  # looked up now: a captured stream may have been swapped since
     root = Path(scenarios_dir)
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no such scenario folder")
@@ -104,8 +105,10 @@ def execute(chosen: Sequence[Item], backends: Backends,
     return results
 
 
-def printer(stream: TextIO = sys.stderr) -> Callable[[int, int, Item, Result], None]:
-    """Progress: one line per failed item, and a count every 5% (rewritten on a TTY)."""
+def printer(stream: TextIO | None = None) -> Callable[[int, int, Item, Result], None]:
+    """Progress: one line per failed item, and a count every 5% (rewritten on a TTY), on
+    `stream` (default: sys.stderr as it is when called, not when this module was imported)."""
+    stream = stream or sys.stderr
     tty = stream.isatty() and os.environ.get("TERM") != "dumb"
 
     def show(n: int, total: int, item: Item, result: Result) -> None:

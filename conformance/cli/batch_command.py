@@ -33,8 +33,10 @@ class Planned:
 
 
 def prepare(args: argparse.Namespace, command: str, *, record_mode: str = "none",
-            err: TextIO = sys.stderr) -> Planned | None:
-    """Plan the run `args` ask for; None after printing a one-line error to `err`."""
+            err: TextIO | None = None) -> Planned | None:
+    """Plan the run `args` ask for; None after printing a one-line error to `err`
+    (default: sys.stderr)."""
+    err = err or sys.stderr
     try:
         extra = load_providers_file(args.providers_file) if args.providers_file else {}
         providers = select(args.provider or None, extra)
@@ -49,8 +51,9 @@ def prepare(args: argparse.Namespace, command: str, *, record_mode: str = "none"
 
 
 def may_go_live(planned: Planned, args: argparse.Namespace, command: str,
-                err: TextIO = sys.stderr) -> bool:
+                err: TextIO | None = None) -> bool:
     """Asks before sending live requests (unless --yes); False after saying why not."""
+    err = err or sys.stderr
     refusal = confirm_live(live_count(planned.work.items, planned.backends), args.yes)
     if refusal:
         print(f"conformance {command}: {refusal}", file=err)
