@@ -50,7 +50,7 @@ class Provider:
 
     def has_own_key(self, environ: Mapping[str, str] = os.environ) -> bool:
         """Whether its key variable holds a key (what `--backend auto` takes as "go live")."""
-        return bool(self.api_key_env and environ.get(self.api_key_env))
+        return self.api_key(environ) not in (None, KEYLESS_KEY)
 
 
 # The SDKs refuse to build a client without some key string; a keyless server ignores it.
