@@ -75,6 +75,12 @@ def sent_history(scenario: Scenario) -> History:
     return scenario.replayed
 
 
+def change_json(change: Change) -> dict[str, Any]:
+    """One normalization change as JSON (a Result's `changes`, `conformance normalize`)."""
+    return {"pass": change.pass_name, "code": change.code, "what": change.what,
+            "where": change.where, "lossless": change.lossless}
+
+
 def _model_field(protocol: str, model: str) -> dict[str, str]:
     return {} if protocol == "gemini" else {"model": model}
 

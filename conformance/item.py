@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.backends import Backends
-from conformance.bodies import MODES, build
+from conformance.bodies import MODES, build, change_json
 from conformance.cassettes import cassette_path
 from conformance.classify import Verdict, classify
 from conformance.providers import Provider
@@ -124,8 +124,7 @@ def run_item(item: Item, backends: Backends) -> Result:
     sent = backends.send(item.provider, item.cassette(backends.cassette_root), request.body,
                          request.model)
     verdict = classify(sent.outcome)
-    changes = tuple({"pass": c.pass_name, "code": c.code, "what": c.what, "where": c.where,
-                     "lossless": c.lossless} for c in request.changes)
+    changes = tuple(change_json(c) for c in request.changes)
     return _result(item, verdict, violations[0] if violations else None, changes, sent.source,
                    _judge(item, verdict, changes))
 

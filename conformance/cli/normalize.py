@@ -14,9 +14,10 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.bodies import change_json
 from conformance.cli.check import read_body
 from normalizer.errors import NormalizerError
-from normalizer.model import Change, History, ToolSpec
+from normalizer.model import History, ToolSpec
 from normalizer.normalize import Normalized, normalize
 from normalizer.passes import Policy
 from normalizer.tools import parse_declarations
@@ -108,7 +109,3 @@ def report(result: Normalized, body: Mapping[str, Any]) -> dict[str, Any]:
             "body": body, "changes": [change_json(c) for c in result.changes],
             "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}
 
-
-def change_json(change: Change) -> dict[str, Any]:
-    return {"pass": change.pass_name, "code": change.code, "what": change.what,
-            "where": change.where, "lossless": change.lossless}
