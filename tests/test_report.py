@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from conformance.item import Result
-from conformance.publish.matrix import render_markdown, sort_results, summary, write_reports
+from conformance.publish.matrix import (
+    provenance_line,
+    render_markdown,
+    sort_results,
+    summary,
+    write_reports,
+)
 
 
 def result(scenario: str, provider: str, mode: str, verdict: str, predicted: str,
@@ -47,6 +54,17 @@ def test_summary_and_differential() -> None:
     md = render_markdown(sort_results(RESULTS))
     assert "`scenarios/pairing/a.yaml::openai[raw]` | reject | accept" in md
     assert "recorded against the loopback emulators" in md
+
+
+def test_the_provenance_line_tells_live_from_emulated_verdicts() -> None:
+    live = replace(RESULTS[0], source={"backend": "live"})
+    recorded_live = replace(RESULTS[0], source={"backend": "cassette",
+                                                "provenance": {"backend": "live"}})
+    line = provenance_line([*RESULTS, live, recorded_live, recorded_live])
+    assert line == ("verdicts: 1 from live vendors, 2 from live-recorded cassettes, "
+                    "5 from emulator-recorded cassettes")
+    assert provenance_line(RESULTS[:1]).startswith("verdicts: 0 from live vendors, "
+                                                   "0 from live-recorded cassettes, 1 from")
 
 
 def test_written_files_are_identical_across_runs(tmp_path: Path) -> None:

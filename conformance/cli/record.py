@@ -9,7 +9,6 @@ import argparse
 import sys
 
 from conformance.batch import add_common
-from conformance.cassettes import RECORD_MODES
 from conformance.cli.batch_command import may_go_live, prepare
 
 
@@ -18,9 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "record", help="record cassettes (live, or against the emulator)",
         description="Send every scenario to the provider(s) and write one cassette per "
                     "scenario × provider × mode under --cassette-dir.")
-    add_common(parser, backend="live")
-    parser.add_argument("--record-mode", choices=RECORD_MODES[1:], default="all",
-                        help="vcrpy record mode (default all: overwrite)")
+    add_common(parser, backend="live", record_mode="all")  # record overwrites by default
     parser.set_defaults(func=run)
 
 

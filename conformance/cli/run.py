@@ -11,7 +11,7 @@ from pathlib import Path
 from conformance.batch import add_common
 from conformance.cli.batch_command import may_go_live, prepare
 from conformance.item import Result
-from conformance.publish.matrix import summary, write_reports
+from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +48,7 @@ def matrix_summary(results: list[Result], broken: int) -> str:
              f"failing their expectation: {s['failed']} (and {s['known_gaps']} declared known "
              f"gaps); broken scenario files: {broken}; "
              f"where check() predicted otherwise: {s['differs_from_check']}",
+             provenance_line(results),
              "", f"{'provider':<18}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
     counts = Counter((r.provider, r.mode, r.verdict.kind) for r in results)
     for p in s["providers"]:

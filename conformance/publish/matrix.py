@@ -50,6 +50,19 @@ def summary(results: Sequence[Result]) -> dict[str, Any]:
     }
 
 
+def provenance_line(results: Iterable[Result]) -> str:
+    """Where the verdicts came from, in words a reader of a CI log can trust: a verdict
+    replayed from a cassette recorded against our emulator says nothing about the vendor."""
+    origins = Counter(_origin(r) for r in results)
+    parts = [(origins.pop("live", 0), "from live vendors"),
+             (origins.pop("cassette (recorded against live)", 0), "from live-recorded cassettes"),
+             (origins.pop("cassette (recorded against emulator)", 0),
+              "from emulator-recorded cassettes"),
+             (origins.pop("emulator", 0), "from the emulators")]
+    parts += [(n, f"from {name}") for name, n in sorted(origins.items())]
+    return "verdicts: " + ", ".join(f"{n} {what}" for n, what in parts if n or "live" in what)
+
+
 def _origin(r: Result) -> str:
     stamp = r.source.get("provenance") or {}
     if r.source.get("backend") == "cassette":
