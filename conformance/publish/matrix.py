@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.item import Result
 from conformance.publish.html import render_html
 from normalizer.profiles import PROVIDERS
 
@@ -21,35 +22,35 @@ NAMES = {"json": "strictness.json", "md": "strictness.md", "html": "strictness.h
 SYMBOL = {"accept": "✓", "reject": "✗", "inconclusive": "?"}
 
 
-def provider_order(results: Iterable[Mapping[str, Any]]) -> list[str]:
-    seen = {r["provider"] for r in results}
+def provider_order(results: Iterable[Result]) -> list[str]:
+    seen = {r.provider for r in results}
     return [p for p in PROVIDERS if p in seen] + sorted(seen - set(PROVIDERS))
 
 
-def sort_results(results: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    results = [dict(r) for r in results]
+def sort_results(results: Iterable[Result]) -> list[Result]:
+    results = list(results)
     rank = {p: i for i, p in enumerate(provider_order(results))}
-    return sorted(results, key=lambda r: (r["topic"], r["scenario"], rank[r["provider"]],
-                                          r["mode"] != "raw"))
+    return sorted(results, key=lambda r: (r.topic, r.scenario, rank[r.provider],
+                                          r.mode != "raw"))
 
 
-def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
-    verdicts = Counter((r["mode"], r["verdict"]) for r in results)
+def summary(results: Sequence[Result]) -> dict[str, Any]:
+    verdicts = Counter((r.mode, r.verdict.kind) for r in results)
     backends = Counter(_origin(r) for r in results)
     return {
         "items": len(results),
-        "scenarios": len({r["scenario"] for r in results}),
+        "scenarios": len({r.scenario for r in results}),
         "providers": provider_order(results),
         "raw": {k: verdicts[("raw", k)] for k in SYMBOL},
         "normalized": {k: verdicts[("normalized", k)] for k in SYMBOL},
-        "failed": sum(1 for r in results if r.get("problem") and not r.get("known_gap")),
-        "known_gaps": sum(1 for r in results if r.get("problem") and r.get("known_gap")),
-        "differs_from_check": sum(1 for r in results if differs(r)),
+        "failed": sum(1 for r in results if r.counts_as_failure),
+        "known_gaps": sum(1 for r in results if r.problem and r.known_gap),
+        "differs_from_check": sum(1 for r in results if r.differs_from_check),
         "sources": dict(sorted(backends.items())),
     }
 
 
-def provenance_line(results: Iterable[Mapping[str, Any]]) -> str:
+def provenance_line(results: Iterable[Result]) -> str:
     """Where the verdicts came from, in words a reader of a CI log can trust: a verdict
     replayed from a cassette recorded against our emulator says nothing about the vendor."""
     origins = Counter(_origin(r) for r in results)
@@ -62,24 +63,19 @@ def provenance_line(results: Iterable[Mapping[str, Any]]) -> str:
     return "verdicts: " + ", ".join(f"{n} {what}" for n, what in parts if n or "live" in what)
 
 
-def differs(r: Mapping[str, Any]) -> bool:
-    return r["verdict"] != "inconclusive" and r["verdict"] != r["predicted"]
-
-
-def _origin(r: Mapping[str, Any]) -> str:
-    source = r.get("source") or {}
-    stamp = source.get("provenance") or {}
-    if source.get("backend") == "cassette":
+def _origin(r: Result) -> str:
+    stamp = r.source.get("provenance") or {}
+    if r.source.get("backend") == "cassette":
         return f"cassette (recorded against {stamp.get('backend', 'unknown')})"
-    return str(source.get("backend", "unknown"))
+    return str(r.source.get("backend", "unknown"))
 
 
-def render_json(results: list[dict[str, Any]]) -> str:
-    return json.dumps({"summary": summary(results), "results": results}, indent=1,
-                      sort_keys=True, ensure_ascii=False) + "\n"
+def render_json(results: Sequence[Result]) -> str:
+    return json.dumps({"summary": summary(results), "results": [r.to_json() for r in results]},
+                      indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def render_markdown(results: list[dict[str, Any]]) -> str:
+def render_markdown(results: Sequence[Result]) -> str:
     s = summary(results)
     providers = s["providers"]
     lines = ["# Strictness matrix", "",
@@ -95,9 +91,9 @@ def render_markdown(results: list[dict[str, Any]]) -> str:
         lines += ["> Verdicts recorded against the loopback emulators show what our profiles "
                   "predict, not what the vendors said. Record live (`conformance record`) to "
                   "replace them.", ""]
-    by_topic: dict[str, list[dict[str, Any]]] = {}
+    by_topic: dict[str, list[Result]] = {}
     for r in results:
-        by_topic.setdefault(r["topic"], []).append(r)
+        by_topic.setdefault(r.topic, []).append(r)
     for topic, rows in by_topic.items():
         lines += [f"## {topic}", "", "| scenario | " + " | ".join(providers) + " |",
                   "|---|" + "---|" * len(providers)]
@@ -110,12 +106,12 @@ def _counts(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{v} {k}" for k, v in counts.items())
 
 
-def _topic_rows(rows: list[dict[str, Any]], providers: list[str]) -> list[str]:
+def _topic_rows(rows: list[Result], providers: list[str]) -> list[str]:
     cells: dict[str, dict[tuple[str, str], str]] = {}
     titles: dict[str, str] = {}
     for r in rows:
-        cells.setdefault(r["scenario"], {})[(r["provider"], r["mode"])] = r["verdict"]
-        titles[r["scenario"]] = r["title"]
+        cells.setdefault(r.scenario, {})[(r.provider, r.mode)] = r.verdict.kind
+        titles[r.scenario] = r.title
     out = []
     for scenario, got in cells.items():
         row = [f"{SYMBOL.get(got.get((p, 'raw'), ''), ' ')}→"
@@ -124,23 +120,23 @@ def _topic_rows(rows: list[dict[str, Any]], providers: list[str]) -> list[str]:
     return out
 
 
-def _differential(results: list[dict[str, Any]]) -> list[str]:
-    rows = [r for r in results if differs(r)]
+def _differential(results: Sequence[Result]) -> list[str]:
+    rows = [r for r in results if r.differs_from_check]
     lines = ["## Where check() predicted otherwise", ""]
     if not rows:
         return [*lines, "None: every conclusive verdict is the one `check` predicted.", ""]
     lines += ["| item | observed | predicted | vendor said |", "|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| `{r['id']}` | {r['verdict']} | {r['predicted']} "
-                     f"{r.get('predicted_rule') or ''} | {_cell(r.get('message', ''))} |")
+        lines.append(f"| `{r.id}` | {r.verdict.kind} | {r.predicted} "
+                     f"{r.predicted_rule or ''} | {_cell(r.verdict.message)} |")
     return [*lines, ""]
 
 
-def _texts(results: list[dict[str, Any]]) -> list[str]:
+def _texts(results: Sequence[Result]) -> list[str]:
     seen: dict[tuple[str, str], str] = {}
     for r in results:
-        if r["verdict"] == "reject" and r["mode"] == "raw":
-            seen.setdefault((r["provider"], r.get("predicted_rule") or "?"), r.get("message", ""))
+        if r.verdict.kind == "reject" and r.mode == "raw":
+            seen.setdefault((r.provider, r.predicted_rule or "?"), r.verdict.message)
     lines = ["## Error texts seen (raw requests)", "", "| provider | rule | text |",
              "|---|---|---|"]
     for (provider, rule), text in sorted(seen.items()):
@@ -153,7 +149,12 @@ def _cell(text: str) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def write_reports(results: Iterable[Mapping[str, Any]], out_dir: Path,
+def render_page(results: Sequence[Result]) -> str:
+    """The HTML page (html.py reads the JSON rows, as the page embeds them)."""
+    return render_html([r.to_json() for r in results], summary(results))
+
+
+def write_reports(results: Iterable[Result], out_dir: Path,
                   markdown_path: Path | None = None) -> list[Path]:
     """Write strictness.json, .md and .html into out_dir (the Markdown to markdown_path
     when given); returns the paths written."""
@@ -164,5 +165,5 @@ def write_reports(results: Iterable[Mapping[str, Any]], out_dir: Path,
     written = [out_dir / NAMES["json"], md_path, out_dir / NAMES["html"]]
     written[0].write_text(render_json(ordered), encoding="utf-8")
     written[1].write_text(render_markdown(ordered), encoding="utf-8")
-    written[2].write_text(render_html(ordered, summary(ordered)), encoding="utf-8")
+    written[2].write_text(render_page(ordered), encoding="utf-8")
     return written

@@ -16,19 +16,13 @@ from typing import Any
 
 import yaml
 
+from conformance.errors import Problem
+
 # Scenario files nest a handful of levels (wire bodies a few more); 100 is far beyond any
 # real one and far below Python's recursion limit, which PyYAML's composer recurses into.
 MAX_DEPTH = 100
 # A file with thousands of anchors needs no more than this many lines to be understood.
 MAX_PROBLEMS = 50
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    line: int
-    col: int
-    where: str
-    message: str
 
 
 @dataclass(slots=True)
