@@ -11,6 +11,7 @@ So `check(...)[0]` is what the vendor's 400 would say.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import string
 from collections.abc import Iterable, Mapping
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
+from normalizer.scope import scoped
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,15 +61,18 @@ def detectors(protocol: str) -> Mapping[str, Detector]:
 
 
 def check(
-    body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None
+    body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None,
+    on: dt.date | str | None = None, endpoint: str | None = None,
 ) -> tuple[Violation, ...]:
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
-    `model` defaults to the body's own `model` field."""
-    profile = load_profile(provider)
+    `model` defaults to the body's own `model` field; `on` (default today) and `endpoint`
+    (host + path) select the rules scoped by date or host (normalizer/scope.py)."""
     if not isinstance(body, Mapping):
         # Vendors answer a non-object body before any rule applies; detectors read mappings.
+        load_profile(provider)
         return ()
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
+    profile = scoped(load_profile(provider), model=model, on=on, endpoint=endpoint)
     table = detectors(profile.protocol)
     found: list[Violation] = []
     for rule in profile.rules:
