@@ -29,7 +29,7 @@ def model_in(globs: Sequence[str], model: str | None, *, when_unknown: bool) -> 
     """Whether `model` matches one of `globs` (no globs: every model)."""
     if not globs:
         return True
-    if not model:
+    if not model or model == "unknown":  # profiles' and evidence's word for "not known"
         return when_unknown
     name = model.removeprefix("models/")
     return any(fnmatchcase(name, g) or fnmatchcase(model, g) for g in globs)
