@@ -18,7 +18,15 @@ from pydantic import ValidationError
 from conformance.classify import REJECT_STATUSES
 from conformance.evidence.format import ObservationIn
 from conformance.scenarios.history import Located
-from conformance.scenarios.load import Problem, ScenarioError, _compose, _problem, _shown, _unique
+from conformance.scenarios.load import (
+    LOADER,
+    Problem,
+    ScenarioError,
+    _compose,
+    _problem,
+    _shown,
+    _unique,
+)
 
 EVIDENCE_DIR = Path(__file__).resolve().parents[2] / "evidence"
 
@@ -112,7 +120,7 @@ def load_observation(path: str | Path, *, root: Path | None = None) -> Observati
     node, problems = _compose(text)
     if node is None:
         raise EvidenceError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=LOADER)  # LOADER is a safe loader
     located = Located(node)
     if not isinstance(data, dict):
         problems.append(Problem(*located.mark(()), "", "expected a mapping of evidence fields"))

@@ -25,6 +25,9 @@ from normalizer.profiles import PROVIDERS
 from normalizer.tools import parse_declarations
 from normalizer.wire import parse
 
+# libyaml's safe loader where present: the pure-Python one took seconds for the evidence files.
+LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 # Vendor spellings people paste, and the key this format uses instead.
 SYNONYMS = {"tool_call_id": "call_id", "tool_use_id": "call_id", "args": "arguments",
             "input": "arguments", "inputSchema": "input_schema", "parameters": "input_schema",
@@ -92,7 +95,7 @@ def load_scenario(path: str | Path, *, providers: Iterable[str] = PROVIDERS,
     node, problems = _compose(text)
     if node is None:
         raise ScenarioError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=LOADER)  # LOADER is a safe loader
     located = Located(node)
     if not isinstance(data, dict):
         problems.append(Problem(*located.mark(()), "", "expected a mapping of scenario fields"))
@@ -117,9 +120,9 @@ def _shown(path: Path, root: Path | None) -> str:
 def _compose(text: str) -> tuple[yaml.Node | None, list[Problem]]:
     problems: list[Problem] = []
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        for event in yaml.parse(text, Loader=LOADER):
             problems.extend(_refused(event))
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
