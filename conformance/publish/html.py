@@ -8,6 +8,8 @@ import html
 import json
 from typing import Any
 
+from conformance.publish.backing import describe
+
 STYLE = """
 body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}
 h1{font-size:1.4em}table{border-collapse:collapse}
@@ -51,6 +53,8 @@ def _detail(r: dict[str, Any]) -> str:
         lines.append(f"why inconclusive: {r['reason']}")
     lines.append(f"check() predicted: {r['predicted']} {r.get('predicted_rule') or ''}")
     lines += [f"change: {c['code']} at {c['where']}" for c in r.get("changes", [])]
+    if r.get("backing"):
+        lines.append(f"backed by: {describe(r['backing'])}")
     if r.get("problem"):
         lines.append(f"FAILED: {r['problem']}")
     return "\n".join(lines)
