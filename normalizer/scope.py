@@ -2,7 +2,8 @@
 
 A profile rule may carry::
 
-    models: ["gpt-4o*", "o1-*"]      # fnmatch globs on the model string ("models/" ignored)
+    models: ["gpt-4o*", "o1-*"]      # fnmatch globs on the model string ("models/" ignored);
+                                     # "!glob" excludes: ["!claude-opus-4-8*"] = all but those
     since: 2025-01-01                # first date the rule was seen to hold (inclusive)
     until: 2026-07-14                # first date it was seen NOT to hold (exclusive)
     endpoints: ["*.openai.azure.com/*"]   # globs on host + path as called
@@ -26,13 +27,17 @@ SCOPE_KEYS = ("models", "since", "until", "endpoints")
 
 
 def model_in(globs: Sequence[str], model: str | None, *, when_unknown: bool) -> bool:
-    """Whether `model` matches one of `globs` (no globs: every model)."""
+    """Whether `model` matches one of `globs` and none of the `!glob` exclusions (no globs:
+    every model; only exclusions: every other model)."""
     if not globs:
         return True
     if not model or model == "unknown":  # profiles' and evidence's word for "not known"
         return when_unknown
     name = model.removeprefix("models/")
-    return any(fnmatchcase(name, g) or fnmatchcase(model, g) for g in globs)
+    take = [g for g in globs if not g.startswith("!")]
+    drop = [g[1:] for g in globs if g.startswith("!")]
+    hit = any(fnmatchcase(name, g) or fnmatchcase(model, g) for g in take) if take else True
+    return hit and not any(fnmatchcase(name, g) or fnmatchcase(model, g) for g in drop)
 
 
 def date_in(since: str, until: str, on: dt.date | str | None) -> bool:
