@@ -21,7 +21,6 @@ from conformance.classify import Outcome
 from conformance.clients import close_clients, send
 from conformance.providers import Provider
 
-BACKENDS = ("auto", "live", "cassette", "emulator")
 PLACEHOLDER_KEY = "conformance-offline-placeholder"
 LIVE_ATTEMPTS = 4
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})

@@ -23,7 +23,8 @@ import vcr
 import yaml
 from vcr.errors import CannotOverwriteExistingCassetteException
 
-RECORD_MODES = ("none", "once", "new_episodes", "all")
+from conformance.options import RECORD_MODES
+
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie",
                   "set-cookie", "openai-organization", "openai-project",
                   "anthropic-organization-id", "x-goog-user-project", "proxy-authorization")
