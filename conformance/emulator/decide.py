@@ -79,7 +79,7 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     except (ValueError, RecursionError) as exc:
         error = errors.bad_json(endpoint.error_format, _why(exc))
         return answer_error(endpoint, error, rid, "bad-json")
-    seen = observed.lookup(endpoint.provider, body)
+    seen = observed.lookup(endpoint.provider, body, model or "")
     if seen is not None and not seen.accepted:
         return answer_error(endpoint, observed.observed_error(seen), rid, "observed")
     problem = _body_problem(endpoint, body)
