@@ -4,6 +4,7 @@ check() and normalize() keep only the rules that hold for the request."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import pytest
@@ -101,3 +102,13 @@ def test_openai_profile_follows_the_evidence() -> None:
     assert [v.rule for v in check(body(), "openai", on="2025-07-24")] == \
         ["tool-call-id-too-long"]
     assert check(body(), "openai", on="2026-07-14") == ()
+
+
+def test_check_cli_takes_the_date(tmp_path: Any, capsys: Any) -> None:
+    from conformance.cli.main import main
+
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body()), encoding="utf-8")
+    assert main(["check", str(path), "--provider", "openai", "--on", "2025-07-24"]) == 1
+    assert "maximum length 40" in capsys.readouterr().out
+    assert main(["check", str(path), "--provider", "openai"]) == 0
