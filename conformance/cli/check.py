@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from conformance.cli.jsonin import load_json, read_text
+from conformance.cli.output import dump_json
 from normalizer.check import Violation, check
 from normalizer.errors import NormalizerError
 from normalizer.profiles import PROVIDERS, load_profile
@@ -36,28 +36,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def read_body(name: str) -> dict[str, Any]:
+    """The JSON object in file `name` (or stdin for '-'); ValueError says what is wrong."""
+    label = "standard input" if name == "-" else name
+    body = load_json(read_text(name), label)
+    if not isinstance(body, dict):
+        raise ValueError(f"{label}: expected a JSON object (a request body), "
+                         f"got {type(body).__name__}")
+    return body
+
+
 def _day(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD") from exc
-
-
-def read_body(name: str) -> dict[str, Any]:
-    """The JSON object in file `name` (or stdin for '-'); ValueError says what is wrong."""
-    label = "standard input" if name == "-" else name
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"{label}: cannot read: {exc.strerror or exc}") from exc
-    try:
-        body = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
-    if not isinstance(body, dict):
-        raise ValueError(f"{label}: expected a JSON object (a request body), "
-                         f"got {type(body).__name__}")
-    return body
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"conformance check: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([violation_json(v) for v in found], indent=2, ensure_ascii=False))
+        print(dump_json([violation_json(v) for v in found], indent=2, ensure_ascii=False))
     else:
         print(summary(found, profile.provider))
     return 1 if found else 0

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 
+from conformance.cli.output import tolerant_streams
+
 Command = Callable[[argparse.Namespace], int]
+INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,13 +39,28 @@ def _registrars() -> list[Callable[[argparse._SubParsersAction], None]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Exit codes (README, "Exit codes"): 0 clean, 1 violations or failing items, 2 bad
+    arguments or unreadable input/profile, 3-7 `probe`'s control failures, 70 a bug."""
+    tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Command | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
         return 0
-    return func(args)
+    try:
+        return func(args)
+    except RecursionError:
+        print(f"conformance {args.command}: the input nests too deeply to process",
+              file=sys.stderr)
+        return 2
+    except Exception as exc:  # the last net: one line, not a traceback
+        if os.environ.get("CONFORMANCE_DEBUG"):
+            raise
+        print(f"conformance {args.command}: internal error (a bug; rerun with "
+              f"CONFORMANCE_DEBUG=1 for the traceback): {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

@@ -12,21 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from conformance.classify import REJECT_STATUSES
 from conformance.evidence.format import ObservationIn
 from conformance.scenarios.history import Located
-from conformance.scenarios.load import (
-    LOADER,
-    Problem,
-    ScenarioError,
-    _compose,
-    _problem,
-    _shown,
-    _unique,
-)
+from conformance.scenarios.load import ScenarioError, _problem, _shown, _unique
+from conformance.scenarios.safe_yaml import Problem, read_yaml
 
 EVIDENCE_DIR = Path(__file__).resolve().parents[2] / "evidence"
 
@@ -117,15 +109,15 @@ def load_observation(path: str | Path, *, root: Path | None = None) -> Observati
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise EvidenceError(shown, [Problem(1, 1, "", f"cannot read the file: {exc}")]) from exc
-    node, problems = _compose(text)
+    # Refused constructs (aliases, tags, duplicate keys, deep nesting) stop the read first.
+    node, data, problems = read_yaml(text)
     if node is None:
         raise EvidenceError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    data = yaml.load(text, Loader=LOADER)  # LOADER is a safe loader
     located = Located(node)
     if not isinstance(data, dict):
-        problems.append(Problem(*located.mark(()), "", "expected a mapping of evidence fields"))
-        raise EvidenceError(shown, problems)
-    problems += _cross_checks(data, located, path)
+        raise EvidenceError(shown, [Problem(*located.mark(()), "",
+                                            "expected a mapping of evidence fields")])
+    problems = _cross_checks(data, located, path)
     try:
         spec = ObservationIn.model_validate(data)
     except ValidationError as exc:

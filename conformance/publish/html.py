@@ -82,12 +82,13 @@ def _rows(results: list[dict[str, Any]], providers: list[str]) -> list[str]:
             for mode in ("raw", "normalized"):
                 r = cells.get((p, mode))
                 if r is None:
-                    tds.append(f'<td data-provider="{p}"></td>')
+                    tds.append(f'<td data-provider="{html.escape(p)}"></td>')
                     continue
                 bad = " bad" if r.get("problem") else ""
-                tds.append(f'<td class="cell {r["verdict"]}{bad}" data-provider="{p}" '
-                           f'title="{html.escape(_detail(r))}" data-detail="'
-                           f'{html.escape(_detail(r))}">{"RN"[mode == "normalized"]}</td>')
+                detail = html.escape(_detail(r))
+                tds.append(f'<td class="cell {html.escape(r["verdict"])}{bad}" data-provider="'
+                           f'{html.escape(p)}" title="{detail}" data-detail="{detail}">'
+                           f'{"RN"[mode == "normalized"]}</td>')
         rows.append(f'<tr data-topic="{html.escape(first["topic"])}"><td class="s" title="'
                     f'{html.escape(scenario)}">{html.escape(first["title"])}</td>'
                     + "".join(tds) + "</tr>")
@@ -97,10 +98,10 @@ def _rows(results: list[dict[str, Any]], providers: list[str]) -> list[str]:
 def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     providers: list[str] = summary["providers"]
     topics = sorted({r["topic"] for r in results})
-    head = "".join(f'<th class="p" colspan="2" data-provider="{p}">{html.escape(p)}</th>'
-                   for p in providers)
+    names = [html.escape(p) for p in providers]
+    head = "".join(f'<th class="p" colspan="2" data-provider="{p}">{p}</th>' for p in names)
     sub = "".join(f'<th class="m" data-provider="{p}">R</th><th class="m" data-provider="{p}">'
-                  "N</th>" for p in providers)
+                  "N</th>" for p in names)
     sources = ", ".join(f"{k}: {v}" for k, v in summary["sources"].items())
     return "\n".join([
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -125,4 +126,7 @@ def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
 
 
 def _json_for_script(value: Any) -> str:
-    return json.dumps(value, sort_keys=True).replace("</", "<\\/")
+    """JSON inside <script>: no `<`, `>` or `&` left that could close the element or open a
+    comment, whatever the data holds (provider names come from users' files)."""
+    text = json.dumps(value, sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

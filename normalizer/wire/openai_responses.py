@@ -87,7 +87,9 @@ def _group(items: list[Any]) -> list[Message]:
         where = f"input[{k}]"
         item = require_mapping(raw, where)
         role, parts = _parse_item(item, where)
-        if role != run_role and run_role is not None:
+        # A whole Message (a role item, an empty assistant message) ends the run too: an
+        # empty assistant message joined into a run would vanish, having no part to add.
+        if (role != run_role or isinstance(parts, Message)) and run_role is not None:
             out.append(Message(run_role, tuple(run)))  # type: ignore[arg-type]
             run_role, run = None, []
         if isinstance(parts, Message):
@@ -115,7 +117,12 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
                               "function_call_output items")
     role = item.get("role")
     if role == "assistant":
-        return "assistant", list(_assistant_texts(item, where))
+        texts = _assistant_texts(item, where)
+        if not texts:  # content [] : its own message, its item fields kept on it
+            fields = {k: v for k, v in item.items() if k not in ("role", "content")}
+            return "assistant", Message("assistant", (), extras={"item": fields} if fields
+                                        else {})
+        return "assistant", list(texts)
     if role not in ("user", "system", "developer"):
         raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
                                                f"assistant; got {role!r}")
@@ -252,12 +259,13 @@ def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
                                   f"place in an assistant message in {PROTOCOL}")
     if texts or not message.parts:
         # An assistant message without parts still renders, as an item with empty content.
-        items.append(_message_item(texts))
+        items.append(_message_item(texts, message.extras.get("item")))
     return items
 
 
-def _message_item(texts: list[Text]) -> dict[str, Any]:
-    fields = thaw(texts[0].extras.get("item") or {}) if texts else {}
+def _message_item(texts: list[Text], own: Any = None) -> dict[str, Any]:
+    """A message item; `own` holds the item fields of a message without parts."""
+    fields = thaw((texts[0].extras.get("item") if texts else own) or {})
     plain = [Text(t.text, t.extras.without("item")) for t in texts]
     content: str | list[dict[str, Any]] = (
         content_to_wire(plain, "output_text", FOREIGN_KEYS) if plain else []
