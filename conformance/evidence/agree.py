@@ -16,6 +16,7 @@ from typing import Literal
 
 from conformance.evidence.load import Observation
 from normalizer.check import Violation, check
+from normalizer.errors import WireFormatError
 from normalizer.profiles import HERE, PROVIDERS, Profile, load_profile
 
 Outcome = Literal["agrees", "gap", "disagrees", "stale-gap", "unmodelled"]
@@ -55,8 +56,11 @@ def agreement(obs: Observation) -> Agreement:
     profile, why = profile_for(obs)
     if profile is None:
         return Agreement(obs, "unmodelled", "", None, "", why)
-    found = check(obs.request, profile, model=obs.known_model, on=obs.date,
-                  endpoint=obs.endpoint)
+    try:
+        found = check(obs.request, profile, model=obs.known_model, on=obs.date,
+                      endpoint=obs.endpoint)
+    except WireFormatError as exc:  # off the protocol's skeleton: refused before any rule
+        return _off_skeleton(obs, exc)
     first: Violation | None = found[0] if found else None
     predicted = "reject" if first else "accept"
     rule, message = (first.rule, first.message) if first else (None, "")
@@ -69,6 +73,16 @@ def agreement(obs: Observation) -> Agreement:
     if obs.gap:
         return Agreement(obs, "gap", predicted, rule, message, obs.gap)
     return Agreement(obs, "disagrees", predicted, rule, message, _difference(obs, first))
+
+
+def _off_skeleton(obs: Observation, exc: WireFormatError) -> Agreement:
+    """check() refuses the body's shape (normalizer/skeleton.py). No rule id names that, so
+    it agrees with no observation: a declared gap, or a skeleton stricter than the vendor."""
+    why = f"check() refuses the body's shape: {exc.where}: {exc.problem}"
+    if obs.gap:
+        return Agreement(obs, "gap", "reject", None, str(exc), obs.gap)
+    return Agreement(obs, "disagrees", "reject", None, str(exc),
+                     f"the vendor answered {obs.status}; {why}")
 
 
 def agreements(observations: Iterable[Observation]) -> tuple[Agreement, ...]:
