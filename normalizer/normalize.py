@@ -73,7 +73,10 @@ STEPS: dict[str, Step] = {
     "drop_empty_text_blocks": Step(drop_empty_text_blocks, ("empty-text-block",)),
     "fill_empty_content": Step(fill_empty_content, ("empty-content", "empty-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages")),
-    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",)),
+    # Two calls sharing an id make their two results duplicates too: renaming the second call
+    # and its result repairs both without dropping anything (OpenAI rejects the results).
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
+                                 ("duplicate-tool-call-id", "duplicate-tool-result")),
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
