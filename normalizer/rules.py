@@ -67,7 +67,3 @@ RULE_IDS: dict[str, str] = {
     "content-part-type-missing": "a content part without its `type`",
     "role-unsupported-by-model": "a role (system, developer) the model does not accept",
 }
-
-
-def describe(rule_id: str) -> str:
-    return RULE_IDS[rule_id]

@@ -73,6 +73,7 @@ def scoped(profile: Any, *, model: str | None = None, on: dt.date | str | None =
 
 
 def is_scoped(rule: Any) -> bool:
+    """Whether a rule names models, dates or endpoints it holds for."""
     return bool(rule.models or rule.since or rule.until or rule.endpoints)
 
 

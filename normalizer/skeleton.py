@@ -20,18 +20,24 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
+    """A leaf of one of `types`."""
+
     types: tuple[type, ...]
     name: str  # as OpenAI words it: "a string", "an integer", ...
 
 
 @dataclass(frozen=True, slots=True)
 class Arr:
+    """An array whose every item is `item`."""
+
     item: Spec
     name: str = "an array"
 
 
 @dataclass(frozen=True, slots=True)
 class Obj:
+    """An object with `required` keys; the keys in `fields` are checked where present."""
+
     required: tuple[str, ...] = ()
     fields: Mapping[str, Spec] = field(default_factory=dict)
     name: str = "an object"
@@ -39,6 +45,8 @@ class Obj:
 
 @dataclass(frozen=True, slots=True)
 class OneOf:
+    """Any one of `options`."""
+
     options: tuple[Spec, ...]
     name: str
 
@@ -48,12 +56,15 @@ Spec = Scalar | Arr | Obj | OneOf
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """Where a body leaves its skeleton, and how."""
+
     kind: str  # "missing" | "type"
     path: str
     expected: str = ""
     got: str = ""
 
     def text(self) -> str:
+        """The problem in OpenAI's words ("expected an array, got a string")."""
         if self.kind == "missing":
             return "required field is missing"
         return f"expected {self.expected}, got {self.got}"

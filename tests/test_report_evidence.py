@@ -48,7 +48,7 @@ def test_cells_say_what_backs_them() -> None:
                result("scenarios/pairing/b.yaml", "deepseek", "raw", "reject",
                       "orphan-tool-result"),
                result("scenarios/pairing/c.yaml", "groq", "raw", "accept", None, LIVE)]
-    cells = {r["id"]: r["backing"] for r in sort_results(results, evidence)}
+    cells = {r["id"]: r["evidence"] for r in sort_results(results, evidence)}
     observed = cells["scenarios/pairing/a.yaml::openai[raw]"]
     assert observed == {"level": "observed", "via": "evidence", "date": "2025-01-01",
                         "model": "gpt-4o", "status": 400, "source": "https://example.org/x",
@@ -68,7 +68,7 @@ def test_the_newest_observation_decides_and_a_contradiction_is_listed() -> None:
                                       gap="check() rejects what the vendor accepted"))]
     rows = sort_results([result("scenarios/pairing/a.yaml", "openai", "raw", "reject",
                                 "orphan-tool-result")], evidence)
-    assert rows[0]["backing"]["level"] == "contradicted"
+    assert rows[0]["evidence"]["level"] == "contradicted"
     md = render_markdown(rows, evidence)
     assert "| ✗!→  |" in md
     assert "Cells an observation contradicts" in md
@@ -114,5 +114,5 @@ def test_an_observation_check_agrees_with_contradicts_nothing() -> None:
     assert fine.outcome == "agrees"
     rows = sort_results([result("scenarios/pairing/a.yaml", "openai", "raw", "reject",
                                 "orphan-tool-result")], [evidence[0], fine])
-    assert rows[0]["backing"]["level"] == "observed"
-    assert rows[0]["backing"]["date"] == "2025-01-01"
+    assert rows[0]["evidence"]["level"] == "observed"
+    assert rows[0]["evidence"]["date"] == "2025-01-01"

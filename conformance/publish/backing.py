@@ -42,10 +42,14 @@ def default_evidence() -> tuple[Agreement, ...]:
 
 def with_backing(results: Sequence[Mapping[str, Any]],
                  evidence: Sequence[Agreement]) -> list[dict[str, Any]]:
-    """The results, each with a `backing` entry (see the module docstring)."""
+    """The results, each with an `evidence` entry: level, and for an observation its date,
+    model, status, source and path (see the module docstring; the HTML page shows it)."""
     index = _index(evidence)
     rules = _row_rules(results)
-    return [{**r, "backing": cell_backing(r, rules.get(r["scenario"], frozenset()), index)}
+    # A result that already says what backs it (a strictness.json re-rendered with --from)
+    # keeps that: it was judged when its verdict was taken.
+    return [r if isinstance(r.get("evidence"), Mapping) else
+            {**r, "evidence": cell_backing(r, rules.get(r["scenario"], frozenset()), index)}
             for r in results]
 
 
@@ -53,7 +57,7 @@ def backing_counts(results: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
     """provider -> level -> number of cells (and `cells`: all of them)."""
     counts: dict[str, Counter[str]] = {}
     for r in results:
-        level = (r.get("backing") or {}).get("level", "modeled")
+        level = (r.get("evidence") or {}).get("level", "modeled")
         counts.setdefault(r["provider"], Counter()).update([level, "cells"])
     return {p: {k: c[k] for k in (*LEVELS, "cells")} for p, c in counts.items()}
 

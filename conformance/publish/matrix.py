@@ -33,7 +33,7 @@ def provider_order(results: Iterable[Mapping[str, Any]]) -> list[str]:
 
 def sort_results(results: Iterable[Mapping[str, Any]],
                  evidence: Sequence[Agreement] | None = None) -> list[dict[str, Any]]:
-    """The results in report order, each with what backs it (`backing`), judged against
+    """The results in report order, each with what backs it (`evidence`), judged against
     `evidence` (default: every observation under evidence/)."""
     results = [dict(r) for r in results]
     rank = {p: i for i, p in enumerate(provider_order(results))}
@@ -148,7 +148,7 @@ def _topic_rows(rows: list[dict[str, Any]], providers: list[str]) -> list[str]:
 def _mark(r: Mapping[str, Any] | None, backing: bool = True) -> str:
     if r is None:
         return " "
-    level = (r.get("backing") or {}).get("level", "modeled")
+    level = (r.get("evidence") or {}).get("level", "modeled")
     return SYMBOL.get(r["verdict"], " ") + (MARK[level] if backing else "")
 
 

@@ -31,11 +31,11 @@ def backing_section(results: Sequence[Mapping[str, Any]], providers: Sequence[st
         lines.append(f"| {p} | {c.get('cells', 0)} | {share} | "
                      + " | ".join(str(c.get(k, 0)) for k in LEVELS[1:])
                      + f" | {mine.total} ({mine.agrees} / {mine.gaps} / {mine.unmodelled}) |")
-    bad = [r for r in results if (r.get("backing") or {}).get("level") == "contradicted"]
+    bad = [r for r in results if (r.get("evidence") or {}).get("level") == "contradicted"]
     if bad:
         lines += ["", "Cells an observation contradicts (the profile or its scope needs a look):",
                   "", "| item | verdict here | newest observation |", "|---|---|---|"]
-        lines += [f"| `{r['id']}` | {r['verdict']} | {describe(r['backing'])} |" for r in bad]
+        lines += [f"| `{r['id']}` | {r['verdict']} | {describe(r['evidence'])} |" for r in bad]
     return [*lines, ""]
 
 
