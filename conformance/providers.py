@@ -24,7 +24,7 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.profiles import PROVIDERS, Profile, load_profile
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, REFERENCE_PROVIDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +43,14 @@ class Provider:
 
 # name: (protocol, base_url, api-key variable, default model)
 _BUILTIN: dict[str, tuple[str, str, str, str]] = {
-    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-4.1-mini"),
+    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY",
+               DEFAULT_MODEL["openai_chat"]),
     "openai_responses": ("openai_responses", "https://api.openai.com/v1", "OPENAI_API_KEY",
-                         "gpt-4.1-mini"),
+                         DEFAULT_MODEL["openai_responses"]),
     "anthropic": ("anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
-                  "claude-haiku-4-5"),
+                  DEFAULT_MODEL["anthropic"]),
     "gemini": ("gemini", "https://generativelanguage.googleapis.com", "GEMINI_API_KEY",
-               "gemini-2.5-flash"),
+               DEFAULT_MODEL["gemini"]),
     "mistral": ("openai_chat", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
                 "mistral-small-latest"),
     "groq": ("openai_chat", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
@@ -75,8 +76,7 @@ BUILTIN_PROVIDERS: dict[str, Provider] = {
     name: Provider(name, *spec, profile=name) for name, spec in _BUILTIN.items()
 }
 # The profile a user provider gets when it names none: its protocol's reference vendor.
-_PROTOCOL_DEFAULT_PROFILE = {"openai_chat": "openai", "openai_responses": "openai_responses",
-                             "anthropic": "anthropic", "gemini": "gemini"}
+_PROTOCOL_DEFAULT_PROFILE = REFERENCE_PROVIDER
 _KEYS = {"name", "protocol", "base_url", "api_key_env", "model", "profile"}
 
 
