@@ -84,6 +84,13 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     except (ValueError, RecursionError) as exc:
         error = errors.bad_json(endpoint.error_format, _why(exc))
         return answer_error(endpoint, error, rid, "bad-json")
+    return _decide_body(endpoint, request, body, model, rid, checker)
+
+
+def _decide_body(endpoint: Endpoint, request: Request, body: Any, model: str, rid: str,
+                 checker: Checker) -> Reply:
+    """A parsed body: an observed answer (evidence/) if this very body was observed, else
+    its skeleton, then the profile's rules."""
     seen = observed.lookup(endpoint.provider, body, model or "")
     if seen is not None and not seen.accepted:
         return answer_error(endpoint, observed.observed_error(seen), rid, "observed")
