@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from conformance.errors import ScenarioError
 from conformance.scenarios.format import ScenarioIn
@@ -190,13 +190,14 @@ def _gap_targets(data: Mapping[str, Any], located: Located,
     return problems
 
 
-def _problem(err: Mapping[str, Any], located: Located) -> Problem:
+def _problem(err: Mapping[str, Any], located: Located,
+             fmt: type[BaseModel] = ScenarioIn) -> Problem:
     loc = tuple(err["loc"])
     where = _dotted(loc)
     message = err["msg"]
     if err["type"] == "extra_forbidden":
         key = str(loc[-1])
-        allowed = model_at(ScenarioIn, loc[:-1])
+        allowed = model_at(fmt, loc[:-1])
         message = f"unknown key {key!r}{_hint(key, allowed)}"
         return Problem(*located.mark(loc, key=True), where, message)
     if err["type"] == "missing":
