@@ -4,9 +4,8 @@ sends them (captured on a loopback server)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import base64
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 

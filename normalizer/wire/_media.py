@@ -105,7 +105,9 @@ def chat_wire(media: Media) -> Wire | None:
         fmt = media.media_type.removeprefix("audio/")
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
                 **extras}
-    if media.url is not None and media.kind in ("document", "file"):
+    if media.kind not in ("document", "file"):
+        return None
+    if media.url is not None:
         name = {} if media.filename is None else {"document_name": media.filename}
         return {"type": "document_url", "document_url": media.url, **name, **extras}
     inner = _file_fields(media, "file_data", url_key=None)
@@ -163,7 +165,7 @@ def responses_wire(media: Media) -> Wire | None:
         fmt = media.media_type.removeprefix("audio/")
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
                 **extras}
-    if media.kind == "video":
+    if media.kind not in ("document", "file"):
         return None
     inner = _file_fields(media, "file_data", url_key="file_url")
     return None if inner is None else {"type": "input_file", **inner, **extras}
