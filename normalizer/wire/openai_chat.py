@@ -55,6 +55,9 @@ _ROLES = ("system", "developer", "user", "assistant", "tool")
 # Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
 # which protocol owns which) and the neutral model's reserved markers.
 FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
+# Gemini owns `function_call` on its ToolCall parts; on a Chat assistant message it is the
+# deprecated Chat field of that name, which the message's extras write back.
+_MESSAGE_SKIP = tuple(k for k in FOREIGN_KEYS if k != "function_call")
 
 
 # --- parse ---
@@ -236,7 +239,7 @@ def _render_assistant(message: Message, where: str) -> dict[str, Any]:
         fields["reasoning_content"] = THINKING_JOIN.join(t.text for t in thinking)
     if calls:
         fields["tool_calls"] = [_render_call(c) for c in calls]
-    return with_extras(fields, message.extras, FOREIGN_KEYS)
+    return with_extras(fields, message.extras, _MESSAGE_SKIP)
 
 
 def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
