@@ -127,7 +127,14 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
         role = "tool" if kind.endswith(_CLIENT_ITEMS) else "assistant"
         return role, [Opaque(PROTOCOL, kind, item, hosted=kind in HOSTED, slot="item")]
     role = item.get("role")
+    if kind is None and role is None:
+        # An item_reference may leave out its type: {"id": ...}.
+        return "assistant", [Opaque(PROTOCOL, "item_reference", item, slot="item")]
     if role == "assistant":
+        if item.get("content") == [] and set(item) - {"role", "content"}:
+            # An item with fields but nothing to carry as Text: kept verbatim (crossing
+            # drops it, lossy). A bare empty one is an assistant message without parts.
+            return "assistant", [Opaque(PROTOCOL, "message", item, slot="item")]
         return "assistant", list(_assistant_texts(item, where))
     if role not in ("user", "system", "developer"):
         raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
@@ -173,9 +180,12 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
     owned = ("type", "summary") if signature is None else ("type", "summary",
                                                            "encrypted_content")
     extras = {k: v for k, v in item.items() if k not in owned}
-    if len(summary) > 1:
+    text = SUMMARY_JOIN.join(texts)
+    # Kept whenever the text alone would not give the parts back (several parts, an empty
+    # one, or a part with other fields).
+    if summary and (summary != [{"type": "summary_text", "text": text}] or not text):
         extras["summary"] = summary
-    return Thinking(SUMMARY_JOIN.join(texts), signature=signature, vendor=VENDOR,
+    return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
 
 
@@ -197,7 +207,9 @@ def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
                              PROTOCOL)
     call_id = string_field(item, "call_id", where, optional=True)
     name = string_field(item, "name", where, optional=True)
-    extras = {k: v for k, v in item.items() if k not in ("type", "call_id", "output", "name")}
+    # An explicit null call_id or name stays in extras, so it is sent back as it came.
+    extras = {k: v for k, v in item.items()
+              if k not in ("type", "call_id", "output", "name") or (v is None and k != "type")}
     return ToolResult(call_id, content, name=name, extras=extras)
 
 
@@ -339,6 +351,8 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
         fields["call_id"] = result.call_id
     if result.name is not None:
         fields["name"] = result.name
+    elif "name" in result.extras and result.extras["name"] is None:
+        fields["name"] = None  # an explicit null, as the body sent it
     content = result.content
     fields["output"] = (content if isinstance(content, str)
                         else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
