@@ -4,19 +4,21 @@ bodies never crash a detector."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.probe.cases import RULES_DIR
 from normalizer.check import check
+from normalizer.errors import WireFormatError
 from normalizer.profiles import load_profile
 
 PROVIDER = "anthropic"
-CASES_DIR = Path(__file__).parent / "rule_cases"
+CASES_DIR = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 PROFILE = load_profile(PROVIDER)
 CASES: list[dict[str, Any]] = yaml.safe_load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
@@ -34,7 +36,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 @settings(max_examples=40, deadline=None)
 @given(messages=JSON, tools=JSON, thinking=JSON)
 def test_hostile_bodies_do_not_crash(messages: Any, tools: Any, thinking: Any) -> None:
-    check({"messages": messages, "tools": tools, "thinking": thinking}, PROVIDER)
+    with contextlib.suppress(WireFormatError):  # off the skeleton: unreadable, not a crash
+        check({"messages": messages, "tools": tools, "thinking": thinking}, PROVIDER)
 
 
 def _rules(body: dict[str, Any]) -> list[str]:

@@ -4,8 +4,8 @@ bodies never crash a detector."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,11 +13,13 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.probe.cases import RULES_DIR
 from normalizer.check import check
+from normalizer.errors import WireFormatError
 from normalizer.profiles import load_profile
 
 PROVIDER = "gemini"
-CASES_DIR = Path(__file__).parent / "rule_cases"
+CASES_DIR = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 PROFILE = load_profile(PROVIDER)
 CASES: list[dict[str, Any]] = yaml.safe_load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
@@ -38,7 +40,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 @settings(max_examples=40, deadline=None)
 @given(contents=JSON, tools=JSON)
 def test_hostile_bodies_do_not_crash(contents: Any, tools: Any) -> None:
-    check({"contents": contents, "tools": tools}, PROVIDER, model=G3)
+    with contextlib.suppress(WireFormatError):  # off the skeleton: unreadable, not a crash
+        check({"contents": contents, "tools": tools}, PROVIDER, model=G3)
 
 
 

@@ -35,6 +35,7 @@ from conformance.pytest_plugin.state import (
 )
 
 INI = "conformance_scenarios"
+PUBLISHED_INI = "conformance_published"
 SUFFIXES = frozenset({".yaml", ".yml"})
 
 
@@ -42,6 +43,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini(INI, type="linelist", default=[],
                   help="folders (relative to the rootdir) holding provider-conformance "
                        "scenarios; without it the conformance plugin does nothing")
+    parser.addini(PUBLISHED_INI, default="",
+                  help="folder holding the published strictness.{md,json,html}: a run whose "
+                       "scenario items are exactly the published ones fails when they are "
+                       "stale")
     group = parser.getgroup("conformance", f"provider-conformance scenarios (where the ini "
                                            f"option {INI} names their folders)")
     for option in RUN_OPTIONS:
@@ -109,13 +114,35 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     backends = config.stash.get(BACKENDS, None)
     if backends is not None:
         backends.close()
-    out = config.getoption(plugin_flag("report"))
     results = config.stash.get(RESULTS, [])
-    if not (out and results) or hasattr(config, "workerinput"):
+    if not results or hasattr(config, "workerinput"):
         return
-    from conformance.publish.matrix import write_reports
-
-    written = write_reports(list(results), Path(out))
     reporter = config.pluginmanager.get_plugin("terminalreporter")
+    out = config.getoption(plugin_flag("report"))
+    if out:
+        from conformance.publish.matrix import write_reports
+        from conformance.publish.recorded import with_requests
+
+        # As `conformance report` writes them: each cell with the request it sent.
+        written = write_reports(with_requests(results, root=config.rootpath), Path(out))
+        if reporter is not None:
+            reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
+    _check_published(session, results, reporter)
+
+
+def _check_published(session: pytest.Session, results: list[dict[str, Any]],
+                     reporter: Any) -> None:
+    folder = session.config.getini(PUBLISHED_INI)
+    if not folder:
+        return
+    from conformance.pytest_plugin.published import stale_pages
+
+    root = session.config.rootpath
+    stale = stale_pages(results, root / folder, root=root)
+    if not stale:
+        return
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
     if reporter is not None:
-        reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
+        reporter.write_line(f"conformance: the published matrix in {folder} is stale "
+                            f"({', '.join(stale)}): run `conformance report --out {folder}`",
+                            red=True, bold=True)

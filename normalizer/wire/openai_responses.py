@@ -99,7 +99,9 @@ def _group(items: list[Any]) -> list[Message]:
         where = f"input[{k}]"
         item = require_mapping(raw, where)
         role, parts = _parse_item(item, where)
-        if role != run_role and run_role is not None:
+        # A whole Message (a role item, an empty assistant message) ends the run too: an
+        # empty assistant message joined into a run would vanish, having no part to add.
+        if (role != run_role or isinstance(parts, Message)) and run_role is not None:
             out.append(Message(run_role, tuple(run)))  # type: ignore[arg-type]
             run_role, run = None, []
         if isinstance(parts, Message):
@@ -131,11 +133,12 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
         # An item_reference may leave out its type: {"id": ...}.
         return "assistant", [Opaque(PROTOCOL, "item_reference", item, slot="item")]
     if role == "assistant":
-        if item.get("content") == [] and set(item) - {"role", "content"}:
-            # An item with fields but nothing to carry as Text: kept verbatim (crossing
-            # drops it, lossy). A bare empty one is an assistant message without parts.
-            return "assistant", [Opaque(PROTOCOL, "message", item, slot="item")]
-        return "assistant", list(_assistant_texts(item, where))
+        texts = _assistant_texts(item, where)
+        if not texts:  # content [] : its own message, its item fields kept on it
+            fields = {k: v for k, v in item.items() if k not in ("role", "content")}
+            return "assistant", Message("assistant", (), extras={"item": fields} if fields
+                                        else {})
+        return "assistant", list(texts)
     if role not in ("user", "system", "developer"):
         raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
                                                f"assistant; got {role!r}")
@@ -290,7 +293,7 @@ def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
                                   f"place in an assistant message in {PROTOCOL}")
     if texts or not message.parts:
         # An assistant message without parts still renders, as an item with empty content.
-        items.append(_message_item(texts))
+        items.append(_message_item(texts, message.extras.get("item")))
     return items
 
 
@@ -299,9 +302,10 @@ def _in_content(part: Part) -> bool:
     return isinstance(part, Text | Media) or (isinstance(part, Opaque) and part.slot == "part")
 
 
-def _message_item(texts: list[Text | Media | Opaque]) -> dict[str, Any]:
+def _message_item(texts: list[Text | Media | Opaque], own: Any = None) -> dict[str, Any]:
+    """A message item; `own` holds the item fields of a message without parts."""
     first = texts[0] if texts and isinstance(texts[0], Text) else None
-    fields = thaw(first.extras.get("item") or {}) if first else {}
+    fields = thaw((first.extras.get("item") if first else own) or {})
     form = first.extras.get("content_form") if first else None
     plain = [Text(t.text, t.extras.without("item", "content_form")) if isinstance(t, Text)
              else t for t in texts]
