@@ -17,8 +17,8 @@ from pydantic import ValidationError
 from conformance.classify import REJECT_STATUSES
 from conformance.evidence.format import ObservationIn
 from conformance.scenarios.history import Located
-from conformance.scenarios.load import ScenarioError, _problem, _shown, _unique
-from conformance.scenarios.safe_yaml import Problem, read_yaml
+from conformance.scenarios.load import ScenarioError, _problem, _shown, _unique, read_mapping
+from conformance.scenarios.safe_yaml import Problem
 
 EVIDENCE_DIR = Path(__file__).resolve().parents[2] / "evidence"
 
@@ -105,18 +105,7 @@ def load_observation(path: str | Path, *, root: Path | None = None) -> Observati
     """Read and validate one evidence file; raises EvidenceError listing every problem."""
     path = Path(path)
     shown = _shown(path, root)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvidenceError(shown, [Problem(1, 1, "", f"cannot read the file: {exc}")]) from exc
-    # Refused constructs (aliases, tags, duplicate keys, deep nesting) stop the read first.
-    node, data, problems = read_yaml(text)
-    if node is None:
-        raise EvidenceError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    located = Located(node)
-    if not isinstance(data, dict):
-        raise EvidenceError(shown, [Problem(*located.mark(()), "",
-                                            "expected a mapping of evidence fields")])
+    data, located = read_mapping(path, shown, EvidenceError, "evidence")
     problems = _cross_checks(data, located, path)
     try:
         spec = ObservationIn.model_validate(data)

@@ -66,24 +66,31 @@ class Scenario:
         return self.path
 
 
+def read_mapping(path: Path, shown: str, error: type[ScenarioError], what: str
+                 ) -> tuple[dict[str, Any], Located]:
+    """A YAML file of `what` fields as data with its marks; `error` lists what is wrong.
+
+    Refused constructs (aliases, tags, complex or duplicate keys, deep nesting) stop the
+    read before any node is built: see conformance.scenarios.safe_yaml."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(shown, [Problem(1, 1, "", f"cannot read the file: {exc}")]) from exc
+    node, data, problems = read_yaml(text)
+    if node is None:
+        raise error(shown, problems or [Problem(1, 1, "", "the file is empty")])
+    located = Located(node)
+    if not isinstance(data, dict):
+        raise error(shown, [Problem(*located.mark(()), "", f"expected a mapping of {what} fields")])
+    return data, located
+
+
 def load_scenario(path: str | Path, *, providers: Iterable[str] = PROVIDERS,
                   root: Path | None = None) -> Scenario:
     """Read and validate one scenario file; raises ScenarioError listing every problem."""
     path = Path(path)
     shown = _shown(path, root)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(shown, [Problem(1, 1, "", f"cannot read the file: {exc}")]) from exc
-    # Refused constructs (aliases, tags, complex or duplicate keys, deep nesting) stop the
-    # read before any node is built: see conformance.scenarios.safe_yaml.
-    node, data, problems = read_yaml(text)
-    if node is None:
-        raise ScenarioError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    located = Located(node)
-    if not isinstance(data, dict):
-        raise ScenarioError(shown, [Problem(*located.mark(()), "",
-                                            "expected a mapping of scenario fields")])
+    data, located = read_mapping(path, shown, ScenarioError, "scenario")
     try:
         return _validate(data, located, shown, path, tuple(providers))
     except ScenarioError as exc:
