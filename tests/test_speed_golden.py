@@ -179,16 +179,16 @@ def test_output_is_byte_identical_to_before_the_speed_work(seed: int, provider: 
     assert outcome(seed, provider, BUDGETS[budget]) == GOLDEN[f"{seed}/{provider}/{budget}"]
 
 
-CHECK_GOLDEN: dict[str, str] = {  # check() of the raw bodies, computed by main's code
+CHECK_GOLDEN: dict[str, str] = {  # check() of the raw bodies, computed by main's code (f3cb3f1)
     "20261122/openai": "cfcf3067432a6662efdddc61f9aa49bd03f4029186322ffcb63ea29b90970e3f",
     "20261122/openai_responses": "c0b4b6073ea0e928b1aa9b352395e9e7427da22f59b7ada0dfba2e6ad93e0683",
     "20261122/anthropic": "7ba2a499fa40dfde1782eea8f1af49986f0d2b4a916ff9fdc970747fb281b720",
-    "20261122/gemini": "e0699558cc28142bfaffcd2fc652ad7dbb5c9b60f77b5d2c0a744e23d552b2ff",
+    "20261122/gemini": "91758ca707d610807d0b4e38852f95f3711d893b2b72073b050c4d1fa43d94cc",
     "20261122/mistral": "d2828edc2295d1ec8a466896d6339a664ee2888db4d575aa39e6ebc0fb5df71c",
     "7/openai": "b7066dcce4eafe3663a61dbc3e6cb57fe5d115822ccf01a82db6af55a6e4fe08",
     "7/openai_responses": "49579fb55ecef9814c2648bd924f84caaf4ba35a490ed0de5739648dbc1e9843",
     "7/anthropic": "4f2d52d8c7b4fb7d50f970bfd6bafb39f1716e3778f2f95fb1feca239cd7dea0",
-    "7/gemini": "de9e3ff77e2aa1dc630282f1d53544a67643c4d776d97d37303a323878c066af",
+    "7/gemini": "4ea6801084bd765ab30b3258fdf9f573d2dd90a622b1e756d314734b4a5f5b3b",
     "7/mistral": "27a761f6fcc1662bdd5dab7de3244ea26dc858866ebd11f40e21ada4ee759fee",
 }
 
