@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from normalizer.errors import WireFormatError
+from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
 from normalizer.skeleton import HISTORY, first_problem
@@ -37,11 +37,13 @@ class Detector(Protocol):
     for (Gemini carries it in the URL, not the body), or None when unknown."""
 
     def __call__(self, body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterable[Finding]:
-        ...
+        """Each place in `body` where `rule` is broken."""
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
+    """One broken rule in a body: the rule, where, and the vendor's message for it."""
+
     rule: str
     location: str
     status: int
@@ -52,6 +54,7 @@ class Violation:
 
     @property
     def message_known(self) -> bool:
+        """Whether the profile has the vendor's verbatim text for this rule."""
         return self.message != UNKNOWN
 
 
@@ -80,9 +83,9 @@ def check(
             continue
         detect = table.get(rule.id)
         if detect is None:
-            raise LookupError(f"{profile.source_path}: rule {rule.id!r} has no detector for "
-                              f"protocol {profile.protocol!r} (normalizer/checks/"
-                              f"{profile.protocol}.py)")
+            raise MissingDetectorError(
+                f"{profile.source_path}: rule {rule.id!r} has no detector for protocol "
+                f"{profile.protocol!r} (normalizer/checks/{profile.protocol}.py)")
         found.extend(_violation(rule, f) for f in detect(body, rule, model))
     return tuple(found)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
@@ -24,9 +25,10 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
+from normalizer.protocols import SUMMARY_JOIN
 from normalizer.tools import declare
-from normalizer.wire.openai_chat import (
+from normalizer.wire._extras import skipped
+from normalizer.wire._openai_common import (
     arguments_from_wire,
     arguments_to_wire,
     content_to_wire,
@@ -39,19 +41,15 @@ from normalizer.wire.openai_chat import (
     with_extras,
 )
 
-DEFAULT_MODEL = "gpt-4.1-mini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_responses"]
 PROTOCOL = "openai_responses"
 VENDOR = "openai_responses"
 
-# Several summary parts share one Thinking text; the originals are kept in extras["summary"]
-# so that they render back unchanged while the text is not edited.
-SUMMARY_JOIN = "\n\n"
-
 _INPUT_TYPES = ("input_text", "output_text")
-# Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
-# citations, Mistral's prefix flag, Chat's message `name`): never written as Responses fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item",
-                "response", "function_call", "function_response", *sorted(STREAM_MARKERS))
+# Extras keys never written as generic Responses fields: other protocols' (protocols.py says
+# which protocol owns which), the reserved markers, and `item` (the item fields a first Text
+# carries, which _render_assistant writes itself).
+FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL, "item")))
 
 
 # --- parse ---
