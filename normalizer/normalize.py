@@ -26,6 +26,7 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
+from normalizer.passes.crossing import cross_parts
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
@@ -185,6 +186,10 @@ def normalize(
     if budget is not None:
         draft, windowed = _window(draft, profile, budget)
         changes.extend(windowed)
+    # Parts the target protocol has no form for are crossed first, for every provider: it
+    # follows from the protocol, not from a rule of the profile.
+    draft, crossed = cross_parts(draft, profile, policy)
+    changes.extend(crossed)
     passes = [STEPS[name].run for name in schedule(profile)]
     for _ in range(MAX_ROUNDS):
         draft, found = _round(draft, profile, policy, passes)

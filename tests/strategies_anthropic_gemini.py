@@ -115,10 +115,9 @@ def _gemini_result(sdk_valid: bool) -> st.SearchStrategy[ToolResult]:
     call_id = st.none() | IDS
     name = NAMES if sdk_valid else st.none() | NAMES
     output = st.builds(ToolResult, call_id, TEXT, is_error=st.booleans(), name=name)
-    # A response that is not {"output": str} / {"error": str} is kept whole in the extras.
+    # A response that is not {"output": str} / {"error": str} is kept whole as the value.
     other = OBJECTS.filter(lambda r: not _is_plain_response(r))
-    kept = st.builds(ToolResult, call_id, st.just(""), name=name,
-                     extras=other.map(lambda r: {"response": r}))
+    kept = st.builds(ToolResult, call_id, st.just(""), name=name, value=other)
     return output | kept
 
 

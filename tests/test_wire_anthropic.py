@@ -227,7 +227,7 @@ def test_foreign_extras_are_not_sent() -> None:
     ({"messages": [{"role": "user"}]}, "messages[0]"),
     ({"messages": [{"role": "user", "content": 3}]}, "messages[0].content"),
     ({"messages": [{"role": "user", "content": "a"}, {"role": "user", "content": [
-        {"type": "text", "text": "a"}, {"type": "image", "source": {}}]}]},
+        {"type": "text", "text": "a"}, {"type": 5}]}]},
      "messages[1].content[1].type"),
     ({"messages": [{"role": "assistant", "content": [
         {"type": "tool_use", "id": "t", "name": "f", "input": [1]}]}]},

@@ -5,6 +5,7 @@ sends them (captured on a loopback server)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -46,7 +47,20 @@ def _as_sent(model: type[types.BaseModel], value: dict[str, Any]) -> dict[str, A
 @settings(max_examples=500, deadline=None)
 @given(gemini_histories())
 def test_round_trip(history: History) -> None:
-    assert wire.parse(wire.render(history, model="ignored")) == history
+    """Round trip, except that a result without a name comes back with its call's name
+    (the renderer fills it in where the history knows it, as Gemini requires)."""
+    back = wire.parse(wire.render(history, model="ignored"))
+    names = {c.name for m in history for c in m.tool_calls}
+    assert len(back) == len(history)
+    for before, after in zip(history, back, strict=True):
+        assert len(before.parts) == len(after.parts)
+        parts = []
+        for was, now in zip(before.parts, after.parts, strict=True):
+            if isinstance(was, ToolResult) and was.name is None and isinstance(now, ToolResult):
+                assert now.name is None or now.name in names
+                now = dataclasses.replace(now, name=None)
+            parts.append(now)
+        assert dataclasses.replace(after, parts=tuple(parts)) == before
 
 
 @settings(max_examples=100, deadline=None)
@@ -74,7 +88,7 @@ EXPECTED = History((
         Text("Summarize."))),
     Message("assistant", (Text("Paris 18C.", extras={"thought_signature": SIG}),)),
     Message("tool", (ToolResult(None, "", name="get_weather",
-                                extras={"response": {"temp": 18, "unit": "C"}}),)),
+                                value={"temp": 18, "unit": "C"}),)),
 ))
 
 
@@ -212,7 +226,7 @@ def test_foreign_extras_are_not_sent() -> None:
     ({"contents": [{"role": "user", "parts": {}}]}, "contents[0].parts"),
     ({"contents": [{"role": ["user"], "parts": []}]}, "contents[0].role"),
     ({"contents": [{"parts": [{"text": "a"}]}, {"role": "model", "parts": [
-        {"text": "a"}, {"inlineData": {"mimeType": "image/png", "data": ""}}]}]},
+        {"text": "a"}, 5]}]},
      "contents[1].parts[1]"),
     ({"contents": [{"role": "model", "parts": [{"functionCall": {"args": {}}}]}]},
      "contents[0].parts[0].functionCall.name"),

@@ -161,10 +161,10 @@ def test_render_body_keys() -> None:
 
 @pytest.mark.parametrize(("body", "where"), [
     ({}, "messages"),
-    ({"messages": [{"role": "bot", "content": "x"}]}, "messages[0].role"),
+    ({"messages": [{"role": 5, "content": "x"}]}, "messages[0].role"),
     ({"messages": [{"role": "user"}]}, "messages[0].content"),
     ({"messages": [{"role": "user", "content": [{"type": "text", "text": "a"},
-                                                {"type": "image_url", "image_url": {}}]}]},
+                                                {"type": None}]}]},
      "messages[0].content[1].type"),
     ({"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": [
         {"id": "c", "type": "function"}]}]}, "messages[1].tool_calls[0].function"),
