@@ -1,7 +1,9 @@
 """Scenario × provider × mode -> the request body to send, and the repairs made for it.
 
 raw: the history rendered as a naive client would (a `wire` scenario whose protocol is the
-provider's is sent verbatim). normalized: `normalizer.normalize` for the provider first.
+provider's is sent verbatim). normalized: that body through
+`normalizer.normalize_request` for the provider (the same path as `conformance normalize`
+and the library's users).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
 history; a scenario's `options` for the protocol are added on top.
 """
@@ -14,6 +16,7 @@ from typing import Any
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.model import Change, thaw
+from normalizer.request import normalize_request
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -44,30 +47,20 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     if mode == "raw" and scenario.wire_protocol == provider.protocol:
         body = {**thaw(scenario.wire_body), **_model_field(provider.protocol, model)}
         return Request({**options, **body}, model)
-    history, tools, changes = scenario.history, scenario.tools, ()
+    history = scenario.history
     if scenario.stream is not None:  # replayed through the SDK once, then cached
         from conformance.scenarios.replay import full_history
 
         history = full_history(scenario)
-    if mode == "normalized":
-        from normalizer.normalize import normalize
-        from normalizer.passes import Policy
-        from normalizer.passes.tools_declared import drop_tool_choice_without_tools
-
-        fixed = normalize(history, provider.load_profile(), tools=tools, model=model,
-                          policy=Policy(thinking="on" if thinking_on(options) else "off"))
-        history, tools, changes = fixed.history, tuple(fixed.tools), tuple(fixed.changes)
-        options, more = drop_tool_choice_without_tools(options, tools, provider.load_profile())
-        changes += more
-    body = render(history, provider.protocol, tools=tools, model=model, options=options)
-    return Request(body, model, changes)
+    body = render(history, provider.protocol, tools=scenario.tools, model=model,
+                  options=options)
+    if mode == "raw":
+        return Request(body, model)
+    # normalized: the raw body through the library's one request-level path
+    fixed = normalize_request(body, provider.protocol, provider.load_profile(), model=model)
+    return Request(fixed.body, model, fixed.changes)
 
 
 def _model_field(protocol: str, model: str) -> dict[str, str]:
     return {} if protocol == "gemini" else {"model": model}
 
-
-def thinking_on(options: dict[str, Any]) -> bool:
-    """Whether the request enables thinking (Anthropic `thinking.type: enabled`)."""
-    thinking = options.get("thinking")
-    return isinstance(thinking, dict) and thinking.get("type") in {"enabled", "adaptive"}

@@ -22,7 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
+from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
@@ -45,7 +46,7 @@ from normalizer.passes.roles import (
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_schemas import convert_tool_schemas
-from normalizer.passes.tools_declared import declare_missing_tools
+from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.profiles import Profile, load_profile
 from normalizer.window import Budget, fit
 from normalizer.wire import render
@@ -115,6 +116,9 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
+    "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
+                                           ("tool-choice-without-tools",),
+                                           ("declare_missing_tools",)),
     "add_placeholder_thought_signatures": Step(
         add_placeholder_thought_signatures,
         ("thought-signature-missing", "thought-signature-invalid"),
@@ -133,12 +137,14 @@ class Normalized:
     profile: Profile
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
+    options: JsonMap = EMPTY
 
     def render(self, *, model: str | None = None,
                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The request body for the provider's protocol."""
+        """The request body for the provider's protocol, with the repaired options (and
+        `options` given here on top)."""
         return render(self.history, self.profile.protocol, tools=self.tools, model=model,
-                      options=options)
+                      options={**thaw(self.options), **(options or {})})
 
 
 def schedule(profile: Profile) -> tuple[str, ...]:
@@ -171,17 +177,24 @@ def normalize(
     budget: Budget | int | None = None,
     policy: Policy | None = None,
     model: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Normalized:
     """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
     a profile YAML file, or a Profile. `budget` (see `normalizer.window.fit`) windows the
     history first (an int is a number of messages). Never mutates its input; the same input
     gives the same output. `model` is the model the request is for (rules that hold for some
-    models only, such as Gemini 3's thought signatures, read it; also settable on Policy)."""
+    models only, such as Gemini 3's thought signatures, read it; also settable on Policy).
+    `options` are the request's other fields in the provider's protocol (`tool_choice`,
+    `thinking`, ...): passes that fix options repair them, and whether thinking is on is
+    read from them unless `policy.thinking` says."""
     profile = load_profile(provider)
     policy = policy or Policy()
     if model is not None:
         policy = replace(policy, model=model)
-    draft = Draft(history=history, tools=tuple(tools))
+    if policy.thinking is None:
+        on = thinking_enabled(options or {}, profile.protocol)
+        policy = replace(policy, thinking="on" if on else "off")
+    draft = Draft(history=history, tools=tuple(tools), options=JsonMap(options or {}))
     changes: list[Change] = []
     if budget is not None:
         draft, windowed = _window(draft, profile, budget)
@@ -197,7 +210,8 @@ def normalize(
         if not found:
             break
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
-                      profile=profile, id_map=draft.id_map, name_map=draft.name_map)
+                      profile=profile, id_map=draft.id_map, name_map=draft.name_map,
+                      options=draft.options)
 
 
 def _round(draft: Draft, profile: Profile, policy: Policy,

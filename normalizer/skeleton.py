@@ -20,18 +20,24 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
+    """A JSON scalar of one of `types`."""
+
     types: tuple[type, ...]
     name: str  # as OpenAI words it: "a string", "an integer", ...
 
 
 @dataclass(frozen=True, slots=True)
 class Arr:
+    """A JSON array whose items follow `item`."""
+
     item: Spec
     name: str = "an array"
 
 
 @dataclass(frozen=True, slots=True)
 class Obj:
+    """A JSON object with `required` keys; `fields` are checked where present."""
+
     required: tuple[str, ...] = ()
     fields: Mapping[str, Spec] = field(default_factory=dict)
     name: str = "an object"
@@ -39,6 +45,8 @@ class Obj:
 
 @dataclass(frozen=True, slots=True)
 class OneOf:
+    """A value that follows one of `options`."""
+
     options: tuple[Spec, ...]
     name: str
 
@@ -48,12 +56,15 @@ Spec = Scalar | Arr | Obj | OneOf
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """Where a body leaves the skeleton: a missing field or a wrong type."""
+
     kind: str  # "missing" | "type"
     path: str
     expected: str = ""
     got: str = ""
 
     def text(self) -> str:
+        """The problem in words."""
         if self.kind == "missing":
             return "required field is missing"
         return f"expected {self.expected}, got {self.got}"

@@ -178,7 +178,7 @@ def repair_thinking_turn(
         return draft, ()
     if policy.thinking == "on" and profile.enforces("thinking-block-required"):
         return _thinking_first(draft, at)
-    if policy.thinking == "off" and profile.enforces("thinking-when-disabled"):
+    if policy.thinking != "on" and profile.enforces("thinking-when-disabled"):
         return _without_thinking(draft, at, policy)
     return draft, ()
 
