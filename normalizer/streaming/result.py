@@ -135,11 +135,16 @@ def cut_call(
 
 
 def finished_call(
-    name: str, call_id: str | None, raw: str, where: str, extras: Mapping[str, Any] = EMPTY
+    name: str, call_id: str | None, raw: str, where: str, extras: Mapping[str, Any] = EMPTY,
+    *, wire: bool = False,
 ) -> tuple[ToolCall, StreamProblem | None]:
-    """A call the vendor closed: parsed arguments, or the invalid marking of close_arguments."""
+    """A call the vendor closed: parsed arguments, or the invalid marking of close_arguments.
+    `wire`: the protocol sends arguments as a string (OpenAI's two), kept byte for byte as
+    `wire_arguments`, as parse keeps it, so the turn goes back with the bytes it came with."""
     arguments, marks, problem = close_arguments(raw, where)
-    call = ToolCall(name=name, arguments=arguments, id=call_id, extras={**extras, **marks})
+    kept = raw if wire and raw and not marks else None
+    call = ToolCall(name=name, arguments=arguments, id=call_id, extras={**extras, **marks},
+                    wire_arguments=kept)
     return call, problem
 
 
