@@ -1,9 +1,9 @@
 """Scenario × provider × mode -> the request body to send, and the repairs made for it.
 
 raw: the history rendered as a naive client would (a `wire` scenario whose protocol is the
-provider's is sent verbatim). normalized: that body through
-`normalizer.normalize_request` for the provider (the same path as `conformance normalize`
-and the library's users).
+provider's is sent verbatim). normalized: `normalizer.request.normalize_parts`, the path
+`normalize_request` takes after parsing a body (the same as `conformance normalize` and the
+library's users), from the scenario's history, tools and options.
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
 history; a scenario's `options` for the protocol are added on top.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.model import Change, thaw
-from normalizer.request import normalize_request
+from normalizer.request import RequestParts, normalize_parts
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -52,12 +52,13 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
         from conformance.scenarios.replay import full_history
 
         history = full_history(scenario)
-    body = render(history, provider.protocol, tools=scenario.tools, model=model,
-                  options=options)
     if mode == "raw":
+        body = render(history, provider.protocol, tools=scenario.tools, model=model,
+                      options=options)
         return Request(body, model)
-    # normalized: the raw body through the library's one request-level path
-    fixed = normalize_request(body, provider.protocol, provider.load_profile(), model=model)
+    # normalized: the library's one request-level path (from the history it already holds)
+    parts = RequestParts(history, scenario.tools, options, model)
+    fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
     return Request(fixed.body, model, fixed.changes)
 
 

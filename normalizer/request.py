@@ -15,12 +15,12 @@ is named, with a change. Then `normalize` runs with the options, and the result 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from normalizer.errors import WireFormatError
-from normalizer.model import EMPTY, Change, JsonMap, ToolSpec, thaw
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
@@ -56,6 +56,32 @@ class NormalizedRequest:
     name_map: JsonMap = EMPTY
 
 
+@dataclass(frozen=True, slots=True)
+class RequestParts:
+    """A request body split into what normalize works on: the history, the function
+    declarations, the other options, the model, and the declarations kept verbatim
+    (hosted tools; `declared` is the body's whole `tools` value, when it had one)."""
+
+    history: History
+    tools: tuple[ToolSpec, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    model: str | None = None
+    hosted: tuple[Any, ...] = ()
+    declared: Any = None
+
+
+def split_request(body: Mapping[str, Any], protocol: str) -> RequestParts:
+    """`body` (a request in `protocol`) -> its parts. Raises WireFormatError for a body that
+    is not a request of the protocol."""
+    tools, hosted = _declarations(body, protocol)
+    options = {k: v for k, v in body.items()
+               if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}}
+    model = body.get("model")
+    return RequestParts(parse(body, protocol), tools, options,
+                        model if isinstance(model, str) else None, tuple(hosted),
+                        body.get("tools"))
+
+
 def normalize_request(
     body: Mapping[str, Any],
     from_protocol: str,
@@ -67,32 +93,44 @@ def normalize_request(
 ) -> NormalizedRequest:
     """Repair `body` (a request in `from_protocol`) for `to_provider`; see the module
     docstring. Raises WireFormatError for a body that is not a request of the protocol."""
+    return normalize_parts(split_request(body, from_protocol), from_protocol, to_provider,
+                           model=model, budget=budget, policy=policy)
+
+
+def normalize_parts(
+    parts: RequestParts,
+    from_protocol: str,
+    to_provider: str | Path | Profile,
+    *,
+    model: str | None = None,
+    budget: Budget | int | None = None,
+    policy: Policy | None = None,
+) -> NormalizedRequest:
+    """`normalize_request` after the split: for a caller that holds the history already
+    (the conformance harness builds it from a scenario) and so skips a parse."""
     profile = load_profile(to_provider)
     target = profile.protocol
     same = target == from_protocol
-    history = parse(body, from_protocol)
-    tools, hosted = _declarations(body, from_protocol)
-    options = {k: v for k, v in body.items()
-               if k not in HISTORY_FIELDS[from_protocol] | {"tools", "model"}}
+    options, hosted = dict(parts.options), parts.hosted
     changes: list[Change] = []
     if not same:
         options, dropped = convert(options, from_protocol, target)
         changes += dropped
         changes += [_hosted_dropped(d, target) for d in hosted]
-        hosted = []
+        hosted = ()
     keep_model = same or {from_protocol, target} <= _OPENAI
-    chosen = model or (body.get("model") if keep_model else None) or None
-    if model is None and not keep_model and body.get("model"):
+    chosen = model or (parts.model if keep_model else None)
+    if model is None and not keep_model and parts.model:
         changes.append(Change("normalize_request", "replace-model",
-                              f"model {body['model']!r} was for {from_protocol}; the body "
+                              f"model {parts.model!r} was for {from_protocol}; the body "
                               f"for {target} names {DEFAULT_MODEL[target]!r} (pass model=)",
                               "model", False))
-    fixed = normalize(history, profile, tools=tools, budget=budget, policy=policy,
-                      model=chosen, options=options)
+    fixed = normalize(parts.history, profile, tools=parts.tools, budget=budget,
+                      policy=policy, model=chosen, options=options)
     out = fixed.render(model=chosen or DEFAULT_MODEL[target])
     if target == "gemini" and "model" in out:
         del out["model"]  # Gemini names the model in the URL
-    _put_tools(out, body, fixed, tools, hosted, same)
+    _put_tools(out, parts, fixed, hosted, same)
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
 
@@ -128,12 +166,12 @@ def _hosted_dropped(decl: Any, target: str) -> Change:
                   "tool", "tools", False)
 
 
-def _put_tools(out: dict[str, Any], body: Mapping[str, Any], fixed: Normalized,
-               tools: tuple[ToolSpec, ...], hosted: list[Any], same: bool) -> None:
+def _put_tools(out: dict[str, Any], parts: RequestParts, fixed: Normalized,
+               hosted: tuple[Any, ...], same: bool) -> None:
     """Same protocol and declarations untouched: the body's own `tools`, verbatim (byte
     faithfulness: declarations are part of the prompt cache key). Otherwise the rendered
     function declarations, then the hosted ones."""
-    if same and fixed.tools == tools and "tools" in body:
-        out["tools"] = thaw(body["tools"])
+    if same and fixed.tools == parts.tools and parts.declared is not None:
+        out["tools"] = thaw(parts.declared)
     elif hosted:
         out["tools"] = [*out.get("tools", []), *thaw(hosted)]

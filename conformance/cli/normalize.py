@@ -1,7 +1,7 @@
 """`conformance normalize FILE --from PROTOCOL --to PROVIDER [--budget N]`: repair a request
 body (or a scenario's history) for a provider and print the repaired body and the report.
-Goes through `normalizer.normalize_request`, the library's one request-level path: the
-body's tools, options and model are carried (see its docstring).
+Goes through the library's one request-level path (`normalizer.normalize_request`: split,
+then `normalize_parts`): the body's tools, options and model are carried.
 
 Output (stdout, JSON): {"provider", "protocol", "body", "changes": [{pass, code, what, where,
 lossless}], "id_map", "name_map"}. Exit status: 0 repaired (or nothing to repair); 2
@@ -20,9 +20,9 @@ from normalizer.errors import NormalizerError
 from normalizer.model import Change
 from normalizer.passes import Policy
 from normalizer.profiles import load_profile
-from normalizer.request import NormalizedRequest, normalize_request
+from normalizer.request import NormalizedRequest, RequestParts, normalize_parts, split_request
 from normalizer.window import Budget
-from normalizer.wire import PROTOCOLS, render
+from normalizer.wire import PROTOCOLS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,11 +50,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        body, protocol = _read(args.file, args.source, args.target)
+        parts, protocol = _read(args.file, args.source, args.target)
         policy = Policy(orphan_results=args.orphan_results,
                         unanswered_calls=args.unanswered_calls)
-        result = normalize_request(body, protocol, args.target, model=args.model,
-                                   budget=_budget(args), policy=policy)
+        result = normalize_parts(parts, protocol, args.target, model=args.model,
+                                 budget=_budget(args), policy=policy)
         text = dump_json(report(result), indent=2, ensure_ascii=False)
     except (ValueError, NormalizerError) as exc:
         print(f"conformance normalize: {exc}", file=sys.stderr)
@@ -69,9 +69,10 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     return Budget(messages=args.budget, tokens=args.token_budget)
 
 
-def _read(name: str, source: str | None, target: str) -> tuple[dict[str, Any], str]:
-    """The request body and its protocol: the file's body, or a scenario's history
-    rendered for the target's protocol (with its declared tools)."""
+def _read(name: str, source: str | None, target: str) -> tuple[RequestParts, str]:
+    """The request split into its parts, and its protocol: the file's body (through
+    `split_request`, as `normalize_request` does), or a scenario's history and tools (taken
+    as written in the target's protocol)."""
     if name.endswith((".yaml", ".yml")):
         return _read_scenario(name, target)
     if source is None:
@@ -80,10 +81,10 @@ def _read(name: str, source: str | None, target: str) -> tuple[dict[str, Any], s
     body = read_body(name)
     if not isinstance(body.get("tools", []), list):
         raise ValueError(f"{name}: tools: expected a list")
-    return body, source
+    return split_request(body, source), source
 
 
-def _read_scenario(name: str, target: str) -> tuple[dict[str, Any], str]:
+def _read_scenario(name: str, target: str) -> tuple[RequestParts, str]:
     from conformance.scenarios.load import ScenarioError, load_scenario
 
     try:
@@ -95,8 +96,7 @@ def _read_scenario(name: str, target: str) -> tuple[dict[str, Any], str]:
         from conformance.scenarios.replay import full_history
 
         history = full_history(scenario)
-    protocol = load_profile(target).protocol
-    return render(history, protocol, tools=scenario.tools), protocol
+    return RequestParts(history, scenario.tools), load_profile(target).protocol
 
 
 def report(result: NormalizedRequest) -> dict[str, Any]:
