@@ -46,7 +46,8 @@ URL_SECRET_PARAM = re.compile(
 _FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_cassette(path: Path) -> dict[str, Any]:
+    """A cassette file as data (an empty mapping when it holds no mapping)."""
     loader = _FAST_LOADER(path.read_text(encoding="utf-8"))
     try:
         data = loader.get_single_data()
@@ -204,7 +205,7 @@ def provenance(backend: str, model: str, base_url: str, today: dt.date | None = 
 
 def read_provenance(path: Path) -> dict[str, Any]:
     """The provenance stored in a cassette (empty when it has none)."""
-    return dict((_read(path).get("metadata") or {}).get("provenance") or {})
+    return dict((read_cassette(path).get("metadata") or {}).get("provenance") or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +238,7 @@ def use(path: Path, record_mode: str, secret: str = "",
 
 def _restamp(path: Path, stamp: Mapping[str, Any]) -> None:
     """Keep only the newest interaction of a freshly recorded cassette, stamped anew."""
-    data = _read(path)
+    data = read_cassette(path)
     interactions = data.get("interactions") or []
     data["interactions"] = interactions[-1:]
     data["metadata"] = {**(data.get("metadata") or {}), "provenance": dict(stamp)}
@@ -246,7 +247,7 @@ def _restamp(path: Path, stamp: Mapping[str, Any]) -> None:
 
 def closest_difference(path: Path, body: Any) -> str:
     """How `body` differs from the request recorded in the cassette at `path`."""
-    recorded = [i["request"] for i in _read(path).get("interactions", [])]
+    recorded = [i["request"] for i in read_cassette(path).get("interactions", [])]
     if not recorded:
         return "the cassette holds no interaction"
     return first_difference(canonical(body), canonical(recorded[0].get("body")))

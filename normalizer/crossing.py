@@ -25,6 +25,11 @@ _B, _U, _F, _T = "base64", "url", "file_id", "text"
 # (kind, source) pairs each renderer has a form for, in a user turn and in a tool result.
 MEDIA_FORMS: Final[dict[str, dict[str, frozenset[tuple[str, str]]]]] = {
     "openai_chat": {
+        # A tool message's content is text only in OpenAI's reference (the content parts of
+        # ChatCompletionToolMessageParam are text parts): media move beside the results, to
+        # a user message after the tool messages, as pydantic-ai sends them (real corpus:
+        # tests/data/real_requests/openai_chat/tool-result-mixed-image.yaml).
+        "result": frozenset(),
         "message": frozenset({("image", _B), ("image", _U), ("video", _B), ("video", _U),
                               ("audio", _B), ("document", _B), ("document", _F),
                               ("document", _U), ("file", _B), ("file", _F), ("file", _U)}),
@@ -80,6 +85,8 @@ def _media_row(kind: str, source: str, place: Place) -> dict[str, Cell]:
     for protocol in PROTOCOLS:
         if (kind, source) in MEDIA_FORMS[protocol][place]:
             row[protocol] = Cell("native", "")
+        elif place == "result" and (kind, source) in MEDIA_FORMS[protocol]["message"]:
+            row[protocol] = Cell("converted", "moved beside the results, in the same turn")
         elif source == "text":
             row[protocol] = Cell("converted", "the document's text as a text part")
         else:

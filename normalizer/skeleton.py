@@ -20,7 +20,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
-    """A JSON scalar of one of `types`."""
+    """A leaf of one of `types`."""
 
     types: tuple[type, ...]
     name: str  # as OpenAI words it: "a string", "an integer", ...
@@ -28,7 +28,7 @@ class Scalar:
 
 @dataclass(frozen=True, slots=True)
 class Arr:
-    """A JSON array whose items follow `item`."""
+    """An array whose every item is `item`."""
 
     item: Spec
     name: str = "an array"
@@ -36,7 +36,7 @@ class Arr:
 
 @dataclass(frozen=True, slots=True)
 class Obj:
-    """A JSON object with `required` keys; `fields` are checked where present."""
+    """An object with `required` keys; the keys in `fields` are checked where present."""
 
     required: tuple[str, ...] = ()
     fields: Mapping[str, Spec] = field(default_factory=dict)
@@ -45,7 +45,7 @@ class Obj:
 
 @dataclass(frozen=True, slots=True)
 class OneOf:
-    """A value that follows one of `options`."""
+    """Any one of `options`."""
 
     options: tuple[Spec, ...]
     name: str
@@ -56,7 +56,7 @@ Spec = Scalar | Arr | Obj | OneOf
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Where a body leaves the skeleton: a missing field or a wrong type."""
+    """Where a body leaves its skeleton, and how."""
 
     kind: str  # "missing" | "type"
     path: str
@@ -64,7 +64,7 @@ class Problem:
     got: str = ""
 
     def text(self) -> str:
-        """The problem in words."""
+        """The problem in OpenAI's words ("expected an array, got a string")."""
         if self.kind == "missing":
             return "required field is missing"
         return f"expected {self.expected}, got {self.got}"

@@ -149,3 +149,33 @@ def test_every_part_kind_crosses(source: str, target: str) -> None:
             for part in content["parts"]:
                 if "functionResponse" in part:
                     assert part["functionResponse"].get("name"), part
+
+
+def test_structured_result_becomes_json_text_never_no_output() -> None:
+    history = parse(BODIES["gemini"], "gemini")
+    for provider in ("openai", "openai_responses", "anthropic", "mistral"):
+        result = normalize(history, provider, tools=[WEATHER])
+        out = json.dumps(result.render())
+        assert "the tool returned no output" not in out
+        assert "OUT-gem-structured" in out and '\\"temp\\": 18' in out
+        [change] = [c for c in result.changes if c.code == "structured-result-as-json"]
+        assert change.lossless
+
+
+def test_media_in_a_result_moves_beside_the_results_for_chat() -> None:
+    history = parse(BODIES["anthropic"], "anthropic")
+    body = normalize(history, "openai", tools=[WEATHER]).render()
+    tool = [m for m in body["messages"] if m["role"] == "tool"]
+    assert all(isinstance(m["content"], str) or all(p["type"] == "text" for p in m["content"])
+               for m in tool)
+    after = body["messages"][body["messages"].index(tool[-1]) + 1]
+    assert after["role"] == "user"
+    assert any(p.get("type") == "image_url" for p in after["content"])
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_same_vendor_hosted_activity_stays_verbatim(protocol: str) -> None:
+    history = parse(BODIES[protocol], protocol)
+    result = normalize(history, REFERENCE_PROVIDER[protocol], tools=[WEATHER])
+    assert not [c for c in result.changes if c.pass_name == "cross_parts"
+                and c.code != "media-moved-beside-results"]

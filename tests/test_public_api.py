@@ -80,3 +80,21 @@ def test_testing_without_hypothesis_names_the_extra() -> None:
                          check=True).stdout
     assert out.startswith("MissingExtraError")
     assert "provider-conformance[testing]" in out
+
+
+def test_the_command_without_the_suite_names_the_extra_to_install() -> None:
+    """`pip install provider-conformance` gives the library; the command says what it lacks."""
+    code = ("import sys, builtins\n"
+            "real = builtins.__import__\n"
+            "def refuse(name, *a, **k):\n"
+            "    if name.split('.')[0] == 'vcr':\n"
+            "        raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = refuse\n"
+            "from conformance.cli.main import main\n"
+            "sys.exit(main(['--help']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'provider-conformance[suite]'" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -45,6 +45,7 @@ def test_hostile_names_and_texts_never_become_markup() -> None:
     assert ("data-provider", HOSTILE) in parser.attrs
     assert not [name for name, _ in parser.attrs if name not in {
         "lang", "charset", "class", "data-topic", "data-provider", "colspan", "rowspan",
-        "title", "data-detail", "id", "value", "style", "type"}]
+        "title", "data-detail", "id", "value", "style", "type", "tabindex", "data-i",
+        "data-ev", "scope", "name", "content", "aria-label", "hidden"}]
     data = re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)
     assert data is not None and "<" not in data.group(1)

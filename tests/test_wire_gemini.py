@@ -13,6 +13,7 @@ import pytest
 from google import genai
 from google.genai import types
 from hypothesis import given, settings
+from sizing import examples
 from strategies_anthropic_gemini import Recorder, gemini_histories, wire_soup
 
 from normalizer.errors import WireFormatError
@@ -44,7 +45,7 @@ def _as_sent(model: type[types.BaseModel], value: dict[str, Any]) -> dict[str, A
     return dumped
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 1000), deadline=None)
 @given(gemini_histories())
 def test_round_trip(history: History) -> None:
     """Round trip, except that a result without a name comes back with its call's name

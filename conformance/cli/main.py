@@ -38,11 +38,23 @@ def _registrars() -> list[Callable[[argparse._SubParsersAction], None]]:
     return [importlib.import_module(f"conformance.cli.{name}").register for name in SUBCOMMANDS]
 
 
+# What the suite needs beyond the library (pyproject's `suite` extra), by import name.
+SUITE_MODULES = frozenset({"openai", "anthropic", "google", "vcr", "pydantic", "pytest"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit codes (README, "Exit codes"): 0 clean, 1 violations or failing items, 2 bad
     arguments or unreadable input/profile, 3-7 `probe`'s control failures, 70 a bug."""
     tolerant_streams()
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in SUITE_MODULES:
+            raise
+        # The library installs alone; the command is the suite's.
+        print(f"conformance: {exc.name} is not installed; the command needs the suite: "
+              "pip install 'provider-conformance[suite]'", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     func: Command | None = getattr(args, "func", None)
     if func is None:

@@ -12,6 +12,8 @@ from conformance.batch import add_common, backends_for, execute, plan, printer
 from conformance.cli.jsonin import load_json, read_text
 from conformance.cli.output import folder_problem
 from conformance.publish.matrix import write_reports
+from conformance.publish.recorded import with_requests
+from conformance.publish.vendors import write_vendor_pages
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="a strictness.json written by `conformance run`")
     parser.add_argument("--out", default="docs/generated", metavar="DIR",
                         help="where strictness.json/.md/.html go (default: docs)")
+    parser.add_argument("--evidence", default="evidence", metavar="DIR",
+                        help="observations for the per-vendor pages in OUT/vendors/ "
+                             "(default: evidence; skipped when missing)")
+    parser.add_argument("--vendors", action="store_true",
+                        help="write only the per-vendor pages (fast: no cassettes replayed)")
     parser.set_defaults(func=run)
 
 
@@ -59,6 +66,14 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"conformance report: {problem}", file=sys.stderr)
         return 2
+    if args.vendors and not Path(args.evidence).is_dir():
+        print(f"conformance report: {args.evidence}: no such evidence folder", file=sys.stderr)
+        return 2
+    if Path(args.evidence).is_dir():
+        pages = write_vendor_pages(Path(args.evidence), Path(args.out) / "vendors")
+        print(f"wrote {len(pages)} vendor pages in {Path(args.out) / 'vendors'}")
+    if args.vendors:
+        return 0
     if args.source:
         try:
             results = read_results(args.source)
@@ -73,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         results = execute(work.items, backends_for(args, work.providers), printer())
     try:
-        written = write_reports(results, Path(args.out))
+        # The page shows each cell's request: read back from the cassette it was replayed from.
+        written = write_reports(with_requests(results), Path(args.out))
     except OSError as exc:
         print(f"conformance report: cannot write to {args.out}: {exc}", file=sys.stderr)
         return 2

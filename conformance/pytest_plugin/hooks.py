@@ -121,8 +121,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     out = config.getoption(plugin_flag("report"))
     if out:
         from conformance.publish.matrix import write_reports
+        from conformance.publish.recorded import with_requests
 
-        written = write_reports(list(results), Path(out))
+        # As `conformance report` writes them: each cell with the request it sent.
+        written = write_reports(with_requests(results, root=config.rootpath), Path(out))
         if reporter is not None:
             reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
     _check_published(session, results, reporter)
@@ -135,7 +137,8 @@ def _check_published(session: pytest.Session, results: list[dict[str, Any]],
         return
     from conformance.pytest_plugin.published import stale_pages
 
-    stale = stale_pages(results, session.config.rootpath / folder)
+    root = session.config.rootpath
+    stale = stale_pages(results, root / folder, root=root)
     if not stale:
         return
     session.exitstatus = pytest.ExitCode.TESTS_FAILED

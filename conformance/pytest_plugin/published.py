@@ -22,16 +22,19 @@ def published_ids(folder: Path) -> set[str] | None:
     return {r["id"] for r in data.get("results", [])}
 
 
-def stale_pages(results: Sequence[Mapping[str, Any]], folder: Path) -> list[str] | None:
+def stale_pages(results: Sequence[Mapping[str, Any]], folder: Path, root: Path = Path(".")
+                ) -> list[str] | None:
     """The published pages that differ from `results`; None when the run did not cover
-    exactly the published items (a partial run proves nothing about the pages)."""
+    exactly the published items (a partial run proves nothing about the pages). Cassette
+    paths in the results are relative to `root`."""
     from conformance.publish.html import render_html
     from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
+    from conformance.publish.recorded import with_requests
 
     published = published_ids(folder)
     if published is None or {r["id"] for r in results} != published:
         return None
-    ordered = sort_results(results)
+    ordered = sort_results(with_requests(results, root=root))  # as `conformance report` does
     fresh = {"strictness.md": render_markdown(ordered), "strictness.json": render_json(ordered),
              "strictness.html": render_html(ordered, summary(ordered))}
     return [name for name, text in fresh.items()

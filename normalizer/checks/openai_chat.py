@@ -30,4 +30,5 @@ DETECTORS: dict[str, Detector] = {
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
     "reasoning-content-required": messages.reasoning_content_required,
+    "system-message-placement": messages.system_message_placement,
 }

@@ -41,8 +41,14 @@ def cross_parts(draft: Draft, profile: Profile,
     messages = []
     for m, message in enumerate(draft.history.messages):
         parts: list[Part] = []
+        moved: list[Part] = []
         for j, part in enumerate(message.parts):
-            parts.extend(_cross(part, target, "message", f"history[{m}].parts[{j}]", changes))
+            where = f"history[{m}].parts[{j}]"
+            if isinstance(part, ToolResult):
+                part, media = _move_media(part, target, where, changes)
+                moved.extend(media)
+            parts.extend(_cross(part, target, "message", where, changes))
+        parts.extend(moved)
         messages.append(message if tuple(parts) == message.parts
                         else replace(message, parts=tuple(parts)))
     if not changes:
@@ -67,6 +73,27 @@ def _cross(part: Part, target: str, place: str, where: str,
     if isinstance(part, ToolResult):
         return [_result(part, target, where, changes)]
     return [part]
+
+
+def _move_media(result: ToolResult, target: str, where: str,
+                changes: list[Change]) -> tuple[ToolResult, list[Media]]:
+    """Media a target carries in a turn but not inside a result (OpenAI Chat, Gemini) move
+    out of the result, to the end of the same turn: the renderers write them there (Chat as
+    a user message after the tool messages, Gemini as parts beside the responses)."""
+    if isinstance(result.content, str):
+        return result, []
+    movable = [p for p in result.content if isinstance(p, Media)
+               and not media_native(p, target, "result") and media_native(p, target, "message")]
+    if not movable:
+        return result, []
+    kept = tuple(p for p in result.content if not any(p is m for m in movable))
+    if not any(isinstance(p, Text) and p.text for p in kept):
+        # Never an empty result (which fill_empty_content would call "no output").
+        kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
+    changes.append(Change(NAME, "media-moved-beside-results", f"{len(movable)} media part(s) "
+                          f"of a tool result moved after the results ({target} has no media "
+                          "inside a result)", where, lossless=True))
+    return replace(result, content=kept), movable
 
 
 def _media_text(media: Media, target: str, where: str, changes: list[Change]) -> Text:

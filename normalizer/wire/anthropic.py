@@ -169,6 +169,8 @@ def _parse_tool_result(block: Mapping[str, Any], where: str, extras: dict[str, A
         raise WireFormatError(f"{where}.is_error", "expected true or false")
     if "is_error" in block and not is_error:
         extras = {**extras, "is_error": False}  # sent back as it came
+    if "content" not in block:
+        extras = {**extras, "content_form": "absent"}  # content is optional here
     return ToolResult(call_id, content, is_error=is_error, extras=extras)
 
 
@@ -270,7 +272,8 @@ def _render_tool_result(part: ToolResult) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result"}
     if part.call_id is not None:
         block["tool_use_id"] = part.call_id
-    block["content"] = content
+    if content or part.extras.get("content_form") != "absent":
+        block["content"] = content
     if part.is_error:
         block["is_error"] = True
     elif part.extras.get("is_error") is False:

@@ -123,6 +123,9 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
         role = "tool" if kind.endswith(_CLIENT_ITEMS) else "assistant"
         return role, [Opaque(PROTOCOL, kind, item, hosted=kind in HOSTED, slot="item")]
     role = item.get("role")
+    if kind is None and role is None:
+        # An item_reference may leave out its type: {"id": ...}.
+        return "assistant", [Opaque(PROTOCOL, "item_reference", item, slot="item")]
     if role == "assistant":
         texts = _assistant_texts(item, where)
         if not texts:  # content [] : its own message, its item fields kept on it
@@ -176,9 +179,12 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
     owned = ("type", "summary") if signature is None else ("type", "summary",
                                                            "encrypted_content")
     extras = {k: v for k, v in item.items() if k not in owned}
-    if len(summary) > 1:
+    text = SUMMARY_JOIN.join(texts)
+    # Kept whenever the text alone would not give the parts back (several parts, an empty
+    # one, or a part with other fields).
+    if summary and (summary != [{"type": "summary_text", "text": text}] or not text):
         extras["summary"] = summary
-    return Thinking(SUMMARY_JOIN.join(texts), signature=signature, vendor=VENDOR,
+    return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
 
 
@@ -210,7 +216,9 @@ def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
                              PROTOCOL)
     call_id = string_field(item, "call_id", where, optional=True)
     name = string_field(item, "name", where, optional=True)
-    extras = {k: v for k, v in item.items() if k not in ("type", "call_id", "output", "name")}
+    # An explicit null call_id or name stays in extras, so it is sent back as it came.
+    extras = {k: v for k, v in item.items()
+              if k not in ("type", "call_id", "output", "name") or (v is None and k != "type")}
     return ToolResult(call_id, content, name=name, extras=extras)
 
 
@@ -303,7 +311,7 @@ def _in_content(part: Part) -> bool:
 def _message_item(texts: list[Text | Media | Opaque], own: Any = None) -> dict[str, Any]:
     """A message item; `own` holds the item fields of a message without parts."""
     first = texts[0] if texts and isinstance(texts[0], Text) else None
-    fields = thaw((first.extras.get("item") if first else None if texts else own) or {})
+    fields = thaw((first.extras.get("item") if first else own) or {})
     form = first.extras.get("content_form") if first else None
     plain = [Text(t.text, t.extras.without("item", "content_form")) if isinstance(t, Text)
              else t for t in texts]
@@ -355,6 +363,8 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
         fields["call_id"] = result.call_id
     if result.name is not None:
         fields["name"] = result.name
+    elif "name" in result.extras and result.extras["name"] is None:
+        fields["name"] = None  # an explicit null, as the body sent it
     content = result.content
     fields["output"] = (content if isinstance(content, str)
                         else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
