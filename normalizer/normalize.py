@@ -4,6 +4,7 @@ and report every change.
 Which passes run, and in what order, follows the provider's profile:
 
 1. A pass runs only if the profile enforces a rule it fixes (`STEPS[...].fixes`).
+   A step marked `when_unknown` also runs where the profile does not list its rule.
 2. The profile's rules are walked in the order the vendor evaluates them; each enforced
    rule schedules the passes that fix it, after first scheduling the enabled passes it
    depends on (`STEPS[...].after`: e.g. results are moved home before orphans are dropped,
@@ -61,6 +62,9 @@ class Step:
     run: Pass
     fixes: tuple[str, ...]
     after: tuple[str, ...] = ()
+    # Also run when the profile does not list the rule at all (the vendor's behaviour is
+    # unknown, and the repair is harmless where it is not needed).
+    when_unknown: bool = False
 
 
 _PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
@@ -73,7 +77,8 @@ STEPS: dict[str, Step] = {
     "drop_empty_text_blocks": Step(drop_empty_text_blocks, ("empty-text-block",)),
     "fill_empty_content": Step(fill_empty_content, ("empty-content", "empty-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages")),
-    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",)),
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",),
+                                 when_unknown=True),
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
@@ -151,6 +156,9 @@ def schedule(profile: Profile) -> tuple[str, ...]:
     """The names of the passes to run for `profile`, in order (see the module docstring)."""
     enabled = {name for name, step in STEPS.items()
                if any(profile.enforces(rule) for rule in step.fixes)}
+    unknown = {name for name, step in STEPS.items() if step.when_unknown
+               and all(profile.rule(rule) is None for rule in step.fixes)}
+    enabled |= unknown
     order: list[str] = []
 
     def visit(name: str) -> None:
@@ -161,6 +169,8 @@ def schedule(profile: Profile) -> tuple[str, ...]:
                 visit(dep)
         order.append(name)
 
+    for name in sorted(unknown):  # no place in the vendor's order: first
+        visit(name)
     for rule in profile.rules:
         if rule.enforced:
             for name, step in STEPS.items():

@@ -33,6 +33,9 @@ from normalizer.signature_shape import issued_by_shape
 # The message field a protocol carries Thinking in when it is not a block of its own: a
 # profile's unknown-message-field `params.allowed` says whether the vendor knows it.
 _REASONING_FIELD = {"openai_chat": "reasoning_content"}
+# The other name some Chat vendors use for the same field (Cerebras documents `reasoning`
+# as its replay field; Groq and OpenRouter send it).
+_OTHER_FIELD = {"openai_chat": "reasoning"}
 _DROP = "drop_foreign_thinking"
 _TURN = "repair_thinking_turn"
 
@@ -47,7 +50,33 @@ def takes_reasoning_input(profile: Profile) -> bool:
     field = _REASONING_FIELD.get(profile.protocol)
     if field is None or not isinstance(allowed, Mapping) or "assistant" not in allowed:
         return True
-    return field in allowed["assistant"]
+    return field in allowed["assistant"] or _other_field(profile) is not None
+
+
+def _other_field(profile: Profile) -> str | None:
+    """The other reasoning field name, where the profile allows it and not the usual one."""
+    allowed = profile.param("unknown-message-field", "allowed")
+    other = _OTHER_FIELD.get(profile.protocol)
+    if other is None or not isinstance(allowed, Mapping):
+        return None
+    fields = allowed.get("assistant") or ()
+    return other if other in fields and _REASONING_FIELD[profile.protocol] not in fields \
+        else None
+
+
+def _rename_field(messages: list[Message], profile: Profile) -> list[Change]:
+    """Thinking goes back under the field name the target knows (Cerebras: `reasoning`):
+    the message's reasoning_field marker says which; lossless (same text, other name)."""
+    other = _other_field(profile)
+    changes: list[Change] = []
+    for i, message in enumerate(messages):
+        has = any(isinstance(p, Thinking) for p in message.parts)
+        if other and has and message.extras.get("reasoning_field") != other:
+            messages[i] = replace(message, extras=message.extras.merged(reasoning_field=other))
+            changes.append(Change(_DROP, "rename-reasoning-field",
+                                  f"reasoning sent as {other!r}, the field "
+                                  f"{profile.provider} knows", f"messages[{i}]", True))
+    return changes
 
 
 def _keeps(part: Thinking, message: Message, profile: Profile) -> bool:
@@ -102,6 +131,7 @@ def drop_foreign_thinking(
         same = len(parts) == len(message.parts) and all(
             a is b for a, b in zip(parts, message.parts, strict=True))
         messages.append(message if same else replace(message, parts=tuple(parts)))
+    changes += _rename_field(messages, profile)
     if not changes:
         return draft, ()
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
