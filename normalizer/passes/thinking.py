@@ -50,7 +50,7 @@ def takes_reasoning_input(profile: Profile) -> bool:
     field = _REASONING_FIELD.get(profile.protocol)
     if field is None or not isinstance(allowed, Mapping) or "assistant" not in allowed:
         return True
-    return field in allowed["assistant"] or _other_field(profile) is not None
+    return field in allowed["assistant"]
 
 
 def _other_field(profile: Profile) -> str | None:
@@ -62,21 +62,6 @@ def _other_field(profile: Profile) -> str | None:
     fields = allowed.get("assistant") or ()
     return other if other in fields and _REASONING_FIELD[profile.protocol] not in fields \
         else None
-
-
-def _rename_field(messages: list[Message], profile: Profile) -> list[Change]:
-    """Thinking goes back under the field name the target knows (Cerebras: `reasoning`):
-    the message's reasoning_field marker says which; lossless (same text, other name)."""
-    other = _other_field(profile)
-    changes: list[Change] = []
-    for i, message in enumerate(messages):
-        has = any(isinstance(p, Thinking) for p in message.parts)
-        if other and has and message.extras.get("reasoning_field") != other:
-            messages[i] = replace(message, extras=message.extras.merged(reasoning_field=other))
-            changes.append(Change(_DROP, "rename-reasoning-field",
-                                  f"reasoning sent as {other!r}, the field "
-                                  f"{profile.provider} knows", f"messages[{i}]", True))
-    return changes
 
 
 def _keeps(part: Thinking, message: Message, profile: Profile) -> bool:
@@ -121,7 +106,10 @@ def drop_foreign_thinking(
     for i, message in enumerate(draft.history.messages):
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
-            verdict = _why_not(part, message, profile, takes_input)
+            # Reasoning that came in the field the target documents (Cerebras `reasoning`)
+            # goes back as it came.
+            own = message.extras.get("reasoning_field") == _other_field(profile) is not None
+            verdict = _why_not(part, message, profile, takes_input or own)
             if verdict is None or not isinstance(part, Thinking):
                 parts.append(part)
                 continue
@@ -131,7 +119,6 @@ def drop_foreign_thinking(
         same = len(parts) == len(message.parts) and all(
             a is b for a, b in zip(parts, message.parts, strict=True))
         messages.append(message if same else replace(message, parts=tuple(parts)))
-    changes += _rename_field(messages, profile)
     if not changes:
         return draft, ()
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
