@@ -18,6 +18,7 @@ With a `budget`, the history is first windowed (`normalizer.window.fit`), then r
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,6 +50,7 @@ from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_tu
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.profiles import Profile, load_profile
+from normalizer.scope import scoped
 from normalizer.window import Budget, fit
 from normalizer.wire import render
 
@@ -77,7 +79,10 @@ STEPS: dict[str, Step] = {
     "drop_empty_text_blocks": Step(drop_empty_text_blocks, ("empty-text-block",)),
     "fill_empty_content": Step(fill_empty_content, ("empty-content", "empty-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages")),
-    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",),
+    # Two calls sharing an id make their two results duplicates too: renaming the second call
+    # and its result repairs both without dropping anything (OpenAI rejects the results).
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
+                                 ("duplicate-tool-call-id", "duplicate-tool-result"),
                                  when_unknown=True),
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
@@ -188,6 +193,7 @@ def normalize(
     policy: Policy | None = None,
     model: str | None = None,
     options: Mapping[str, Any] | None = None,
+    on: dt.date | str | None = None,
 ) -> Normalized:
     """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
     a profile YAML file, or a Profile. `budget` (see `normalizer.window.fit`) windows the
@@ -196,14 +202,15 @@ def normalize(
     models only, such as Gemini 3's thought signatures, read it; also settable on Policy).
     `options` are the request's other fields in the provider's protocol (`tool_choice`,
     `thinking`, ...): passes that fix options repair them, and whether thinking is on is
-    read from them unless `policy.thinking` says."""
-    profile = load_profile(provider)
+    read from them unless `policy.thinking` says. Rules scoped to other models, or to dates
+    other than `on` (default today), do not apply (normalizer/scope.py)."""
     policy = policy or Policy()
     if model is not None:
         policy = replace(policy, model=model)
+    profile = scoped(load_profile(provider), model=policy.model, on=on)
     if policy.thinking is None:
-        on = thinking_enabled(options or {}, profile.protocol)
-        policy = replace(policy, thinking="on" if on else "off")
+        thinking = thinking_enabled(options or {}, profile.protocol)
+        policy = replace(policy, thinking="on" if thinking else "off")
     draft = Draft(history=history, tools=tuple(tools), options=JsonMap(options or {}))
     changes: list[Change] = []
     if budget is not None:

@@ -13,8 +13,9 @@ import pytest
 from google import genai
 from google.genai import types
 from hypothesis import given, settings
+from loopback import Answer, Loopback
 from sizing import examples
-from strategies_anthropic_gemini import Recorder, gemini_histories, wire_soup
+from strategies_anthropic_gemini import gemini_histories, wire_soup
 
 from normalizer.errors import WireFormatError
 from normalizer.model import History, Message, Text, Thinking, ToolCall, ToolResult, ToolSpec
@@ -28,8 +29,8 @@ WEATHER = ToolSpec("get_weather", "Current weather.",
 
 
 @pytest.fixture(scope="module")
-def sdk() -> Iterator[tuple[genai.Client, Recorder]]:
-    with Recorder(ANSWER) as recorder:
+def sdk() -> Iterator[tuple[genai.Client, Loopback]]:
+    with Loopback(Answer.json(ANSWER)) as recorder:
         options = types.HttpOptions(base_url=recorder.url,
                                     retry_options=types.HttpRetryOptions(attempts=1))
         client = genai.Client(api_key="test", http_options=options)
@@ -124,7 +125,7 @@ def _typed_request() -> tuple[list[types.Content], types.GenerateContentConfig]:
     return contents, config
 
 
-def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Recorder]) -> None:
+def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Loopback]) -> None:
     client, recorder = sdk
     contents, config = _typed_request()
     client.models.generate_content(model="gemini-test", contents=contents, config=config)
@@ -136,7 +137,7 @@ def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Recorder]) ->
     assert wire.render(wire.parse(sent), model="gemini-test", options=options) == sent
 
 
-def test_sdk_sends_a_rendered_body_unchanged(sdk: tuple[Any, Recorder]) -> None:
+def test_sdk_sends_a_rendered_body_unchanged(sdk: tuple[Any, Loopback]) -> None:
     client, recorder = sdk
     body = wire.render(EXPECTED, tools=[WEATHER], model="gemini-test",
                        options={"generationConfig": {"temperature": 0.5}})

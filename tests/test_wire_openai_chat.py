@@ -50,7 +50,7 @@ SDK_MESSAGES: list[ChatCompletionMessageParam] = [
 def sdk_body(messages: list[ChatCompletionMessageParam], **kwargs: Any) -> dict[str, Any]:
     """The JSON body the unmodified SDK sends for chat.completions.create."""
     with recording_server() as server:
-        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0)
+        client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="test", max_retries=0)
         client.chat.completions.create(model="gpt-4o-mini", messages=messages, **kwargs)
         client.close()
     [(path, body)] = server.bodies

@@ -51,7 +51,7 @@ SDK_INPUT: ResponseInputParam = [
 def sdk_body(**kwargs: Any) -> dict[str, Any]:
     """The JSON body the unmodified SDK sends for responses.create."""
     with recording_server() as server:
-        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0)
+        client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="test", max_retries=0)
         client.responses.create(model="gpt-4.1-mini", **kwargs)
         client.close()
     [(path, body)] = server.bodies

@@ -14,10 +14,10 @@ import argparse
 import sys
 from typing import Any
 
+from conformance.bodies import change_json
 from conformance.cli.check import read_body
 from conformance.cli.output import dump_json
 from normalizer.errors import NormalizerError
-from normalizer.model import Change
 from normalizer.passes import Policy
 from normalizer.profiles import load_profile
 from normalizer.request import NormalizedRequest, RequestParts, normalize_parts, split_request
@@ -91,11 +91,10 @@ def _read_scenario(name: str, target: str) -> tuple[RequestParts, str]:
         scenario = load_scenario(name)
     except ScenarioError as exc:
         raise ValueError(str(exc)) from exc
-    history = scenario.history
-    if scenario.stream is not None:  # the recorded stream, replayed through the SDK
-        from conformance.scenarios.replay import full_history
+    # A recorded stream is assembled from its events directly: no SDK, no server.
+    from conformance.scenarios.replay import offline_history
 
-        history = full_history(scenario)
+    history = offline_history(scenario)
     return RequestParts(history, scenario.tools), load_profile(target).protocol
 
 
@@ -104,7 +103,3 @@ def report(result: NormalizedRequest) -> dict[str, Any]:
             "body": result.body, "changes": [change_json(c) for c in result.changes],
             "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}
 
-
-def change_json(change: Change) -> dict[str, Any]:
-    return {"pass": change.pass_name, "code": change.code, "what": change.what,
-            "where": change.where, "lossless": change.lossless}
