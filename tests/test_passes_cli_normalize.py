@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
-from normalizer import check
+from normalizer import DEFAULT_MODEL, check
 
 WEDGED = {"model": "gpt-4o", "max_tokens": 100, "messages": [
     {"role": "user", "content": "weather?"},
@@ -38,7 +38,7 @@ def test_repairs_for_another_provider(tmp_path: Path, capsys: pytest.CaptureFixt
                                                       "declare-missing-tool"]
     assert report["body"]["messages"][-1]["content"] == "Let me check that..."
     assert report["body"]["max_tokens"] == 100  # an option with a counterpart is carried
-    assert report["body"]["model"] == "claude-sonnet-4-5"  # gpt-4o means nothing there
+    assert report["body"]["model"] == DEFAULT_MODEL["anthropic"]  # gpt-4o means nothing there
 
 
 def test_keeps_the_bodys_model_tools_and_options(tmp_path: Path,
