@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from conformance.classify import Outcome
+from conformance.sdk_refusals import summarize
 
 TIMEOUT_SECONDS = 60.0
 GEMINI_DEFAULT_MODEL = "gemini-2.5-flash"  # only when a Gemini caller names no model
@@ -169,7 +170,8 @@ def outcome_of_exception(exc: BaseException, api_key: str = "") -> Outcome:
         cause = exc.__cause__ or exc.__context__
         detail = _named(exc) + (f" (caused by {_named(cause)})" if cause else "")
         return Outcome(None, failure="connection", detail=_scrub(detail, api_key))
-    return Outcome(None, failure="sdk", detail=_scrub(_named(exc), api_key))
+    # Refused before sending: in a form that does not change with pydantic's version.
+    return Outcome(None, failure="sdk", detail=_scrub(summarize(exc), api_key))
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

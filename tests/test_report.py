@@ -40,8 +40,8 @@ RESULTS.append(result("scenarios/ids/b.yaml", "openai", "raw", "accept", "accept
 
 
 def test_order_is_deterministic_whatever_the_input_order() -> None:
-    ids = [r.id for r in sort_results(RESULTS)]
-    assert ids == [r.id for r in sort_results(list(reversed(RESULTS)))]
+    ids = [r["id"] for r in sort_results(RESULTS)]
+    assert ids == [r["id"] for r in sort_results(list(reversed(RESULTS)))]
     assert ids[0] == "scenarios/ids/b.yaml::openai[raw]"
     assert ids[1:3] == ["scenarios/pairing/a.yaml::openai[raw]",
                         "scenarios/pairing/a.yaml::openai[normalized]"]

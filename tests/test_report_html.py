@@ -64,13 +64,13 @@ RESULTS = [item(n, p, m) for n in range(60) for p in ("openai", "gemini", "anthr
            for m in ("raw", "normalized")]
 
 
-def typed(rows: list[dict[str, Any]]) -> list[Result]:
+def typed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sort_results(Result.from_json(r) for r in rows)
 
 
 def page(results: list[dict[str, Any]] = RESULTS) -> str:
     ordered = typed(results)
-    return render_html([r.to_json() for r in ordered], summary(ordered))
+    return render_html(ordered, summary(ordered))
 
 
 def test_page_is_self_contained_and_deterministic() -> None:
@@ -85,7 +85,7 @@ def test_page_is_self_contained_and_deterministic() -> None:
 
 
 def test_request_bodies_are_stored_once_each() -> None:
-    data = page_data([r.to_json() for r in typed(RESULTS)])
+    data = page_data(typed(RESULTS))
     distinct = {json.dumps(r["request"], sort_keys=True) for r in RESULTS}
     assert len(data["bodies"]) == len(distinct) < len(RESULTS)
     assert all(i["body"] >= 0 for i in data["items"])
@@ -109,8 +109,8 @@ def test_requests_are_read_back_from_cassettes(tmp_path: Path) -> None:
     assert recorded_request(tmp_path / "c.yaml") == sent
     assert recorded_request(tmp_path / "missing.yaml") is None
     bare = {k: v for k, v in RESULTS[0].items() if k != "request"}
-    found = with_requests(typed([dict(bare, source={"cassette": "c.yaml"}), bare]),
-                          root=tmp_path)
+    found = with_requests([Result.from_json(r) for r in
+                           (dict(bare, source={"cassette": "c.yaml"}), bare)], root=tmp_path)
     assert [r.request for r in found].count(sent) == 1 and None in [r.request for r in found]
     written = json.loads(write_reports(found, tmp_path / "out")[0].read_text(encoding="utf-8"))
     assert sum("request" in r for r in written["results"]) == 1

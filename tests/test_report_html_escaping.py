@@ -37,7 +37,7 @@ class _Collect(HTMLParser):
 def test_hostile_names_and_texts_never_become_markup() -> None:
     results = sort_results(Result.from_json(_result(p, m)) for p in ("openai", HOSTILE)
                            for m in ("raw", "normalized"))
-    page = render_html([r.to_json() for r in results], summary(results))
+    page = render_html(results, summary(results))
     parser = _Collect()
     parser.feed(page)
     assert parser.tags.count("script") == 2  # the page's own: the data and the filters
