@@ -108,8 +108,13 @@ def _thinking(item: Item, ids: dict[str, Any], open_marks: dict[str, Any]) -> Th
         extras = _fields(item.final, owned)
     else:
         extras = dict(ids)
-    kept = {"summary": summary} if len(summary) > 1 else {}
-    return Thinking(_reasoning_text(item), signature=signature, vendor="openai_responses",
+    text = _reasoning_text(item)
+    # As parse keeps it: whenever the text alone would not give the parts back, or the text
+    # came from the item's `content` (DeepSeek) and the summary was empty.
+    from_content = item.final is not None and not summary and bool(text)
+    plain = list(summary) == [{"type": "summary_text", "text": text}] and bool(text)
+    kept = {"summary": summary} if (summary and not plain) or from_content else {}
+    return Thinking(text, signature=signature, vendor="openai_responses",
                     extras={**extras, **kept, **open_marks})
 
 

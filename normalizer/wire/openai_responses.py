@@ -172,7 +172,8 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
         raise WireFormatError(f"{where}.summary", "expected an array of summary_text parts")
     texts = [string_field(require_mapping(s, f"{where}.summary[{i}]"), "text",
                           f"{where}.summary[{i}]") for i, s in enumerate(summary)]
-    if not texts:  # DeepSeek sends its reasoning as `content` reasoning_text parts
+    from_content = not texts and bool(_reasoning_content(item))
+    if from_content:  # DeepSeek sends its reasoning as `content` reasoning_text parts
         texts = [_reasoning_content(item)]
     signature = item.get("encrypted_content")
     # An explicit `encrypted_content: null` stays in extras, so it is sent back as it came.
@@ -182,7 +183,8 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
     text = SUMMARY_JOIN.join(texts)
     # Kept whenever the text alone would not give the parts back (several parts, an empty
     # one, or a part with other fields).
-    if summary and (summary != [{"type": "summary_text", "text": text}] or not text):
+    if (summary and (summary != [{"type": "summary_text", "text": text}] or not text)) \
+            or from_content:  # from_content: the empty summary, kept as sent
         extras["summary"] = summary
     return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
@@ -192,7 +194,7 @@ def _reasoning_content(item: Mapping[str, Any]) -> str:
     """The text of a reasoning item's `content` reasoning_text parts (DeepSeek); kept in
     extras too, so the item goes back as it came."""
     content = item.get("content")
-    if not isinstance(content, list):
+    if not isinstance(content, list | tuple):  # a tuple once frozen into extras
         return ""
     return "".join(str(c.get("text", "")) for c in content
                    if isinstance(c, Mapping) and c.get("type") == "reasoning_text")
@@ -325,7 +327,7 @@ def _reasoning_item(thinking: Thinking) -> dict[str, Any]:
     kept = thinking.extras.get("summary")
     if kept and SUMMARY_JOIN.join(s.get("text", "") for s in kept) == thinking.text:
         summary = thaw(kept)
-    elif not kept and thinking.text and _reasoning_content(thinking.extras) == thinking.text:
+    elif kept == () and thinking.text and _reasoning_content(thinking.extras) == thinking.text:
         summary = []  # the text is the item's own `content`, written back from extras
     else:
         summary = [{"type": "summary_text", "text": thinking.text}] if thinking.text else []
