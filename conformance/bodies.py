@@ -1,8 +1,10 @@
 """Scenario × provider × mode -> the request body to send, and the repairs made for it.
 
 raw: the history rendered as a naive client would (a `wire` scenario whose protocol is the
-provider's is sent verbatim). normalized: `normalizer.normalize` for the provider first.
-Pure: no server, no SDK (a streaming scenario's turn was read when the run was planned).
+provider's is sent verbatim). normalized: `normalizer.request.normalize_parts`, the path
+`normalize_request` takes after parsing a body (the same as `conformance normalize` and the
+library's users), from the scenario's history, tools and options. Pure: no server, no SDK
+(a streaming scenario's turn was read when the run was planned).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
 history; a scenario's `options` for the protocol are added on top.
 """
@@ -16,6 +18,7 @@ from conformance.errors import StreamReplayError
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.model import Change, History, thaw
+from normalizer.request import RequestParts, normalize_parts
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -46,19 +49,15 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     if mode == "raw" and scenario.wire_protocol == provider.protocol:
         body = {**thaw(scenario.wire_body), **_model_field(provider.protocol, model)}
         return Request({**options, **body}, model)
-    history, tools, changes = sent_history(scenario), scenario.tools, ()
-    if mode == "normalized":
-        from normalizer.normalize import normalize
-        from normalizer.passes import Policy
-        from normalizer.passes.tools_declared import drop_tool_choice_without_tools
-
-        fixed = normalize(history, provider.load_profile(), tools=tools, model=model,
-                          policy=Policy(thinking="on" if thinking_on(options) else "off"))
-        history, tools, changes = fixed.history, tuple(fixed.tools), tuple(fixed.changes)
-        options, more = drop_tool_choice_without_tools(options, tools, provider.load_profile())
-        changes += more
-    body = render(history, provider.protocol, tools=tools, model=model, options=options)
-    return Request(body, model, changes)
+    history = sent_history(scenario)
+    if mode == "raw":
+        body = render(history, provider.protocol, tools=scenario.tools, model=model,
+                      options=options)
+        return Request(body, model)
+    # normalized: the library's one request-level path (from the history it already holds)
+    parts = RequestParts(history, scenario.tools, options, model)
+    fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
+    return Request(fixed.body, model, fixed.changes)
 
 
 def sent_history(scenario: Scenario) -> History:
@@ -84,8 +83,3 @@ def change_json(change: Change) -> dict[str, Any]:
 def _model_field(protocol: str, model: str) -> dict[str, str]:
     return {} if protocol == "gemini" else {"model": model}
 
-
-def thinking_on(options: dict[str, Any]) -> bool:
-    """Whether the request enables thinking (Anthropic `thinking.type: enabled`)."""
-    thinking = options.get("thinking")
-    return isinstance(thinking, dict) and thinking.get("type") in {"enabled", "adaptive"}

@@ -133,8 +133,20 @@ def run_item(item: Item, backends: Backends) -> Result:
     changes = tuple(change_json(c) for c in request.changes)
     problem = compared_with_prediction(item.provider, item.expected, item.mode, verdict,
                                        violations)
+    if problem is None:
+        problem = _judge(item, verdict, changes) or _untouched_bytes(item, request.body)
     return _result(item, verdict, violations[0] if violations else None, changes, sent.source,
-                   _judge(item, verdict, changes) if problem is None else problem)
+                   problem)
+
+
+def _untouched_bytes(item: Item, body: Mapping[str, Any]) -> str:
+    """expect.untouched: the normalized body is the raw body itself (as JSON values), not
+    only a body with no change reported (prompt caches key on the bytes)."""
+    if item.mode != "normalized" or not item.scenario.expect_untouched:
+        return ""
+    raw = build(item.scenario, item.provider, "raw").body
+    return "" if raw == body else ("expected the normalized body to equal the raw body "
+                                   "(untouched), but it differs")
 
 
 def _result(item: Item, verdict: Verdict, first: Any, changes: tuple[dict[str, Any], ...],

@@ -38,6 +38,7 @@ from normalizer.normalize import Normalized, normalize
 from normalizer.passes import Policy
 from normalizer.profiles import PROVIDERS, Profile, Rule, load_profile
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, ProtocolFacts
+from normalizer.request import NormalizedRequest, normalize_request
 from normalizer.window import Budget, fit
 from normalizer.wire import parse, render
 
@@ -58,6 +59,7 @@ __all__ = [
     "MissingExtraError",
     "NoFreshIdError",
     "Normalized",
+    "NormalizedRequest",
     "NormalizerError",
     "Part",
     "Policy",
@@ -80,6 +82,7 @@ __all__ = [
     "fit",
     "load_profile",
     "normalize",
+    "normalize_request",
     "parse",
     "render",
 ]

@@ -24,8 +24,10 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # Extras keys reserved for how a part was spelled on the wire, kept so that a same-protocol
 # render gives the body back as sent (prompt caches key on the bytes): `content_form` is
 # "array" when a message's content was an array a lone text would not need, "absent" when
-# an assistant message had no `content` key at all. Never written as a field.
-WIRE_MARKERS: frozenset[str] = frozenset({"content_form"})
+# an assistant message had no `content` key at all; `reasoning_field` is "reasoning" when a
+# Chat assistant message carried its thinking under that name (Groq, OpenRouter) rather than
+# `reasoning_content`. Never written as a field.
+WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field"})
 
 
 class JsonMap(Mapping[str, Any]):

@@ -4,6 +4,7 @@ and report every change.
 Which passes run, and in what order, follows the provider's profile:
 
 1. A pass runs only if the profile enforces a rule it fixes (`STEPS[...].fixes`).
+   A step marked `when_unknown` also runs where the profile does not list its rule.
 2. The profile's rules are walked in the order the vendor evaluates them; each enforced
    rule schedules the passes that fix it, after first scheduling the enabled passes it
    depends on (`STEPS[...].after`: e.g. results are moved home before orphans are dropped,
@@ -23,7 +24,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
+from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
@@ -46,7 +48,7 @@ from normalizer.passes.roles import (
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_schemas import convert_tool_schemas
-from normalizer.passes.tools_declared import declare_missing_tools
+from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.profiles import Profile, load_profile
 from normalizer.scope import scoped
 from normalizer.window import Budget, fit
@@ -62,6 +64,9 @@ class Step:
     run: Pass
     fixes: tuple[str, ...]
     after: tuple[str, ...] = ()
+    # Also run when the profile does not list the rule at all (the vendor's behaviour is
+    # unknown, and the repair is harmless where it is not needed).
+    when_unknown: bool = False
 
 
 _PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
@@ -77,7 +82,8 @@ STEPS: dict[str, Step] = {
     # Two calls sharing an id make their two results duplicates too: renaming the second call
     # and its result repairs both without dropping anything (OpenAI rejects the results).
     "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
-                                 ("duplicate-tool-call-id", "duplicate-tool-result")),
+                                 ("duplicate-tool-call-id", "duplicate-tool-result"),
+                                 when_unknown=True),
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
@@ -120,6 +126,9 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
+    "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
+                                           ("tool-choice-without-tools",),
+                                           ("declare_missing_tools",)),
     "add_placeholder_thought_signatures": Step(
         add_placeholder_thought_signatures,
         ("thought-signature-missing", "thought-signature-invalid"),
@@ -138,18 +147,23 @@ class Normalized:
     profile: Profile
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
+    options: JsonMap = EMPTY
 
     def render(self, *, model: str | None = None,
                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The request body for the provider's protocol."""
+        """The request body for the provider's protocol, with the repaired options (and
+        `options` given here on top)."""
         return render(self.history, self.profile.protocol, tools=self.tools, model=model,
-                      options=options)
+                      options={**thaw(self.options), **(options or {})})
 
 
 def schedule(profile: Profile) -> tuple[str, ...]:
     """The names of the passes to run for `profile`, in order (see the module docstring)."""
     enabled = {name for name, step in STEPS.items()
                if any(profile.enforces(rule) for rule in step.fixes)}
+    unknown = {name for name, step in STEPS.items() if step.when_unknown
+               and all(profile.rule(rule) is None for rule in step.fixes)}
+    enabled |= unknown
     order: list[str] = []
 
     def visit(name: str) -> None:
@@ -160,6 +174,8 @@ def schedule(profile: Profile) -> tuple[str, ...]:
                 visit(dep)
         order.append(name)
 
+    for name in sorted(unknown):  # no place in the vendor's order: first
+        visit(name)
     for rule in profile.rules:
         if rule.enforced:
             for name, step in STEPS.items():
@@ -176,6 +192,7 @@ def normalize(
     budget: Budget | int | None = None,
     policy: Policy | None = None,
     model: str | None = None,
+    options: Mapping[str, Any] | None = None,
     on: dt.date | str | None = None,
 ) -> Normalized:
     """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
@@ -183,13 +200,18 @@ def normalize(
     history first (an int is a number of messages). Never mutates its input; the same input
     gives the same output. `model` is the model the request is for (rules that hold for some
     models only, such as Gemini 3's thought signatures, read it; also settable on Policy).
-    Rules scoped to other models, or to dates other than `on` (default today), do not
-    apply (normalizer/scope.py)."""
+    `options` are the request's other fields in the provider's protocol (`tool_choice`,
+    `thinking`, ...): passes that fix options repair them, and whether thinking is on is
+    read from them unless `policy.thinking` says. Rules scoped to other models, or to dates
+    other than `on` (default today), do not apply (normalizer/scope.py)."""
     policy = policy or Policy()
     if model is not None:
         policy = replace(policy, model=model)
     profile = scoped(load_profile(provider), model=policy.model, on=on)
-    draft = Draft(history=history, tools=tuple(tools))
+    if policy.thinking is None:
+        thinking = thinking_enabled(options or {}, profile.protocol)
+        policy = replace(policy, thinking="on" if thinking else "off")
+    draft = Draft(history=history, tools=tuple(tools), options=JsonMap(options or {}))
     changes: list[Change] = []
     if budget is not None:
         draft, windowed = _window(draft, profile, budget)
@@ -205,7 +227,8 @@ def normalize(
         if not found:
             break
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
-                      profile=profile, id_map=draft.id_map, name_map=draft.name_map)
+                      profile=profile, id_map=draft.id_map, name_map=draft.name_map,
+                      options=draft.options)
 
 
 def _round(draft: Draft, profile: Profile, policy: Policy,

@@ -80,3 +80,25 @@ def foreign_extras(protocol: str) -> frozenset[str]:
 # module and the stream assembler must join them the same way. The originals are kept in
 # extras["summary"] so that they render back unchanged while the text is not edited.
 SUMMARY_JOIN: Final = "\n\n"
+
+
+# Responses items of hosted tool activity (and the other items the neutral model keeps
+# verbatim as Opaque parts with hosted=True): the wire parser and the stream assembler read
+# the same list, so a streamed turn and the same turn parsed whole agree.
+RESPONSES_HOSTED: Final = frozenset({
+    "web_search_call", "file_search_call", "code_interpreter_call", "computer_call",
+    "computer_call_output", "custom_tool_call", "custom_tool_call_output", "mcp_call",
+    "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "tool_search_call",
+    "tool_search_output", "additional_tools", "image_generation_call", "local_shell_call",
+    "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
+    "apply_patch_call_output"})
+
+# Anthropic blocks of server-side tool activity (and `*_tool_result` blocks): kept verbatim
+# as Opaque(hosted=True) parts by the wire parser and the stream assembler alike.
+ANTHROPIC_HOSTED: Final = frozenset({"server_tool_use", "mcp_tool_use", "mcp_tool_result",
+                                     "tool_reference", "container_upload"})
+
+
+def anthropic_hosted(kind: str) -> bool:
+    """Whether an Anthropic block type is server-side tool activity (`*_tool_result` too)."""
+    return kind in ANTHROPIC_HOSTED or (kind.endswith("_tool_result") and kind != "tool_result")

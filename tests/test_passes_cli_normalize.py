@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli.main import main
-from normalizer import check
+from normalizer import DEFAULT_MODEL, check
 
 WEDGED = {"model": "gpt-4o", "max_tokens": 100, "messages": [
     {"role": "user", "content": "weather?"},
@@ -34,9 +34,27 @@ def test_repairs_for_another_provider(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0
     report = json.loads(out)
     assert check(report["body"], "anthropic") == ()
-    assert [c["code"] for c in report["changes"]] == ["move-tool-result", "declare-missing-tool"]
+    assert [c["code"] for c in report["changes"]] == ["replace-model", "move-tool-result",
+                                                      "declare-missing-tool"]
     assert report["body"]["messages"][-1]["content"] == "Let me check that..."
-    assert "max_tokens" in report["body"]  # the target protocol's own default, not the input's
+    assert report["body"]["max_tokens"] == 100  # an option with a counterpart is carried
+    assert report["body"]["model"] == DEFAULT_MODEL["anthropic"]  # gpt-4o means nothing there
+
+
+def test_keeps_the_bodys_model_tools_and_options(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    tools = [{"type": "function", "function": {"name": "get_weather", "description": "d",
+                                               "parameters": {"type": "object"}}}]
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps({**WEDGED, "tools": tools, "tool_choice": "required"}),
+                    encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--from", "openai_chat", "--to", "mistral")
+    body = json.loads(out)["body"]
+    assert code == 0 and body["model"] == "gpt-4o" and body["tools"] == tools
+    assert body["tool_choice"] == "required"
+    code, out, _ = run(capsys, str(path), "--from", "openai_chat", "--to", "anthropic")
+    body = json.loads(out)["body"]
+    assert body["tools"][0]["description"] == "d" and body["tool_choice"] == {"type": "any"}
 
 
 def test_same_protocol_keeps_request_options(tmp_path: Path,

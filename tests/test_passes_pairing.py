@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
+from normalizer.normalize import schedule
 from normalizer.passes import Draft, Policy
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
@@ -109,11 +110,25 @@ def test_order_results_like_calls_keeps_slots() -> None:
 
 def test_dedupe_renames_later_call_and_its_result() -> None:
     start = draft(calls("a"), results("a"), calls("a"), results("a"))
-    out, changes = dedupe_tool_call_ids(start, PROFILE, POLICY)
+    out, changes = dedupe_tool_call_ids(start, load_profile("anthropic"), POLICY)
     assert out.history.messages[2].tool_calls[0].id == "a_2"
     assert out.history.messages[3].tool_results[0].call_id == "a_2"
     assert out.history.messages[1].tool_results[0].call_id == "a"
     assert dict(out.id_map) == {"a_2": "a"} and changes[0].code == "dedupe-tool-call-id"
+
+
+def test_dedupe_where_evidence_is_unknown_only_inside_one_turn() -> None:
+    """A profile without the rule (OpenAI Chat): ids reused across turns stay (valid for
+    some vendors); two calls of one turn sharing an id are renamed, with their results."""
+    across = draft(calls("a"), results("a"), calls("a"), results("a"))
+    assert dedupe_tool_call_ids(across, load_profile("openai"), POLICY) == (across, ())
+    within = draft(calls("a", "a"), results("a", "a"))
+    out, changes = dedupe_tool_call_ids(within, load_profile("openai"), POLICY)
+    assert [c.id for c in out.history.messages[0].tool_calls] == ["a", "a_2"]
+    assert [r.call_id for r in out.history.messages[1].tool_results] == ["a", "a_2"]
+    assert [c.code for c in changes] == ["dedupe-tool-call-id"] and changes[0].lossless
+    assert dict(out.id_map) == {"a_2": "a"}
+    assert "dedupe_tool_call_ids" in schedule(load_profile("openai"))
 
 
 def test_dedupe_within_one_turn_and_avoids_collisions() -> None:

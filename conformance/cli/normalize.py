@@ -1,5 +1,7 @@
 """`conformance normalize FILE --from PROTOCOL --to PROVIDER [--budget N]`: repair a request
 body (or a scenario's history) for a provider and print the repaired body and the report.
+Goes through the library's one request-level path (`normalizer.normalize_request`: split,
+then `normalize_parts`): the body's tools, options and model are carried.
 
 Output (stdout, JSON): {"provider", "protocol", "body", "changes": [{pass, code, what, where,
 lossless}], "id_map", "name_map"}. Exit status: 0 repaired (or nothing to repair); 2
@@ -10,24 +12,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
 from typing import Any
 
 from conformance.bodies import change_json
 from conformance.cli.check import read_body
 from conformance.cli.output import dump_json
 from normalizer.errors import NormalizerError
-from normalizer.model import History, ToolSpec
-from normalizer.normalize import Normalized, normalize
 from normalizer.passes import Policy
-from normalizer.tools import parse_declarations
+from normalizer.profiles import load_profile
+from normalizer.request import NormalizedRequest, RequestParts, normalize_parts, split_request
 from normalizer.window import Budget
-from normalizer.wire import PROTOCOLS, parse
-
-# Request fields a protocol's parse reads (history, tools, model); every other top-level
-# field of the input is a request option, carried over when the protocol stays the same.
-_READ = {"messages", "tools", "model", "system", "contents", "systemInstruction",
-         "system_instruction", "input", "instructions"}
+from normalizer.wire import PROTOCOLS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,14 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        history, tools, protocol, options = _read(args.file, args.source)
+        parts, protocol = _read(args.file, args.source, args.target)
         policy = Policy(orphan_results=args.orphan_results,
                         unanswered_calls=args.unanswered_calls)
-        result = normalize(history, args.target, tools=tools, budget=_budget(args),
-                           policy=policy, model=args.model)
-        same = protocol == result.profile.protocol
-        body = result.render(model=args.model, options=options if same else None)
-        text = dump_json(report(result, body), indent=2, ensure_ascii=False)
+        result = normalize_parts(parts, protocol, args.target, model=args.model,
+                                 budget=_budget(args), policy=policy)
+        text = dump_json(report(result), indent=2, ensure_ascii=False)
     except (ValueError, NormalizerError) as exc:
         print(f"conformance normalize: {exc}", file=sys.stderr)
         return 2
@@ -76,23 +69,22 @@ def _budget(args: argparse.Namespace) -> Budget | None:
     return Budget(messages=args.budget, tokens=args.token_budget)
 
 
-def _read(name: str, source: str | None) -> tuple[History, tuple[ToolSpec, ...], str | None,
-                                                  dict[str, Any]]:
+def _read(name: str, source: str | None, target: str) -> tuple[RequestParts, str]:
+    """The request split into its parts, and its protocol: the file's body (through
+    `split_request`, as `normalize_request` does), or a scenario's history and tools (taken
+    as written in the target's protocol)."""
     if name.endswith((".yaml", ".yml")):
-        return _read_scenario(name)
+        return _read_scenario(name, target)
     if source is None:
         raise ValueError(f"{name}: say which protocol the body is in with --from "
                          f"({', '.join(PROTOCOLS)})")
     body = read_body(name)
-    history = parse(body, source)
-    declared = body.get("tools") or []
-    if not isinstance(declared, list):
+    if not isinstance(body.get("tools", []), list):
         raise ValueError(f"{name}: tools: expected a list")
-    tools = parse_declarations(declared, source)
-    return history, tools, source, {k: v for k, v in body.items() if k not in _READ}
+    return split_request(body, source), source
 
 
-def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict[str, Any]]:
+def _read_scenario(name: str, target: str) -> tuple[RequestParts, str]:
     from conformance.scenarios.load import ScenarioError, load_scenario
 
     try:
@@ -102,11 +94,12 @@ def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict
     # A recorded stream is assembled from its events directly: no SDK, no server.
     from conformance.scenarios.replay import offline_history
 
-    return offline_history(scenario), scenario.tools, None, {}
+    history = offline_history(scenario)
+    return RequestParts(history, scenario.tools), load_profile(target).protocol
 
 
-def report(result: Normalized, body: Mapping[str, Any]) -> dict[str, Any]:
-    return {"provider": result.profile.provider, "protocol": result.profile.protocol,
-            "body": body, "changes": [change_json(c) for c in result.changes],
+def report(result: NormalizedRequest) -> dict[str, Any]:
+    return {"provider": result.provider, "protocol": result.protocol,
+            "body": result.body, "changes": [change_json(c) for c in result.changes],
             "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}
 

@@ -100,9 +100,17 @@ def _fill(message: Message, where: str,
                         f"removed an empty {message.role} message", where, lossless=True)
 
 
+def _no_output(result: ToolResult) -> bool:
+    """No text, no media or other part, no structured value: nothing came back."""
+    if result.value is not None or (not isinstance(result.content, str) and any(
+            not isinstance(p, Text) for p in result.content)):
+        return False
+    return not result.text.strip()
+
+
 def _fill_results(message: Message, where: str) -> tuple[Message, Change | None]:
     parts = tuple(replace(p, content=EMPTY_RESULT)
-                  if isinstance(p, ToolResult) and not p.text.strip() else p
+                  if isinstance(p, ToolResult) and _no_output(p) else p
                   for p in message.parts)
     if parts == message.parts:
         return message, None

@@ -13,11 +13,13 @@ from normalizer.profiles import Profile
 
 @dataclass(frozen=True, slots=True)
 class Draft:
-    """What a pass works on: the history, the tools declared with it, and the id and tool-name
-    maps built so far (new -> original), so that responses can be mapped back."""
+    """What a pass works on: the history, the tools declared with it, the request's other
+    options (in the target protocol's shape), and the id and tool-name maps built so far
+    (new -> original), so that responses can be mapped back."""
 
     history: History
     tools: tuple[ToolSpec, ...] = ()
+    options: JsonMap = EMPTY
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
 
@@ -29,9 +31,10 @@ class Policy:
     orphan_results: Literal["keep-as-text", "drop"] = "keep-as-text"
     unanswered_calls: Literal["synthesize", "drop"] = "synthesize"
     foreign_thinking: Literal["drop", "as-text"] = "drop"
-    # Whether the request will have thinking on (e.g. Anthropic `thinking.type: enabled`);
-    # the body's options are not part of the history, so the caller says so here.
-    thinking: Literal["off", "on"] = "off"
+    # Whether the request will have thinking on (e.g. Anthropic `thinking.type: enabled`).
+    # None: read from the request's options (`normalizer.options.thinking_enabled`); "on" or
+    # "off" overrides what the options say.
+    thinking: Literal["off", "on"] | None = None
     # The model the request is for, where known: some rules hold for some models only
     # (Gemini 3 thought signatures). None: unknown, and such rules are assumed to hold.
     model: str | None = None

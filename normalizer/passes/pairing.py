@@ -184,7 +184,14 @@ def dedupe_tool_call_ids(
     """Fixes two tool calls with the same id (hash-based ids of repeated identical Gemini
     calls, replayed turns). The second and later calls get `<id>_<n>` (the smallest n that
     collides with nothing in the history), and so do the results that answer them in their
-    answer block; `id_map` maps each new id back to the original.
+    answer block, in order; `id_map` maps each new id back to the original.
+
+    Where the profile enforces duplicate-tool-call-id, ids are made unique across the whole
+    history. Where the profile says nothing about it (the vendor's behaviour is unknown),
+    only duplicates inside one turn are renamed: a result cannot tell which of two calls of
+    one turn it answers, while ids reused across turns are valid for some vendors (OpenAI
+    Responses histories replay them). A profile listing the rule with `enforced: false`
+    (the vendor accepts duplicates) gets nothing.
 
     Rejected by: Anthropic "`tool_use` ids must be unique" — see the profiles' texts.
 
@@ -197,9 +204,12 @@ def dedupe_tool_call_ids(
     seen: set[str] = set()
     renames: dict[str, str] = {}
     changes: list[Change] = []
+    per_turn = not profile.enforces("duplicate-tool-call-id")
     for block in blocks(messages):
         if block.call_at is None:
             continue
+        if per_turn:
+            seen = set()
         fresh = _fresh_ids(messages[block.call_at].tool_calls, seen, taken)
         if fresh:
             changes.extend(_rename_block(messages, block, fresh, renames))

@@ -33,6 +33,9 @@ from normalizer.signature_shape import issued_by_shape
 # The message field a protocol carries Thinking in when it is not a block of its own: a
 # profile's unknown-message-field `params.allowed` says whether the vendor knows it.
 _REASONING_FIELD = {"openai_chat": "reasoning_content"}
+# The other name some Chat vendors use for the same field (Cerebras documents `reasoning`
+# as its replay field; Groq and OpenRouter send it).
+_OTHER_FIELD = {"openai_chat": "reasoning"}
 _DROP = "drop_foreign_thinking"
 _TURN = "repair_thinking_turn"
 
@@ -48,6 +51,17 @@ def takes_reasoning_input(profile: Profile) -> bool:
     if field is None or not isinstance(allowed, Mapping) or "assistant" not in allowed:
         return True
     return field in allowed["assistant"]
+
+
+def _other_field(profile: Profile) -> str | None:
+    """The other reasoning field name, where the profile allows it and not the usual one."""
+    allowed = profile.param("unknown-message-field", "allowed")
+    other = _OTHER_FIELD.get(profile.protocol)
+    if other is None or not isinstance(allowed, Mapping):
+        return None
+    fields = allowed.get("assistant") or ()
+    return other if other in fields and _REASONING_FIELD[profile.protocol] not in fields \
+        else None
 
 
 def _keeps(part: Thinking, message: Message, profile: Profile) -> bool:
@@ -92,7 +106,10 @@ def drop_foreign_thinking(
     for i, message in enumerate(draft.history.messages):
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
-            verdict = _why_not(part, message, profile, takes_input)
+            # Reasoning that came in the field the target documents (Cerebras `reasoning`)
+            # goes back as it came.
+            own = message.extras.get("reasoning_field") == _other_field(profile) is not None
+            verdict = _why_not(part, message, profile, takes_input or own)
             if verdict is None or not isinstance(part, Thinking):
                 parts.append(part)
                 continue
@@ -178,7 +195,7 @@ def repair_thinking_turn(
         return draft, ()
     if policy.thinking == "on" and profile.enforces("thinking-block-required"):
         return _thinking_first(draft, at)
-    if policy.thinking == "off" and profile.enforces("thinking-when-disabled"):
+    if policy.thinking != "on" and profile.enforces("thinking-when-disabled"):
         return _without_thinking(draft, at, policy)
     return draft, ()
 

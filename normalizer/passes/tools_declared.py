@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
-from normalizer.model import Change, JsonMap, ToolSpec
+from normalizer.model import Change, JsonMap, ToolSpec, thaw
+from normalizer.options import TOOL_CHOICE
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -53,15 +52,23 @@ def declare_missing_tools(
 
 
 def drop_tool_choice_without_tools(
-    options: Mapping[str, Any], tools: Sequence[ToolSpec], profile: Profile
-) -> tuple[dict[str, Any], tuple[Change, ...]]:
-    """Request options (not the history): a `tool_choice` with no tools declared, where the
-    profile enforces tool-choice-without-tools (vLLM: "When using `tool_choice`, `tools`
-    must be set."). The option is removed (lossless: with no tools there is no choice)."""
-    if tools or "tool_choice" not in options or not profile.enforces("tool-choice-without-tools"):
-        return dict(options), ()
-    kept = {k: v for k, v in options.items() if k != "tool_choice"}
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a request option, not the history: a `tool_choice` (Gemini: `toolConfig`) with
+    no tools declared. Runs after declare_missing_tools, so a request that gets declarations
+    keeps its choice.
+
+    Rejected by: vLLM "When using `tool_choice`, `tools` must be set." (its profile).
+
+    Before: tools=[], options {"tool_choice": "auto"}
+    After:  tools=[], options {}
+    Lossless: with no tools declared there is nothing to choose from.
+    """
+    key = TOOL_CHOICE[profile.protocol][0]
+    if draft.tools or key not in draft.options:
+        return draft, ()
+    kept = JsonMap({k: v for k, v in draft.options.items() if k != key})
     change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
-                    f"removed tool_choice {options['tool_choice']!r}: no tools are declared",
-                    "tool_choice", True)
-    return kept, (change,)
+                    f"removed {key} {thaw(draft.options[key])!r}: no tools are declared", key,
+                    True)
+    return replace(draft, options=kept), (change,)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.errors import UnstreamablePartError
-from normalizer.model import Message, Part, Text, Thinking, ToolCall
-from normalizer.protocols import DEFAULT_MODEL
+from normalizer.model import Message, Opaque, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL, anthropic_hosted
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
@@ -82,7 +82,7 @@ class Assembler(BaseAssembler):
         block = ev.get("content_block") or {}
         index = ev.get("index")
         kind = block.get("type")
-        if not isinstance(index, int) or kind not in _BLOCK_TYPES:
+        if not isinstance(index, int) or not isinstance(kind, str):
             self._problems.append(StreamProblem(
                 "malformed-event" if not isinstance(index, int) else "unknown-event", where,
                 f"content_block_start of type {kind!r} at index {index!r} skipped"))
@@ -139,10 +139,23 @@ def _part(block: _Block) -> tuple[Part, StreamProblem | None]:
         signature = "".join(block.signature) or block.start.get("signature") or None
         return Thinking(str(block.start.get("thinking", "")) + text, signature=signature,
                         vendor="anthropic", extras=open_marks), None
+    if block.kind not in _BLOCK_TYPES:  # server tool activity, ...: verbatim, as parse
+        return _opaque(block, text), None
     if block.kind == "redacted_thinking":
         return Thinking("", signature=block.start.get("data"), vendor="anthropic",
                         redacted=True), None
     return Text(str(block.start.get("text", "")) + text, extras=open_marks), None
+
+
+def _opaque(block: _Block, streamed: str) -> Opaque:
+    """A block the model keeps verbatim; a server_tool_use's input arrives as partial_json."""
+    data = dict(block.start)
+    if streamed:
+        try:
+            data["input"] = json.loads(streamed)
+        except json.JSONDecodeError:
+            data["input"] = streamed  # cut mid-input: kept as sent so far
+    return Opaque("anthropic", block.kind, data, hosted=anthropic_hosted(block.kind))
 
 
 def emit(

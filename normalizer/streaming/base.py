@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from normalizer.streaming.result import StreamProblem, StreamResult, as_event, guarded
+from normalizer.streaming.sse import DONE
 
 
 class BaseAssembler:
@@ -19,11 +20,16 @@ class BaseAssembler:
         self._origin = origin
         self._count = 0
         self._problems: list[StreamProblem] = []
+        self._done = False
 
     def feed(self, event: Any) -> None:
-        """Take the next event of the stream (a dict or an SDK event object)."""
+        """Take the next event of the stream (a dict or an SDK event object; the string
+        "[DONE]" for the SSE end marker of the OpenAI-style streams)."""
         where = f"events[{self._count}]"
         self._count += 1
+        if event == DONE:
+            self._done = True
+            return
         guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, event: Mapping[str, Any], where: str) -> None:

@@ -49,7 +49,13 @@ def assemble(events: Iterable[Any], protocol: str, **options: Any) -> StreamResu
 
 def assemble_sse(body: bytes | str, protocol: str, **options: Any) -> StreamResult:
     """A raw SSE body as the server sent it -> the assembled result."""
-    return assemble(sse.json_events(sse.decode(body)), protocol, **options)
+    messages = sse.decode(body)
+    built = assembler(protocol, **options)
+    for event in sse.json_events(messages):
+        built.feed(event)
+    if any(m.data.strip() == sse.DONE for m in messages):
+        built.feed(sse.DONE)
+    return built.result()
 
 
 def emit(message: Message, protocol: str, **options: Any) -> list[Mapping[str, Any]]:

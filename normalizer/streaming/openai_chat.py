@@ -2,8 +2,9 @@
 vLLM, Ollama, …): `chat.completion.chunk` objects whose `choices[].delta` carries `content`,
 `reasoning_content` and `tool_calls` fragments keyed by `index`; the first fragment of a call
 has `id` and `function.name`, later ones only `function.arguments` pieces, and parallel calls
-may interleave. The stream's `finish_reason` is the only end signal: there is no per-call
-stop, so every call is closed by it, and a cut stream leaves every call incomplete.
+may interleave. The stream's `finish_reason`, or the final `data: [DONE]` (fed as the
+string "[DONE]"), is the only end signal: there is no per-call stop, so every call is closed
+by it, and a cut stream leaves every call incomplete.
 
 Source of the shapes: openai-python `types/chat/chat_completion_chunk.py` and its
 accumulator `lib/streaming/_deltas.py` (the SDK concatenates fragments by `index`).
@@ -58,6 +59,7 @@ class Assembler(BaseAssembler):
         self._reasoning: list[str] = []
         self._calls: dict[int, _Call] = {}
         self._finish: str | None = None
+        self._reasoning_field: str | None = None
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
         if "error" in chunk and not chunk.get("choices"):
@@ -83,6 +85,7 @@ class Assembler(BaseAssembler):
             if isinstance(reasoning, str) and reasoning:
                 self._open(("reasoning", 0))
                 self._reasoning.append(reasoning)
+                self._reasoning_field = self._reasoning_field or key
         for j, fragment in enumerate(delta.get("tool_calls") or ()):
             self._tool_delta(fragment, f"{where}.delta.tool_calls[{j}]")
         if choice.get("finish_reason"):
@@ -144,8 +147,13 @@ class Assembler(BaseAssembler):
                 calls += 1
                 parts.append(call)
                 problems.extend([problem] if problem else [])
-        message = Message("assistant", tuple(parts), origin=self._origin)
-        return StreamResult(message, self._finish is not None, self._finish, tuple(problems))
+        # As parse reads the same turn: thinking sent as `reasoning` is written back so.
+        extras = {"reasoning_field": "reasoning"} if self._reasoning_field == "reasoning" else {}
+        message = Message("assistant", tuple(parts), origin=self._origin, extras=extras)
+        # `data: [DONE]` ends a stream too: a vendor that never sends finish_reason
+        # (Snowflake) has still finished.
+        complete = self._finish is not None or self._done
+        return StreamResult(message, complete, self._finish, tuple(problems))
 
     def _build_call(self, call: _Call, ordinal: int) -> tuple[ToolCall, StreamProblem | None]:
         raw = "".join(call.raw)
@@ -154,9 +162,9 @@ class Assembler(BaseAssembler):
         if call_id is None:
             call_id = derive_call_id(self._id_seed, ordinal, call.name, raw)
             extras["derived_id"] = True
-        if self._finish is None:
+        if self._finish is None and not self._done:
             return cut_call(call.name, call_id, raw, call.where, extras)
-        return finished_call(call.name, call_id, raw, call.where, extras)
+        return finished_call(call.name, call_id, raw, call.where, extras, wire=True)
 
 
 def emit(

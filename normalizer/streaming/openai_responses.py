@@ -69,18 +69,24 @@ class Assembler(BaseAssembler):
             self._status = "completed"
         elif kind in _FAILED:
             self._failed(kind, ev, where)
-        elif kind not in _QUIET:
+        elif kind not in _QUIET and not self._about_hosted(ev):
             self._problems.append(StreamProblem("unknown-event", where,
                                                 f"event type {kind!r} ignored"))
 
     def _added(self, ev: Mapping[str, Any], where: str) -> None:
         item, index = ev.get("item") or {}, ev.get("output_index")
-        if not isinstance(index, int) or item.get("type") not in Item.KINDS:
+        if not isinstance(index, int) or not isinstance(item.get("type"), str):
             self._problems.append(StreamProblem(
                 "unknown-event", where,
                 f"output item of type {item.get('type')!r} at {index!r} ignored"))
             return
         self._items[index] = Item(kind=item["type"], where=where, start=item)
+
+    def _about_hosted(self, ev: Mapping[str, Any]) -> bool:
+        """A progress event of a hosted item (`response.web_search_call.searching`, ...):
+        the finished item in output_item.done says it all."""
+        item = self._items.get(ev.get("output_index"))  # type: ignore[arg-type]
+        return item is not None and item.kind not in Item.KINDS
 
     def _item(self, ev: Mapping[str, Any], where: str) -> Item | None:
         item = self._items.get(ev.get("output_index"))  # type: ignore[arg-type]

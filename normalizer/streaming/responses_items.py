@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from normalizer.errors import UnstreamablePartError
-from normalizer.model import Part, Text, Thinking, ToolCall
-from normalizer.protocols import SUMMARY_JOIN
+from normalizer.model import Opaque, Part, Text, Thinking, ToolCall
+from normalizer.protocols import RESPONSES_HOSTED, SUMMARY_JOIN
 from normalizer.streaming.emitting import Splitter, arguments_text
 from normalizer.streaming.result import StreamProblem, cut_call, finished_call
+
+PROTOCOL = "openai_responses"
 
 
 @dataclass(slots=True)
@@ -67,44 +69,73 @@ class Item:
 
 
 def item_parts(item: Item) -> tuple[list[Part], list[StreamProblem]]:
-    """One item -> neutral parts, with the item id where the wire module keeps it
-    (normalizer.wire.openai_responses): ToolCall/Thinking extras {"id": …}; the first Text
-    of a message item extras {"item": {"id": …}}."""
+    """One item -> neutral parts, as normalizer.wire.openai_responses parses the same item:
+    once the item is done, every field of the finished item is kept where parse keeps it
+    (ToolCall/Thinking extras, the first Text's extras {"item": …}); before, the item id."""
     source = item.final or item.start
+    if item.kind not in Item.KINDS:  # hosted activity: verbatim, as parse keeps it
+        return [Opaque(PROTOCOL, item.kind, source, hosted=item.kind in RESPONSES_HOSTED,
+                       slot="item")], []
     ids: dict[str, Any] = {"id": source["id"]} if source.get("id") else {}
     open_marks: dict[str, Any] = {} if item.closed else {"incomplete": True}
     if item.kind == "function_call":
         raw = item.final_arguments if item.final_arguments is not None else "".join(
             item.arguments)
         build = finished_call if item.closed else cut_call
+        extras = _fields(item.final, ("type", "call_id", "name", "arguments")) or ids
         call, problem = build(str(source.get("name", "")), source.get("call_id"), raw,
-                              item.where, ids)
+                              item.where, extras, **({"wire": True} if item.closed else {}))
         return [call], [problem] if problem else []
     if item.kind == "reasoning":
-        summary = (item.final or {}).get("summary") or ()
-        kept = {"summary": summary} if len(summary) > 1 else {}
-        return [Thinking(_reasoning_text(item), signature=source.get("encrypted_content"),
-                         vendor="openai_responses", extras={**ids, **kept, **open_marks})], []
-    texts = _message_texts(item) or [""]
-    first = {"item": ids} if ids else {}
-    return [Text(t, extras={**(first if n == 0 else {}), **open_marks})
-            for n, t in enumerate(texts)], []
+        return [_thinking(item, ids, open_marks)], []
+    texts = _message_texts(item) or [("", {})]
+    fields = _fields(item.final, ("role", "content")) or ids
+    first = {"item": fields} if fields else {}
+    return [Text(t, extras={**(first if n == 0 else {}), **more, **open_marks})
+            for n, (t, more) in enumerate(texts)], []
+
+
+def _fields(final: Mapping[str, Any] | None, owned: tuple[str, ...]) -> dict[str, Any]:
+    return {k: v for k, v in (final or {}).items() if k not in owned}
+
+
+def _thinking(item: Item, ids: dict[str, Any], open_marks: dict[str, Any]) -> Thinking:
+    source = item.final or item.start
+    summary = (item.final or {}).get("summary") or ()
+    signature = source.get("encrypted_content")
+    if item.final is not None:
+        owned = ("type", "summary") + (("encrypted_content",) if signature is not None else ())
+        extras = _fields(item.final, owned)
+    else:
+        extras = dict(ids)
+    text = _reasoning_text(item)
+    # As parse keeps it: whenever the text alone would not give the parts back, or the text
+    # came from the item's `content` (DeepSeek) and the summary was empty.
+    from_content = item.final is not None and not summary and bool(text)
+    plain = list(summary) == [{"type": "summary_text", "text": text}] and bool(text)
+    kept = {"summary": summary} if (summary and not plain) or from_content else {}
+    return Thinking(text, signature=signature, vendor="openai_responses",
+                    extras={**extras, **kept, **open_marks})
 
 
 def _joined(chunks: dict[int, list[str]]) -> list[str]:
     return ["".join(chunks[k]) for k in sorted(chunks)]
 
 
-def _message_texts(item: Item) -> list[str]:
+def _message_texts(item: Item) -> list[tuple[str, dict[str, Any]]]:
+    """Each output_text's text and its other fields (annotations, ...), as parse keeps them."""
     if item.final is not None and item.final.get("content") is not None:
-        return [str(c.get("text", "")) for c in item.final["content"]
-                if c.get("type") == "output_text"]
-    return _joined(item.texts)
+        return [(str(c.get("text", "")), _fields(c, ("type", "text")))
+                for c in item.final["content"] if c.get("type") == "output_text"]
+    return [(t, {}) for t in _joined(item.texts)]
 
 
 def _reasoning_text(item: Item) -> str:
     if item.final is not None and item.final.get("summary"):
         return SUMMARY_JOIN.join(str(s.get("text", "")) for s in item.final["summary"])
+    if item.final is not None and isinstance(item.final.get("content"), list):
+        return "".join(str(c.get("text", "")) for c in item.final["content"]
+                       if c.get("type") == "reasoning_text")
     summary = _joined(item.texts)
     return SUMMARY_JOIN.join(summary) if summary else "".join(_joined(item.reasoning))
 

@@ -7,6 +7,7 @@ arguments, or an incomplete/invalid marking that keeps the raw text) and derived
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 from collections.abc import Callable, Mapping
@@ -87,7 +88,22 @@ def as_event(event: Any) -> Mapping[str, Any]:
     if dump is None:
         raise StreamEventError(
             f"expected a JSON object or an SDK event, got {type(event).__name__}")
-    return dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+    out = dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
+    return _standard_base64(out, dump(by_alias=True, exclude_none=True, warnings=False))
+
+
+def _standard_base64(dumped: Any, native: Any) -> Any:
+    """Where the SDK object held bytes (google-genai decodes `thoughtSignature` and inline
+    data to bytes), the JSON dump has URL-safe base64; the wire, and so parse, has the
+    standard alphabet. Re-encode those places so SDK objects and raw JSON give the same."""
+    if isinstance(native, bytes):
+        return base64.b64encode(native).decode("ascii")
+    if isinstance(dumped, dict) and isinstance(native, Mapping):
+        return {k: _standard_base64(v, native.get(k)) for k, v in dumped.items()}
+    if isinstance(dumped, list) and isinstance(native, list | tuple) \
+            and len(dumped) == len(native):
+        return [_standard_base64(d, n) for d, n in zip(dumped, native, strict=True)]
+    return dumped
 
 
 def guarded(
@@ -135,11 +151,16 @@ def cut_call(
 
 
 def finished_call(
-    name: str, call_id: str | None, raw: str, where: str, extras: Mapping[str, Any] = EMPTY
+    name: str, call_id: str | None, raw: str, where: str, extras: Mapping[str, Any] = EMPTY,
+    *, wire: bool = False,
 ) -> tuple[ToolCall, StreamProblem | None]:
-    """A call the vendor closed: parsed arguments, or the invalid marking of close_arguments."""
+    """A call the vendor closed: parsed arguments, or the invalid marking of close_arguments.
+    `wire`: the protocol sends arguments as a string (OpenAI's two), kept byte for byte as
+    `wire_arguments`, as parse keeps it, so the turn goes back with the bytes it came with."""
     arguments, marks, problem = close_arguments(raw, where)
-    call = ToolCall(name=name, arguments=arguments, id=call_id, extras={**extras, **marks})
+    kept = raw if wire and raw and not marks else None
+    call = ToolCall(name=name, arguments=arguments, id=call_id, extras={**extras, **marks},
+                    wire_arguments=kept)
     return call, problem
 
 

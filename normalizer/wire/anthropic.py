@@ -47,13 +47,8 @@ VENDOR = "anthropic"
 BLOCK_TYPES = ("text", "tool_use", "tool_result", "thinking", "redacted_thinking")
 # Server-side tool activity: kept verbatim as Opaque(hosted=True) parts. Any other block type
 # the model does not know (compaction, ...) is kept verbatim too, as Opaque(hosted=False).
-HOSTED = frozenset({"server_tool_use", "mcp_tool_use", "mcp_tool_result", "tool_reference",
-                    "container_upload"})
-
-
-def is_hosted(kind: str) -> bool:
-    """Whether an Anthropic block type is server-side tool activity (`*_tool_result` too)."""
-    return kind in HOSTED or (kind.endswith("_tool_result") and kind != "tool_result")
+HOSTED = protocols.ANTHROPIC_HOSTED
+is_hosted = protocols.anthropic_hosted
 
 _OWN_KEYS = {
     "text": ("type", "text"),

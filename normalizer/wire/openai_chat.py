@@ -121,10 +121,10 @@ def _parse_tool(msg: Mapping[str, Any], where: str) -> ToolResult:
 def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
     parts: list[Part] = []
     consumed = {"role", "content"}
-    reasoning = msg.get("reasoning_content")
-    if isinstance(reasoning, str):
-        parts.append(Thinking(reasoning))
-        consumed.add("reasoning_content")
+    field = _reasoning_field(msg)
+    if field:
+        parts.append(Thinking(msg[field]))
+        consumed.add(field)
     content = msg.get("content")
     form: dict[str, Any] = {} if "content" in msg else {"content_form": "absent"}
     if content is not None:
@@ -137,10 +137,19 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
         consumed.add("tool_calls")
     elif calls is not None and not isinstance(calls, list):
         raise WireFormatError(f"{where}.tool_calls", f"expected an array, got {kind(calls)}")
+    if field == "reasoning":  # written back under the name it came with
+        form["reasoning_field"] = field
     # Kept verbatim so that `tool_calls: []` or `reasoning_content: null`, which some vendors
     # reject, still reach the request.
     extras = {k: v for k, v in msg.items() if k not in consumed}
     return Message("assistant", tuple(parts), extras={**extras, **form})
+
+
+def _reasoning_field(msg: Mapping[str, Any]) -> str | None:
+    """DeepSeek's `reasoning_content`, or the `reasoning` string of Groq, OpenRouter,
+    Cerebras and GLM (the same text under another name): the field holding the thinking."""
+    return next((k for k in ("reasoning_content", "reasoning")
+                 if isinstance(msg.get(k), str)), None)
 
 
 def _parse_call(raw: Any, where: str) -> ToolCall | Opaque:
@@ -236,7 +245,8 @@ def _render_assistant(message: Message, where: str) -> dict[str, Any]:
         fields["content"] = []
     if thinking:
         # Signatures and vendors have no field here: only the text travels (lossy, documented).
-        fields["reasoning_content"] = THINKING_JOIN.join(t.text for t in thinking)
+        field = message.extras.get("reasoning_field", "reasoning_content")
+        fields[field] = THINKING_JOIN.join(t.text for t in thinking)
     if calls:
         fields["tool_calls"] = [_render_call(c) for c in calls]
     return with_extras(fields, message.extras, _MESSAGE_SKIP)

@@ -51,13 +51,7 @@ VENDOR = "openai_responses"
 _INPUT_TYPES = ("input_text", "output_text")
 # Hosted tool activity and the other items the model keeps verbatim as Opaque parts
 # (hosted=True for these); an item type outside this list is kept verbatim too.
-HOSTED = frozenset({
-    "web_search_call", "file_search_call", "code_interpreter_call", "computer_call",
-    "computer_call_output", "custom_tool_call", "custom_tool_call_output", "mcp_call",
-    "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "tool_search_call",
-    "tool_search_output", "additional_tools", "image_generation_call", "local_shell_call",
-    "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
-    "apply_patch_call_output"})
+HOSTED = protocols.RESPONSES_HOSTED
 # Items the client sends (answers to a call or a request): they join the tool run.
 _CLIENT_ITEMS = ("_output", "mcp_approval_response")
 # Extras keys never written as generic Responses fields: other protocols' (protocols.py says
@@ -178,6 +172,9 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
         raise WireFormatError(f"{where}.summary", "expected an array of summary_text parts")
     texts = [string_field(require_mapping(s, f"{where}.summary[{i}]"), "text",
                           f"{where}.summary[{i}]") for i, s in enumerate(summary)]
+    from_content = not texts and bool(_reasoning_content(item))
+    if from_content:  # DeepSeek sends its reasoning as `content` reasoning_text parts
+        texts = [_reasoning_content(item)]
     signature = item.get("encrypted_content")
     # An explicit `encrypted_content: null` stays in extras, so it is sent back as it came.
     owned = ("type", "summary") if signature is None else ("type", "summary",
@@ -186,10 +183,21 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
     text = SUMMARY_JOIN.join(texts)
     # Kept whenever the text alone would not give the parts back (several parts, an empty
     # one, or a part with other fields).
-    if summary and (summary != [{"type": "summary_text", "text": text}] or not text):
+    if (summary and (summary != [{"type": "summary_text", "text": text}] or not text)) \
+            or from_content:  # from_content: the empty summary, kept as sent
         extras["summary"] = summary
     return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
+
+
+def _reasoning_content(item: Mapping[str, Any]) -> str:
+    """The text of a reasoning item's `content` reasoning_text parts (DeepSeek); kept in
+    extras too, so the item goes back as it came."""
+    content = item.get("content")
+    if not isinstance(content, list | tuple):  # a tuple once frozen into extras
+        return ""
+    return "".join(str(c.get("text", "")) for c in content
+                   if isinstance(c, Mapping) and c.get("type") == "reasoning_text")
 
 
 def _parse_call(item: Mapping[str, Any], where: str) -> ToolCall:
@@ -319,6 +327,8 @@ def _reasoning_item(thinking: Thinking) -> dict[str, Any]:
     kept = thinking.extras.get("summary")
     if kept and SUMMARY_JOIN.join(s.get("text", "") for s in kept) == thinking.text:
         summary = thaw(kept)
+    elif kept == () and thinking.text and _reasoning_content(thinking.extras) == thinking.text:
+        summary = []  # the text is the item's own `content`, written back from extras
     else:
         summary = [{"type": "summary_text", "text": thinking.text}] if thinking.text else []
     fields: dict[str, Any] = {"type": "reasoning"}

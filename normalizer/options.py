@@ -1,0 +1,226 @@
+"""Request options (everything in a body besides the history, the tools and the model)
+carried from one protocol to another.
+
+`OPTION_PATHS` is the mapping table: a neutral option name -> where each protocol keeps it
+(a path of keys; None where the protocol has no counterpart). `tool_choice` and the
+thinking options have shapes of their own and are converted by functions below. An option
+of the source with no counterpart in the target is dropped with a lossy change; an option
+the table does not know is dropped likewise (it may mean nothing to the other vendor, or be
+rejected as an unknown field). Within one protocol, options are never converted: the
+caller keeps them verbatim.
+
+Sources for the field names: the vendors' API references (OpenAI Chat Completions and
+Responses "Create", Anthropic "Messages", Gemini "generateContent" GenerationConfig).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from normalizer.model import Change
+
+Path = tuple[str, ...]
+_GEN = "generationConfig"
+
+# neutral name -> {protocol: path}; a protocol missing from the row has no counterpart.
+OPTION_PATHS: Final[dict[str, dict[str, Path]]] = {
+    "max_tokens": {"openai_chat": ("max_tokens",), "openai_responses": ("max_output_tokens",),
+                   "anthropic": ("max_tokens",), "gemini": (_GEN, "maxOutputTokens")},
+    "temperature": {"openai_chat": ("temperature",), "openai_responses": ("temperature",),
+                    "anthropic": ("temperature",), "gemini": (_GEN, "temperature")},
+    "top_p": {"openai_chat": ("top_p",), "openai_responses": ("top_p",),
+              "anthropic": ("top_p",), "gemini": (_GEN, "topP")},
+    "top_k": {"anthropic": ("top_k",), "gemini": (_GEN, "topK")},
+    "stop": {"openai_chat": ("stop",), "anthropic": ("stop_sequences",),
+             "gemini": (_GEN, "stopSequences")},
+    "seed": {"openai_chat": ("seed",), "gemini": (_GEN, "seed")},
+    "presence_penalty": {"openai_chat": ("presence_penalty",),
+                         "gemini": (_GEN, "presencePenalty")},
+    "frequency_penalty": {"openai_chat": ("frequency_penalty",),
+                          "gemini": (_GEN, "frequencyPenalty")},
+    "parallel_tool_calls": {"openai_chat": ("parallel_tool_calls",),
+                            "openai_responses": ("parallel_tool_calls",)},
+    "stream": {"openai_chat": ("stream",), "openai_responses": ("stream",),
+               "anthropic": ("stream",)},
+}
+# Other names a protocol reads for a neutral option (read, never written).
+ALIASES: Final[dict[str, dict[str, Path]]] = {
+    "openai_chat": {"max_tokens": ("max_completion_tokens",)},
+}
+# Top-level fields each protocol's `tool_choice`/thinking options live in.
+TOOL_CHOICE: Final[dict[str, Path]] = {
+    "openai_chat": ("tool_choice",), "openai_responses": ("tool_choice",),
+    "anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
+THINKING: Final[dict[str, Path]] = {
+    "openai_chat": ("reasoning_effort",), "openai_responses": ("reasoning",),
+    "anthropic": ("thinking",), "gemini": (_GEN, "thinkingConfig")}
+# Our choice, not a vendor's: how an effort level and a thinking token budget correspond.
+EFFORT_BUDGET: Final[dict[str, int]] = {"minimal": 1024, "low": 1024, "medium": 8192,
+                                        "high": 24576}
+
+
+def _get(options: Mapping[str, Any], path: Path) -> Any:
+    value: Any = options
+    for key in path:
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def _set(out: dict[str, Any], path: Path, value: Any) -> None:
+    for key in path[:-1]:
+        out = out.setdefault(key, {})
+    out[path[-1]] = value
+
+
+def _paths(protocol: str) -> list[Path]:
+    """Every path the table reads in `protocol`."""
+    found = [row[protocol] for row in OPTION_PATHS.values() if protocol in row]
+    found += list(ALIASES.get(protocol, {}).values())
+    return [*found, TOOL_CHOICE[protocol], THINKING[protocol]]
+
+
+def leftovers(options: Mapping[str, Any], protocol: str) -> list[str]:
+    """The dotted names of the options of `protocol` the table does not read."""
+    known = _paths(protocol)
+    names: list[str] = []
+    for key, value in options.items():
+        nested = [p for p in known if len(p) > 1 and p[0] == key]
+        if nested and isinstance(value, Mapping):
+            names += [f"{key}.{k}" for k in value if not any(p[1] == k for p in nested)]
+        elif not any(p == (key,) for p in known):
+            names.append(key)
+    return names
+
+
+def convert(options: Mapping[str, Any], source: str,
+            target: str) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """`options` written for `source` -> the same options for `target`, and a lossy change
+    per option dropped (no counterpart in the target, or unknown to the table)."""
+    out: dict[str, Any] = {}
+    changes: list[Change] = []
+    for name, row in OPTION_PATHS.items():
+        path = row.get(source) or ALIASES.get(source, {}).get(name)
+        value = _get(options, path) if path else None
+        if value is None and name in ALIASES.get(source, {}):
+            value = _get(options, ALIASES[source][name])
+        if value is None:
+            continue
+        if target in row:
+            _set(out, row[target], _stop_list(value) if name == "stop" else value)
+        else:
+            changes.append(_dropped(".".join(path or ()), target))
+    for reader, writer in ((_read_tool_choice, _write_tool_choice),
+                           (_read_thinking, _write_thinking)):
+        neutral = reader(options, source)
+        if neutral is not None:
+            written = writer(neutral, target)
+            if written is None:
+                changes.append(_dropped(".".join(_reader_path(reader, source)), target))
+            else:
+                _set(out, *written)
+    changes += [_dropped(name, target) for name in leftovers(options, source)]
+    return out, tuple(changes)
+
+
+def _reader_path(reader: Any, protocol: str) -> Path:
+    return TOOL_CHOICE[protocol] if reader is _read_tool_choice else THINKING[protocol]
+
+
+def _dropped(name: str, target: str) -> Change:
+    return Change("convert_options", "drop-option",
+                  f"dropped request option {name!r}: no counterpart in {target}", name, False)
+
+
+def _stop_list(value: Any) -> Any:
+    return [value] if isinstance(value, str) else value
+
+
+def _read_tool_choice(options: Mapping[str, Any], protocol: str) -> dict[str, Any] | None:
+    """-> {"mode": auto|none|required, "names": [...]} (names: the tools it is limited to)."""
+    value = _get(options, TOOL_CHOICE[protocol])
+    if value is None:
+        return None
+    if protocol == "gemini":
+        config = value.get("functionCallingConfig") or {} if isinstance(value, Mapping) else {}
+        mode = {"ANY": "required", "NONE": "none"}.get(str(config.get("mode")), "auto")
+        return {"mode": mode, "names": list(config.get("allowedFunctionNames") or [])}
+    if isinstance(value, str):
+        return {"mode": {"any": "required"}.get(value, value), "names": []}
+    if not isinstance(value, Mapping):
+        return None
+    kind = value.get("type")
+    name = value.get("name") or (value.get("function") or {}).get("name")
+    if kind in ("function", "tool") and name:
+        return {"mode": "required", "names": [name]}
+    return {"mode": {"any": "required"}.get(str(kind), str(kind)), "names": []}
+
+
+def _write_tool_choice(choice: Mapping[str, Any], target: str) -> tuple[Path, Any] | None:
+    mode, names = choice["mode"], choice["names"]
+    if mode not in ("auto", "none", "required"):
+        return None
+    if target == "gemini":
+        config: dict[str, Any] = {"mode": {"required": "ANY", "none": "NONE"}.get(mode, "AUTO")}
+        if names:
+            config["allowedFunctionNames"] = list(names)
+        return TOOL_CHOICE[target], {"functionCallingConfig": config}
+    one = names[0] if len(names) == 1 else None
+    if target == "anthropic":
+        if one:
+            return TOOL_CHOICE[target], {"type": "tool", "name": one}
+        return TOOL_CHOICE[target], {"type": {"required": "any"}.get(mode, mode)}
+    if one and target == "openai_chat":
+        return TOOL_CHOICE[target], {"type": "function", "function": {"name": one}}
+    if one:
+        return TOOL_CHOICE[target], {"type": "function", "name": one}
+    return TOOL_CHOICE[target], mode
+
+
+def _read_thinking(options: Mapping[str, Any], protocol: str) -> dict[str, Any] | None:
+    """-> {"on": bool, "budget": int | None, "effort": str | None}."""
+    value = _get(options, THINKING[protocol])
+    if value is None:
+        return None
+    if protocol == "openai_chat":
+        return {"on": value not in ("none",), "budget": EFFORT_BUDGET.get(value),
+                "effort": value}
+    if not isinstance(value, Mapping):
+        return None
+    if protocol == "openai_responses":
+        effort = value.get("effort")
+        return {"on": effort != "none", "budget": EFFORT_BUDGET.get(effort), "effort": effort}
+    if protocol == "anthropic":
+        return {"on": value.get("type") in ("enabled", "adaptive"),
+                "budget": value.get("budget_tokens"), "effort": None}
+    budget = value.get("thinkingBudget")
+    return {"on": bool(value.get("includeThoughts")) or bool(budget), "budget": budget,
+            "effort": None}
+
+
+def _write_thinking(thinking: Mapping[str, Any], target: str) -> tuple[Path, Any] | None:
+    on, budget, effort = thinking["on"], thinking["budget"], thinking["effort"]
+    if effort is None and budget is not None:
+        effort = next((e for e, b in EFFORT_BUDGET.items() if budget <= b and e != "minimal"),
+                      "high")
+    if target == "anthropic":
+        value = ({"type": "enabled", "budget_tokens": budget or EFFORT_BUDGET["medium"]}
+                 if on else {"type": "disabled"})
+        return THINKING[target], value
+    if target == "gemini":
+        config = {"includeThoughts": True, "thinkingBudget": budget} if on and budget else \
+            {"includeThoughts": bool(on)}
+        return THINKING[target], config
+    level = effort if on else "none"
+    if target == "openai_chat":
+        return (THINKING[target], level) if level else None
+    return (THINKING[target], {"effort": level}) if level else None
+
+
+def thinking_enabled(options: Mapping[str, Any], protocol: str) -> bool:
+    """Whether a request in `protocol` with `options` has thinking on (Anthropic
+    `thinking.type` enabled/adaptive, Gemini `thinkingConfig`, OpenAI reasoning effort)."""
+    thinking = _read_thinking(options, protocol)
+    return bool(thinking and thinking["on"])

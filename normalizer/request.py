@@ -1,0 +1,177 @@
+"""`normalize_request(body, from_protocol, to_provider)`: a whole request body, as an app
+would send it to one vendor, repaired for another provider (or the same one), with every
+change reported. The one path the command line, the conformance harness and the README use.
+
+The body is split into its history (`parse`), its tool declarations, its model and its
+other options. Function declarations are parsed into ToolSpecs (never replaced by stubs);
+other declarations (hosted tools: web search, code execution, ...) are kept verbatim for the
+same protocol and dropped with a lossy change for another. Options are kept verbatim for the
+same protocol and converted through `normalizer.options` for another (an option without a
+counterpart is dropped, lossy). The body's model is kept when the protocol stays the same (or
+moves between OpenAI's two), unless `model` is given; otherwise the target's default model
+is named, with a change. Then `normalize` runs with the options, and the result is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from normalizer.errors import WireFormatError
+from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
+from normalizer.normalize import Normalized, normalize
+from normalizer.options import convert
+from normalizer.passes import Policy
+from normalizer.profiles import Profile, load_profile
+from normalizer.protocols import DEFAULT_MODEL
+from normalizer.tools import parse_declarations
+from normalizer.window import Budget
+from normalizer.wire import parse
+
+# Top-level fields each protocol's parse reads (the history and the system prompt); with
+# `tools` and `model`, everything else in a body is a request option.
+HISTORY_FIELDS: dict[str, frozenset[str]] = {
+    "openai_chat": frozenset({"messages"}),
+    "openai_responses": frozenset({"input", "instructions"}),
+    "anthropic": frozenset({"messages", "system"}),
+    "gemini": frozenset({"contents", "systemInstruction", "system_instruction"}),
+}
+
+# One vendor's two protocols: a model name is good for both.
+_OPENAI = frozenset({"openai_chat", "openai_responses"})
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedRequest:
+    """The request body for the provider, every change made on the way (options and
+    declarations included), and the id and tool-name maps (new -> original)."""
+
+    body: dict[str, Any]
+    changes: tuple[Change, ...]
+    provider: str
+    protocol: str
+    id_map: JsonMap = EMPTY
+    name_map: JsonMap = EMPTY
+
+
+@dataclass(frozen=True, slots=True)
+class RequestParts:
+    """A request body split into what normalize works on: the history, the function
+    declarations, the other options, the model, and the declarations kept verbatim
+    (hosted tools; `declared` is the body's whole `tools` value, when it had one)."""
+
+    history: History
+    tools: tuple[ToolSpec, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    model: str | None = None
+    hosted: tuple[Any, ...] = ()
+    declared: Any = None
+
+
+def split_request(body: Mapping[str, Any], protocol: str) -> RequestParts:
+    """`body` (a request in `protocol`) -> its parts. Raises WireFormatError for a body that
+    is not a request of the protocol."""
+    tools, hosted = _declarations(body, protocol)
+    options = {k: v for k, v in body.items()
+               if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}}
+    model = body.get("model")
+    return RequestParts(parse(body, protocol), tools, options,
+                        model if isinstance(model, str) else None, tuple(hosted),
+                        body.get("tools"))
+
+
+def normalize_request(
+    body: Mapping[str, Any],
+    from_protocol: str,
+    to_provider: str | Path | Profile,
+    *,
+    model: str | None = None,
+    budget: Budget | int | None = None,
+    policy: Policy | None = None,
+) -> NormalizedRequest:
+    """Repair `body` (a request in `from_protocol`) for `to_provider`; see the module
+    docstring. Raises WireFormatError for a body that is not a request of the protocol."""
+    return normalize_parts(split_request(body, from_protocol), from_protocol, to_provider,
+                           model=model, budget=budget, policy=policy)
+
+
+def normalize_parts(
+    parts: RequestParts,
+    from_protocol: str,
+    to_provider: str | Path | Profile,
+    *,
+    model: str | None = None,
+    budget: Budget | int | None = None,
+    policy: Policy | None = None,
+) -> NormalizedRequest:
+    """`normalize_request` after the split: for a caller that holds the history already
+    (the conformance harness builds it from a scenario) and so skips a parse."""
+    profile = load_profile(to_provider)
+    target = profile.protocol
+    same = target == from_protocol
+    options, hosted = dict(parts.options), parts.hosted
+    changes: list[Change] = []
+    if not same:
+        options, dropped = convert(options, from_protocol, target)
+        changes += dropped
+        changes += [_hosted_dropped(d, target) for d in hosted]
+        hosted = ()
+    keep_model = same or {from_protocol, target} <= _OPENAI
+    chosen = model or (parts.model if keep_model else None)
+    if model is None and not keep_model and parts.model:
+        changes.append(Change("normalize_request", "replace-model",
+                              f"model {parts.model!r} was for {from_protocol}; the body "
+                              f"for {target} names {DEFAULT_MODEL[target]!r} (pass model=)",
+                              "model", False))
+    fixed = normalize(parts.history, profile, tools=parts.tools, budget=budget,
+                      policy=policy, model=chosen, options=options)
+    out = fixed.render(model=chosen or DEFAULT_MODEL[target])
+    if target == "gemini" and "model" in out:
+        del out["model"]  # Gemini names the model in the URL
+    _put_tools(out, parts, fixed, hosted, same)
+    return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
+                             fixed.id_map, fixed.name_map)
+
+
+def _declarations(body: Mapping[str, Any],
+                  protocol: str) -> tuple[tuple[ToolSpec, ...], list[Any]]:
+    """The body's function declarations as ToolSpecs, and its other declarations."""
+    declared = body.get("tools")
+    if declared is None:
+        return (), []
+    if not isinstance(declared, list):
+        raise WireFormatError("tools", "expected an array")
+    functions = [d for d in declared if _is_function(d, protocol)]
+    hosted = [d for d in declared if not _is_function(d, protocol)]
+    return parse_declarations(functions, protocol), hosted
+
+
+def _is_function(decl: Any, protocol: str) -> bool:
+    if not isinstance(decl, Mapping):
+        return True  # parse_declarations names the place
+    if protocol in ("openai_chat", "openai_responses"):
+        return decl.get("type", "function") == "function"
+    if protocol == "anthropic":
+        return decl.get("type") in (None, "custom")
+    return "functionDeclarations" in decl or "function_declarations" in decl
+
+
+def _hosted_dropped(decl: Any, target: str) -> Change:
+    kind = decl.get("type") or decl.get("name") or next(iter(decl), "?") \
+        if isinstance(decl, Mapping) else "?"
+    return Change("normalize_request", "drop-hosted-tool",
+                  f"dropped the declaration of hosted tool {kind!r}: {target} has no such "
+                  "tool", "tools", False)
+
+
+def _put_tools(out: dict[str, Any], parts: RequestParts, fixed: Normalized,
+               hosted: tuple[Any, ...], same: bool) -> None:
+    """Same protocol and declarations untouched: the body's own `tools`, verbatim (byte
+    faithfulness: declarations are part of the prompt cache key). Otherwise the rendered
+    function declarations, then the hosted ones."""
+    if same and fixed.tools == parts.tools and parts.declared is not None:
+        out["tools"] = thaw(parts.declared)
+    elif hosted:
+        out["tools"] = [*out.get("tools", []), *thaw(hosted)]
