@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import pytest
 from anthropic.types import ContentBlockParam
 from google.genai import types
 from hypothesis import HealthCheck, given, settings
@@ -25,7 +26,9 @@ from strategies_sdk import GEMINI_CONTENT, as_sent, union_members
 from normalizer.wire import parse, render
 
 EXAMPLES = int(os.environ.get("SDK_EXAMPLES", "300"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None,
+# derandomize: CI sees the same examples every run (a flaky oracle helps nobody);
+# SDK_EXAMPLES=N with more examples explores further.
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))
 ANTHROPIC_MESSAGE = st.fixed_dictionaries({
     "role": st.sampled_from(["user", "assistant"]),
@@ -76,3 +79,11 @@ def test_gemini_contents_from_sdk_types(contents: list[dict[str, Any]]) -> None:
     sent = [types.Content.model_validate(c).model_dump(by_alias=True, exclude_none=True,
                                                        mode="json") for c in contents]
     _round_trip({"contents": sent}, "gemini")
+
+
+@pytest.mark.xfail(strict=True, reason="known bug found by this oracle: consecutive assistant "
+                   "items with empty string content come back merged into one item")
+def test_two_empty_assistant_items_stay_two() -> None:
+    body = {"input": [{"role": "assistant", "content": ""},
+                      {"role": "assistant", "content": ""}]}
+    assert render(parse(body, "openai_responses"), "openai_responses")["input"] == body["input"]
