@@ -1,12 +1,21 @@
-"""Our own tests reach only 127.0.0.1: any other connection fails at once, loudly."""
+"""Our own tests reach only 127.0.0.1: any other connection fails at once, loudly.
+
+Property tests are derandomized at the CI depth (the same examples every run: a red CI
+means a change, not a lucky draw); `CONFORMANCE_TEST_DEPTH=thorough` explores anew."""
 
 from __future__ import annotations
 
 from contextlib import ExitStack
 
 import pytest
+from hypothesis import settings
+from sizing import DEPTH
 
 from conformance import netguard
+
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("thorough", derandomize=False)
+settings.load_profile("thorough" if DEPTH == "thorough" else "ci")
 
 pytest_plugins = ["pytester"]
 GUARD = pytest.StashKey[ExitStack]()
