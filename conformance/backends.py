@@ -12,16 +12,16 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from conformance import cassettes
+from conformance.cassettes import scrub_url_secrets
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
 from conformance.providers import Provider
 
-BACKENDS = ("auto", "live", "cassette", "emulator")
 PLACEHOLDER_KEY = "conformance-offline-placeholder"
 LIVE_ATTEMPTS = 4
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
@@ -70,6 +70,14 @@ class Backends:
         return "emulator"
 
     def send(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
+        sent = self._send(provider, cassette, body, model)
+        # Credentials inside the base URL (user:password@, ?key=) never reach a result.
+        outcome = sent.outcome
+        return Sent(replace(outcome, body=scrub_url_secrets(outcome.body, provider.base_url),
+                            detail=scrub_url_secrets(outcome.detail, provider.base_url)),
+                    sent.source)
+
+    def _send(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
         backend = self.resolve(provider, cassette)
         if backend == "emulator":
             return self._emulated(provider, body, model, cassette)

@@ -12,29 +12,37 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from conformance.backends import BACKENDS, Backends
+from conformance.backends import Backends
 from conformance.bodies import MODES
 from conformance.item import Item, items, run_item
+from conformance.options import CLI_PREFIX, RECORD_MODES, RUN_OPTIONS
 from conformance.providers import Provider, load_providers_file, select
 from conformance.scenarios.load import Scenario, ScenarioError, find_scenarios, load_scenario
 
 
-def add_common(parser: argparse.ArgumentParser, *, backend: str) -> None:
+def add_common(parser: argparse.ArgumentParser, **defaults: Any) -> None:
+    """The run options (one table, `conformance.options`, shared with the pytest plugin),
+    plus the CLI's own selection options. `defaults` overrides a table default by option
+    name (`backend="emulator"`); `conformance.options` lists each override and its reason.
+    `--record-mode` is added only for a command that records (`record_mode=...`)."""
+    unknown = set(defaults) - {o.name.replace("-", "_") for o in RUN_OPTIONS if o.cli}
+    if unknown:
+        raise TypeError(f"add_common: no run option {sorted(unknown)}")
     parser.add_argument("--scenarios", default="scenarios", metavar="DIR",
                         help="scenario folder (default: scenarios)")
-    parser.add_argument("--provider", action="append", default=[], metavar="NAME",
-                        help="only this provider (repeatable; default: every one)")
-    parser.add_argument("--providers-file", metavar="YAML", help="more providers, from YAML")
-    parser.add_argument("--backend", choices=BACKENDS, default=backend,
-                        help=f"where requests go (default: {backend})")
+    for option in RUN_OPTIONS:
+        key = option.name.replace("-", "_")
+        if not option.cli or (key == "record_mode" and key not in defaults):
+            continue
+        kwargs = option.kwargs(CLI_PREFIX, defaults.get(key))
+        if key == "record_mode":
+            kwargs["choices"] = RECORD_MODES[1:]  # a recording command must record
+        parser.add_argument(option.flag(CLI_PREFIX), **kwargs)
+    # pytest has its own -k, and selects modes with it (`-k raw`); these stay CLI-only.
     parser.add_argument("--mode", choices=MODES, action="append", default=[],
                         help="only this mode (repeatable; default: raw and normalized)")
     parser.add_argument("-k", dest="keyword", default="",
                         help="only items whose id contains this text")
-    parser.add_argument("--cassette-dir", default="cassettes", metavar="DIR")
-    parser.add_argument("--live", action="store_true",
-                        help="with --backend auto: use the vendor where its key is set")
-    parser.add_argument("--yes", action="store_true", help="send live requests without asking")
 
 
 @dataclass
@@ -70,13 +78,16 @@ def backends_for(args: argparse.Namespace, providers: list[Provider],
                     record_mode=record_mode, live=args.live, providers=providers)
 
 
-def confirm_live(count: int, yes: bool, stdin: TextIO = sys.stdin) -> str:
-    """'' when it may go on, else the reason it may not."""
+def confirm_live(count: int, yes: bool, yes_flag: str = "--yes",
+                 stdin: TextIO | None = None) -> str:
+    """'' when it may go on, else the reason it may not. The one live-request question, for
+    the CLI and the pytest plugin; `yes_flag` is how the caller spells the way out."""
+    stdin = stdin or sys.stdin
     if count == 0 or yes:
         return ""
     message = f"{count} live requests would be sent to vendors (they may cost money)."
     if not stdin.isatty():
-        return f"{message} Pass --yes to send them."
+        return f"{message} Pass {yes_flag} to send them."
     answer = input(f"{message} Send them? [y/N] ")
     return "" if answer.strip().lower() in {"y", "yes"} else "no live requests sent"
 

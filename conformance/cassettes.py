@@ -3,7 +3,8 @@
 `cassettes/<provider>/<topic>/<fault>.<mode>.yaml`. Requests match on method, path and
 the canonical JSON body (key order ignored). Secrets never reach a file: key headers and
 the `key` query parameter are filtered, every other header or body value holding the key
-is scrubbed, and `lint` finds anything key-like left. Provenance (backend, model, date,
+is scrubbed, credentials inside a URL (user:password@, `?key=`) are replaced by
+`redacted`, and `lint` finds anything key-like left. Provenance (backend, model, date,
 SDK versions, base URL) is stored in the cassette's metadata and shown with every verdict.
 """
 
@@ -18,23 +19,35 @@ from dataclasses import dataclass
 from importlib import metadata as pkg_metadata
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import vcr
 import yaml
 from vcr.errors import CannotOverwriteExistingCassetteException
 
-RECORD_MODES = ("none", "once", "new_episodes", "all")
+from conformance.options import RECORD_MODES
+
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie",
                   "set-cookie", "openai-organization", "openai-project",
                   "anthropic-organization-id", "x-goog-user-project", "proxy-authorization")
 KEY_LIKE = re.compile(r"(sk-(proj-|ant-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}|"
                       r"gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|Bearer [A-Za-z0-9._-]{20,})")
 SDKS = ("openai", "anthropic", "google-genai")
+# Query parameters that carry credentials in the URLs people configure (Gemini's `key`,
+# Azure's SAS `sig`, generic tokens): their values never reach a file.
+SECRET_PARAMS = ("key", "api_key", "apikey", "api-key", "token", "access_token", "sig",
+                 "signature", "password", "secret", "auth")
+REDACTED = "redacted"  # in URLs: brackets would be percent-encoded or refused as userinfo
+URL_PASSWORD = re.compile(r"://[^/\s@:'\"]+:[^/\s@'\"]+@")
+URL_SECRET_PARAM = re.compile(
+    r"[?&](?:" + "|".join(re.escape(p) for p in SECRET_PARAMS) + r")=(?!redacted\b|\[redacted\])"
+    r"[^&\s'\"]+", re.IGNORECASE)
 # Cassettes are read on every replayed item: libyaml's loader is ~10x the pure-Python one.
 _FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _read(path: Path) -> dict[str, Any]:
+def read_cassette(path: Path) -> dict[str, Any]:
+    """A cassette file as data (an empty mapping when it holds no mapping)."""
     loader = _FAST_LOADER(path.read_text(encoding="utf-8"))
     try:
         data = loader.get_single_data()
@@ -87,6 +100,49 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def scrub_url(url: str) -> str:
+    """`url` without credentials: userinfo (user:password@) and the values of SECRET_PARAMS
+    become `redacted`; everything else is kept as written."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{REDACTED}@{netloc.rpartition('@')[2]}"
+    query = "&".join(
+        f"{name}={REDACTED}" if name.lower() in SECRET_PARAMS and sep else chunk
+        for chunk in parts.query.split("&") if chunk
+        for name, sep, _ in [chunk.partition("=")])
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def url_secrets(url: str) -> list[str]:
+    """The credentials written inside `url` (password, user, secret query values)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return []
+    # The user name is a credential only when it stands alone (https://KEY@host).
+    found = [parts.password] if parts.password else [parts.username or ""]
+    found += [v for k, v in parse_qsl(parts.query) if k.lower() in SECRET_PARAMS and v]
+    found += [unquote(v) for v in found]
+    return sorted({v for v in found if len(v) >= 4}, key=len, reverse=True)
+
+
+def scrub_url_secrets(value: Any, url: str) -> Any:
+    """`value` (text or JSON-able) with every credential of `url` replaced by [redacted]."""
+    secrets = url_secrets(url)
+    if not secrets:
+        return value
+    text = value if isinstance(value, str) else json.dumps(value)
+    if not any(s in text for s in secrets):
+        return value
+    for secret in secrets:
+        text = text.replace(secret, "[redacted]")
+    return text if isinstance(value, str) else json.loads(text)
+
+
 def _scrubber(secret: str) -> Any:
     def scrub(value: Any) -> Any:
         if not secret or len(secret) < 4:
@@ -105,7 +161,7 @@ def make_vcr(record_mode: str, secret: str = "") -> vcr.VCR:
 
     def before_request(request: vcr.request.Request) -> vcr.request.Request:
         request.body = scrub(request.body)
-        request.uri = scrub(request.uri)
+        request.uri = scrub_url(scrub(request.uri))
         for name in list(request.headers):
             request.headers[name] = scrub(request.headers[name])
         return request
@@ -123,7 +179,8 @@ def make_vcr(record_mode: str, secret: str = "") -> vcr.VCR:
         return response
 
     recorder = vcr.VCR(record_mode=record_mode, match_on=("method", "path", "canonical_body"),
-                       filter_headers=list(SECRET_HEADERS), filter_query_parameters=["key"],
+                       filter_headers=list(SECRET_HEADERS),
+                       filter_query_parameters=list(SECRET_PARAMS),
                        decode_compressed_response=True, before_record_request=before_request,
                        before_record_response=before_response)
     recorder.register_matcher("canonical_body", _canonical_body)
@@ -142,13 +199,13 @@ def sdk_versions() -> dict[str, str]:
 
 def provenance(backend: str, model: str, base_url: str, today: dt.date | None = None
                ) -> dict[str, Any]:
-    return {"backend": backend, "model": model, "base_url": base_url,
+    return {"backend": backend, "model": model, "base_url": scrub_url(base_url),
             "recorded": (today or dt.date.today()).isoformat(), "sdk": sdk_versions()}
 
 
 def read_provenance(path: Path) -> dict[str, Any]:
     """The provenance stored in a cassette (empty when it has none)."""
-    return dict((_read(path).get("metadata") or {}).get("provenance") or {})
+    return dict((read_cassette(path).get("metadata") or {}).get("provenance") or {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +238,7 @@ def use(path: Path, record_mode: str, secret: str = "",
 
 def _restamp(path: Path, stamp: Mapping[str, Any]) -> None:
     """Keep only the newest interaction of a freshly recorded cassette, stamped anew."""
-    data = _read(path)
+    data = read_cassette(path)
     interactions = data.get("interactions") or []
     data["interactions"] = interactions[-1:]
     data["metadata"] = {**(data.get("metadata") or {}), "provenance": dict(stamp)}
@@ -190,7 +247,7 @@ def _restamp(path: Path, stamp: Mapping[str, Any]) -> None:
 
 def closest_difference(path: Path, body: Any) -> str:
     """How `body` differs from the request recorded in the cassette at `path`."""
-    recorded = [i["request"] for i in _read(path).get("interactions", [])]
+    recorded = [i["request"] for i in read_cassette(path).get("interactions", [])]
     if not recorded:
         return "the cassette holds no interaction"
     return first_difference(canonical(body), canonical(recorded[0].get("body")))
@@ -202,6 +259,10 @@ def lint(path: Path) -> list[str]:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if KEY_LIKE.search(line):
             problems.append(f"{path}:{number}: key-like string")
+        if URL_PASSWORD.search(line):
+            problems.append(f"{path}:{number}: password in a URL")
+        if URL_SECRET_PARAM.search(line):
+            problems.append(f"{path}:{number}: credential in a URL query")
         stripped = line.strip().lower()
         if any(stripped.startswith(f"{h}:") for h in SECRET_HEADERS):
             problems.append(f"{path}:{number}: secret header {stripped.split(':')[0]!r}")
@@ -210,4 +271,4 @@ def lint(path: Path) -> list[str]:
 
 __all__ = ["RECORD_MODES", "CannotOverwriteExistingCassetteException", "Mismatch",
            "cassette_path", "closest_difference", "lint", "make_vcr", "provenance",
-           "read_provenance", "use"]
+           "read_provenance", "scrub_url", "scrub_url_secrets", "use"]

@@ -1,26 +1,26 @@
-"""Refuse outbound connections to anything but loopback.
+"""Refuse outbound connections to anything but loopback, for the length of a `with` block.
 
 CI has no network, and a replay that silently tried the vendor would look like a vendor
-outage. With the guard on, a connection to any non-loopback address raises
+outage. Inside `loopback_only()`, a connection to any non-loopback address raises
 NetworkBlockedError at once, naming the address and how to run live instead.
+
+The pytest plugin wraps each scenario item's run in it, and nothing else: a project's own
+tests (a CI database host, say) never meet the guard. The block restores exactly what it
+found, so guards nest (this repository's own tests run under one for the whole session).
+Standard library only: the plugin imports it in any pytest run.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 
 class NetworkBlockedError(ConnectionRefusedError):
     pass
-
-
-_original_connect = socket.socket.connect
-_original_connect_ex = socket.socket.connect_ex
-_original_getaddrinfo = socket.getaddrinfo
 
 
 def _loopback(host: Any) -> bool:
@@ -37,44 +37,54 @@ def _loopback(host: Any) -> bool:
 def _refuse(address: Any) -> NetworkBlockedError:
     return NetworkBlockedError(
         f"outbound network blocked by provider-conformance: {address!r} is not loopback. "
-        "Replays and emulator runs never leave 127.0.0.1; run live with --backend live "
-        "(or --live) and a key to reach a vendor.")
+        "Replays and emulator runs never leave 127.0.0.1; to reach a vendor, run live with "
+        "a key (`conformance run --backend live`, or pytest `--conformance-backend live`).")
 
 
-def _guarded_connect(self: socket.socket, address: Any) -> None:
-    if self.family in (socket.AF_INET, socket.AF_INET6) and not _loopback(address[0]):
-        raise _refuse(address)
-    _original_connect(self, address)
+def _inet(sock: socket.socket) -> bool:
+    return sock.family in (socket.AF_INET, socket.AF_INET6)
 
 
-def _guarded_connect_ex(self: socket.socket, address: Any) -> int:
-    if self.family in (socket.AF_INET, socket.AF_INET6) and not _loopback(address[0]):
-        raise _refuse(address)
-    return _original_connect_ex(self, address)
+Patched = tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any]]
 
 
-def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-    if host is not None and not _loopback(host if isinstance(host, str) else str(host)):
-        raise _refuse(host)
-    return _original_getaddrinfo(host, *args, **kwargs)
+def _current() -> Patched:
+    return socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo
 
 
-def install() -> None:
-    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
-    socket.getaddrinfo = _guarded_getaddrinfo
+def _put(functions: Patched) -> None:
+    socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo = functions  # type: ignore[method-assign]
 
 
-def uninstall() -> None:
-    socket.socket.connect = _original_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = _original_connect_ex  # type: ignore[method-assign]
-    socket.getaddrinfo = _original_getaddrinfo
+def _guarded(found: Patched) -> Patched:
+    """Guards in front of the functions in place now (which may be another guard)."""
+    connect, connect_ex, getaddrinfo = found
+
+    def guarded_connect(self: socket.socket, address: Any) -> None:
+        if _inet(self) and not _loopback(address[0]):
+            raise _refuse(address)
+        connect(self, address)
+
+    def guarded_connect_ex(self: socket.socket, address: Any) -> int:
+        if _inet(self) and not _loopback(address[0]):
+            raise _refuse(address)
+        return int(connect_ex(self, address))
+
+    def guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host is not None and not _loopback(host if isinstance(host, str) else str(host)):
+            raise _refuse(host)
+        return getaddrinfo(host, *args, **kwargs)
+
+    return guarded_connect, guarded_connect_ex, guarded_getaddrinfo
 
 
 @contextmanager
 def loopback_only() -> Iterator[None]:
-    install()
+    """Loopback only inside the block; on the way out (raised or not) the socket functions
+    are exactly what they were on the way in."""
+    found = _current()
+    _put(_guarded(found))
     try:
         yield
     finally:
-        uninstall()
+        _put(found)

@@ -1,16 +1,28 @@
 """normalizer: check a chat history against a vendor's rules and repair it for that vendor
-with the least loss, reporting every change. Pure code; no network."""
+with the least loss, reporting every change. Pure code; no network.
+
+This module is the public face: it re-exports, and holds no logic. `__all__` is asserted
+equal to the public names defined here (tests/test_public_api.py).
+"""
 
 from normalizer.check import Violation, check
 from normalizer.errors import (
     ArgumentsJSONError,
+    BudgetError,
+    BudgetTypeError,
+    MissingDetectorError,
+    MissingExtraError,
+    NoFreshIdError,
     NormalizerError,
     ProfileError,
+    StreamEventError,
     UnknownProtocolError,
     UnknownProviderError,
+    UnstreamablePartError,
     WireFormatError,
 )
 from normalizer.model import (
+    STREAM_MARKERS,
     Change,
     History,
     JsonMap,
@@ -25,23 +37,35 @@ from normalizer.model import (
 from normalizer.normalize import Normalized, normalize
 from normalizer.passes import Policy
 from normalizer.profiles import PROVIDERS, Profile, Rule, load_profile
-from normalizer.wire import PROTOCOLS, parse, render
+from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, ProtocolFacts
+from normalizer.window import Budget, fit
+from normalizer.wire import parse, render
 
 __all__ = [
+    "DEFAULT_MODEL",
     "PROTOCOLS",
     "PROVIDERS",
+    "STREAM_MARKERS",
     "ArgumentsJSONError",
+    "Budget",
+    "BudgetError",
+    "BudgetTypeError",
     "Change",
     "History",
     "JsonMap",
     "Message",
+    "MissingDetectorError",
+    "MissingExtraError",
+    "NoFreshIdError",
     "Normalized",
     "NormalizerError",
     "Part",
     "Policy",
     "Profile",
     "ProfileError",
+    "ProtocolFacts",
     "Rule",
+    "StreamEventError",
     "Text",
     "Thinking",
     "ToolCall",
@@ -49,9 +73,11 @@ __all__ = [
     "ToolSpec",
     "UnknownProtocolError",
     "UnknownProviderError",
+    "UnstreamablePartError",
     "Violation",
     "WireFormatError",
     "check",
+    "fit",
     "load_profile",
     "normalize",
     "parse",

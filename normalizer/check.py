@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
+from normalizer.skeleton import HISTORY, first_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,11 +37,13 @@ class Detector(Protocol):
     for (Gemini carries it in the URL, not the body), or None when unknown."""
 
     def __call__(self, body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterable[Finding]:
-        ...
+        """Each place in `body` where `rule` is broken."""
 
 
 @dataclass(frozen=True, slots=True)
 class Violation:
+    """One broken rule in a body: the rule, where, and the vendor's message for it."""
+
     rule: str
     location: str
     status: int
@@ -50,6 +54,7 @@ class Violation:
 
     @property
     def message_known(self) -> bool:
+        """Whether the profile has the vendor's verbatim text for this rule."""
         return self.message != UNKNOWN
 
 
@@ -62,11 +67,14 @@ def check(
     body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None
 ) -> tuple[Violation, ...]:
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
-    `model` defaults to the body's own `model` field."""
+    `model` defaults to the body's own `model` field. Raises WireFormatError when the
+    body is not even shaped like a request of the protocol (normalizer.skeleton)."""
     profile = load_profile(provider)
-    if not isinstance(body, Mapping):
-        # Vendors answer a non-object body before any rule applies; detectors read mappings.
-        return ()
+    # A body off its protocol's skeleton (messages not an array, a part not an object, ...)
+    # is refused by the vendor's schema before any history rule: unreadable, never clean.
+    problem = first_problem(body, HISTORY[profile.protocol])
+    if problem is not None:
+        raise WireFormatError(problem.path, problem.text())
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     table = detectors(profile.protocol)
     found: list[Violation] = []
@@ -75,9 +83,9 @@ def check(
             continue
         detect = table.get(rule.id)
         if detect is None:
-            raise LookupError(f"{profile.source_path}: rule {rule.id!r} has no detector for "
-                              f"protocol {profile.protocol!r} (normalizer/checks/"
-                              f"{profile.protocol}.py)")
+            raise MissingDetectorError(
+                f"{profile.source_path}: rule {rule.id!r} has no detector for protocol "
+                f"{profile.protocol!r} (normalizer/checks/{profile.protocol}.py)")
         found.extend(_violation(rule, f) for f in detect(body, rule, model))
     return tuple(found)
 
@@ -93,11 +101,30 @@ def _violation(rule: Rule, finding: Finding) -> Violation:
 
 def fill(template: str, fields: Mapping[str, Any]) -> str:
     """Fill `{name}` fields of a vendor message template; "unknown" stays "unknown".
-    A field the detector did not provide is an error in the profile or detector, so it
-    raises KeyError naming it rather than sending a half-filled text."""
+    A field the detector did not provide (a user profile's typo, say) is left as `{name}`,
+    and a template that is not a format string is returned as written: a violation is
+    still reported. `unfilled()` names what was left (the emulator logs it)."""
     if template == UNKNOWN:
         return UNKNOWN
-    return string.Formatter().vformat(template, (), dict(fields))
+    try:
+        return _Lenient().vformat(template, (), dict(fields))
+    except (ValueError, IndexError, AttributeError, TypeError):
+        return template
+
+
+def unfilled(template: str, fields: Mapping[str, Any]) -> tuple[str, ...]:
+    """The fields `template` names that `fields` lacks (left as `{name}` by fill)."""
+    try:
+        return tuple(n for n in template_fields(template) if n not in fields)
+    except ValueError:
+        return ()
+
+
+class _Lenient(string.Formatter):
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        if isinstance(key, str) and key not in kwargs:
+            return "{" + key + "}"
+        return super().get_value(key, args, kwargs)
 
 
 def template_fields(template: str) -> tuple[str, ...]:

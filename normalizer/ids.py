@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from normalizer.errors import NoFreshIdError
+
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # Characters every vendor we know accepts in ids and names; anything else is replaced.
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -36,6 +38,7 @@ class Constraint:
     max_length: int | None = None
 
     def accepts(self, value: str) -> bool:
+        """Whether `value` is non-empty and satisfies the pattern and length limit."""
         if not value:
             return False
         if self.max_length is not None and len(value) > self.max_length:
@@ -44,6 +47,7 @@ class Constraint:
 
     @property
     def active(self) -> bool:
+        """Whether the constraint limits anything at all."""
         return self.pattern is not None or self.max_length is not None
 
 
@@ -105,7 +109,7 @@ def fresh_value(
         for value in candidates(original, rule, salt):
             if value not in used and rule.accepts(value):
                 return value
-    raise ValueError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
+    raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
                      f"max_length={rule.max_length!r}; check the profile's rule params")
 
 
@@ -114,7 +118,7 @@ def build_map(
     rule: Constraint,
     candidates: Callable[[str, Constraint, int], Iterable[str]] = _id_candidates,
 ) -> dict[str, str]:
-    """original -> replacement for every value `rule` rejects, in order of first appearance.
+    """The map original -> replacement for every value `rule` rejects, in order of first appearance.
 
     Values `rule` accepts are kept and reserved first, so no replacement can take the place
     of a value that stays. Accepted values are absent from the result (they do not change)."""
@@ -131,12 +135,12 @@ def build_map(
 
 
 def id_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
-    """original id -> new id for the ids `rule` rejects."""
+    """The map original id -> new id for the ids `rule` rejects."""
     return build_map(originals, rule, _id_candidates)
 
 
 def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
-    """original tool name -> new name for the names `rule` rejects."""
+    """The map original tool name -> new name for the names `rule` rejects."""
     return build_map(originals, rule, _name_candidates)
 
 

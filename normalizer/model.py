@@ -15,6 +15,12 @@ from typing import Any, Literal, TypeAlias
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
 
+# Extras keys reserved by the neutral model: the stream assemblers put them on parts to
+# describe the neutral part itself (a call cut short, its raw argument text, an id the
+# library derived). They are not vendor fields: a renderer never writes them into a body.
+STREAM_MARKERS: frozenset[str] = frozenset(
+    {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
+
 
 class JsonMap(Mapping[str, Any]):
     """An immutable, hashable JSON object whose key order is kept (it matters on the wire)."""
@@ -50,12 +56,15 @@ class JsonMap(Mapping[str, Any]):
         return f"JsonMap({self._data!r})"
 
     def thaw(self) -> dict[str, Any]:
+        """A plain, mutable copy (dicts and lists all the way down)."""
         return {k: thaw(v) for k, v in self._data.items()}
 
     def merged(self, **updates: Any) -> JsonMap:
+        """A copy with `updates` set (added at the end when new)."""
         return JsonMap({**self._data, **updates})
 
     def without(self, *keys: str) -> JsonMap:
+        """A copy without `keys`."""
         return JsonMap({k: v for k, v in self._data.items() if k not in keys})
 
 
@@ -90,6 +99,8 @@ def _frozen(value: Mapping[str, Any] | None) -> JsonMap:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """Text in a message; `extras` keeps the wire fields with no neutral home."""
+
     text: str
     extras: JsonMap = EMPTY
 
@@ -131,6 +142,7 @@ class ToolResult:
 
     @property
     def text(self) -> str:
+        """The result's content as one string (Text parts joined)."""
         if isinstance(self.content, str):
             return self.content
         return "".join(p.text for p in self.content)
@@ -174,19 +186,24 @@ class Message:
 
     @property
     def text(self) -> str:
+        """The message's Text parts joined (thinking, calls and results left out)."""
         return "".join(p.text for p in self.parts if isinstance(p, Text))
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The message's ToolCall parts, in order."""
         return tuple(p for p in self.parts if isinstance(p, ToolCall))
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:
+        """The message's ToolResult parts, in order."""
         return tuple(p for p in self.parts if isinstance(p, ToolResult))
 
 
 @dataclass(frozen=True, slots=True)
 class History:
+    """A conversation: messages in order; the unit every step takes and returns."""
+
     messages: tuple[Message, ...] = ()
     extras: JsonMap = EMPTY
 
@@ -214,6 +231,7 @@ class ToolSpec:
 
     @classmethod
     def from_mcp(cls, tool: Mapping[str, Any]) -> ToolSpec:
+        """A ToolSpec from an MCP tool definition (name, description, inputSchema)."""
         schema = tool.get("inputSchema", tool.get("input_schema", {"type": "object"}))
         return cls(name=str(tool["name"]), description=str(tool.get("description", "")),
                    input_schema=schema)

@@ -57,7 +57,3 @@ RULE_IDS: dict[str, str] = {
     "reasoning-input-unsupported": "reasoning input sent to a model that does not take it",
     "reasoning-item-orphan": "a reasoning item not followed by the item it belongs to",
 }
-
-
-def describe(rule_id: str) -> str:
-    return RULE_IDS[rule_id]

@@ -14,7 +14,7 @@ from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireFormatError
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import PROTOCOLS
 
 Decls = list[dict[str, Any]]
 
@@ -110,6 +110,8 @@ def _spec(decl: Mapping[str, Any], schema_key: str, where: str) -> ToolSpec:
 
 @dataclass(frozen=True, slots=True)
 class ParsedCall:
+    """A vendor tool call in neutral form: name, arguments and call id."""
+
     name: str
     arguments: JsonMap
     call_id: str | None

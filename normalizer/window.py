@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from normalizer.errors import BudgetError, BudgetTypeError
 from normalizer.model import Change, History, Message, Text, Thinking, ToolCall, ToolResult, thaw
 from normalizer.profiles import Profile
 
@@ -49,7 +50,7 @@ class Budget:
         for name in ("messages", "tokens"):
             value = getattr(self, name)
             if value is not None and value < 1:
-                raise ValueError(f"Budget.{name} must be at least 1, got {value}")
+                raise BudgetError(f"Budget.{name} must be at least 1, got {value}")
 
 
 def estimate_text(text: str) -> int:
@@ -94,7 +95,7 @@ def as_budget(budget: Budget | int | None) -> Budget | None:
     if budget is None or isinstance(budget, Budget):
         return budget
     if isinstance(budget, bool) or not isinstance(budget, int):
-        raise TypeError(f"budget must be a Budget or an int (messages), got {budget!r}")
+        raise BudgetTypeError(f"budget must be a Budget or an int (messages), got {budget!r}")
     return Budget(messages=budget)
 
 

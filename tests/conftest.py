@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
+import pytest
+
 from conformance import netguard
 
 pytest_plugins = ["pytester"]
+GUARD = pytest.StashKey[ExitStack]()
 
 
-def pytest_configure() -> None:
-    netguard.install()
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[GUARD] = stack = ExitStack()
+    stack.enter_context(netguard.loopback_only())
 
 
-def pytest_unconfigure() -> None:
-    netguard.uninstall()
+def pytest_unconfigure(config: pytest.Config) -> None:
+    config.stash[GUARD].close()

@@ -4,6 +4,7 @@ bodies never crash a detector."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from normalizer.check import check
+from normalizer.errors import WireFormatError
 from normalizer.profiles import load_profile
 
 PROVIDER = "anthropic"
@@ -34,7 +36,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 @settings(max_examples=40, deadline=None)
 @given(messages=JSON, tools=JSON, thinking=JSON)
 def test_hostile_bodies_do_not_crash(messages: Any, tools: Any, thinking: Any) -> None:
-    check({"messages": messages, "tools": tools, "thinking": thinking}, PROVIDER)
+    with contextlib.suppress(WireFormatError):  # off the skeleton: unreadable, not a crash
+        check({"messages": messages, "tools": tools, "thinking": thinking}, PROVIDER)
 
 
 def _rules(body: dict[str, Any]) -> list[str]:

@@ -4,6 +4,7 @@ bodies never crash a detector."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from normalizer.check import check
+from normalizer.errors import WireFormatError
 from normalizer.profiles import load_profile
 
 PROVIDER = "gemini"
@@ -38,7 +40,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
 @settings(max_examples=40, deadline=None)
 @given(contents=JSON, tools=JSON)
 def test_hostile_bodies_do_not_crash(contents: Any, tools: Any) -> None:
-    check({"contents": contents, "tools": tools}, PROVIDER, model=G3)
+    with contextlib.suppress(WireFormatError):  # off the skeleton: unreadable, not a crash
+        check({"contents": contents, "tools": tools}, PROVIDER, model=G3)
 
 
 

@@ -16,9 +16,8 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from normalizer.checks import mistral_common
-from normalizer.checks.mistral_common import (
+from oracles import mistral_common
+from oracles.mistral_common import (
     MistralCommonMissingError,
     compare_with_check,
     mistral_common_verdict,

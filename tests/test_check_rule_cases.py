@@ -8,6 +8,7 @@ anywhere in it never crash a detector. Protocol-specific behaviour is in test_ch
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ import yaml
 
 import normalizer
 from normalizer.check import check, detectors, template_fields
+from normalizer.errors import WireFormatError
 from normalizer.profiles import PROVIDERS, load_profile
 from normalizer.tools import parse_declarations
 
@@ -117,4 +119,5 @@ def _replaced(body: Any, path: tuple[Any, ...], new: Any) -> Any:
 def test_wrong_types_anywhere_do_not_crash(provider: str, new: Any) -> None:
     body = valid(load_profile(provider).protocol)
     for path in list(_paths(body))[1:]:  # the root stays a mapping
-        check(_replaced(body, path, new), provider)
+        with contextlib.suppress(WireFormatError):  # off the skeleton: unreadable
+            check(_replaced(body, path, new), provider)

@@ -1,20 +1,15 @@
 """The scenario corpus and its cassettes: every scenario loads, titles are unique, every
-non-draft scenario has a cassette per built-in provider × mode, no cassette is orphaned,
-and the published matrix (docs/generated/strictness.*) is what the cassettes say today."""
+non-draft scenario has a cassette per built-in provider × mode, and no cassette is orphaned.
+Whether the published matrix is current is checked by the scenario run itself (the
+`conformance_published` ini option; tests/test_published.py)."""
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
-from conformance.batch import backends_for, execute, plan
 from conformance.bodies import MODES
 from conformance.cassettes import cassette_path
-from conformance.publish.html import render_html
-from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
 from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
 from normalizer import PROVIDERS
 
@@ -51,21 +46,3 @@ def test_cassettes_match_scenarios_one_to_one() -> None:
     present = set(CASSETTES.rglob("*.yaml"))
     assert sorted(str(p.relative_to(ROOT)) for p in wanted - present) == [], "missing"
     assert sorted(str(p.relative_to(ROOT)) for p in present - wanted) == [], "orphaned"
-
-
-PUBLISHED = ROOT / "docs" / "generated"
-
-
-@pytest.mark.skipif(not (PUBLISHED / "strictness.md").exists(), reason="not published yet")
-def test_published_matrix_is_current(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(ROOT)  # the same relative paths `conformance report` records
-    args = argparse.Namespace(providers_file=None, provider=[], scenarios="scenarios",
-                              mode=[], keyword="", backend="cassette",
-                              cassette_dir="cassettes", live=False)
-    work = plan(args)
-    ordered = sort_results(execute(work.items, backends_for(args, work.providers)))
-    fresh = {"md": render_markdown(ordered), "json": render_json(ordered),
-             "html": render_html(ordered, summary(ordered))}
-    for kind, text in fresh.items():
-        published = (PUBLISHED / f"strictness.{kind}").read_text(encoding="utf-8")
-        assert text == published, f"{PUBLISHED / kind} is stale: run `conformance report`"

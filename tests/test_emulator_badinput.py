@@ -194,7 +194,7 @@ def test_unknown_provider_and_other_methods(emu: Emulator) -> None:
     conn = http.client.HTTPConnection(emu.root.removeprefix("http://"), timeout=10)
     conn.request("GET", "/b_openai/v1/chat/completions")
     answer = conn.getresponse()
-    assert answer.status == 404 and "no route for GET" in answer.read().decode()
+    assert answer.status == 405 and "method GET is not allowed" in answer.read().decode()
     conn.close()
 
 

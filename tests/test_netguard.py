@@ -7,7 +7,7 @@ import socket
 import pytest
 
 from conformance.clients import send
-from conformance.netguard import NetworkBlockedError
+from conformance.netguard import NetworkBlockedError, loopback_only
 
 
 def test_outbound_socket_fails_loudly() -> None:
@@ -31,5 +31,24 @@ def test_loopback_still_allowed() -> None:
     server = socket.create_server(("127.0.0.1", 0))
     try:
         socket.create_connection(server.getsockname(), timeout=1).close()
+    finally:
+        server.close()
+
+
+def test_guard_ends_with_its_block_even_after_a_failure() -> None:
+    found = (socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo)
+    with pytest.raises(RuntimeError), loopback_only():
+        assert socket.getaddrinfo is not found[2]
+        raise RuntimeError("the item failed")
+    assert (socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo) == found
+
+
+def test_guards_nest_and_loopback_passes_both() -> None:
+    server = socket.create_server(("127.0.0.1", 0))
+    try:
+        with loopback_only(), loopback_only():
+            socket.create_connection(server.getsockname(), timeout=1).close()
+            with pytest.raises(NetworkBlockedError):
+                socket.create_connection(("192.0.2.1", 9), timeout=0.01)
     finally:
         server.close()

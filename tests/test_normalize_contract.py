@@ -34,7 +34,7 @@ from normalizer.model import (
 from normalizer.normalize import STEPS, Normalized, normalize
 from normalizer.passes import Policy
 from normalizer.profiles import load_profile
-from normalizer.strategies import TOOL_NAMES, clean_histories, damaged_histories, window_cuts
+from normalizer.testing import TOOL_NAMES, clean_histories, damaged_histories, window_cuts
 
 
 def _loads(provider: str) -> bool:
@@ -212,7 +212,7 @@ _DIGEST = """
 import hashlib, json
 from hypothesis import given, settings, Phase
 from normalizer.normalize import normalize
-from normalizer.strategies import TOOL_NAMES, clean_histories, damaged_histories, window_cuts
+from normalizer.testing import TOOL_NAMES, clean_histories, damaged_histories, window_cuts
 from test_normalize_contract import LOADED
 digest = hashlib.sha256()
 @settings(max_examples=25, derandomize=True, database=None, deadline=None,

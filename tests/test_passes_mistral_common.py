@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from normalizer.model import History
 from normalizer.normalize import normalize
 from normalizer.profiles import Profile, Rule, load_profile
-from normalizer.strategies import damaged_histories
+from normalizer.testing import damaged_histories
 
 request = pytest.importorskip("mistral_common.protocol.instruct.request")
 validator = pytest.importorskip("mistral_common.protocol.instruct.validator")

@@ -14,7 +14,7 @@ from normalizer.passes.pairing import (
     drop_orphan_tool_results,
 )
 from normalizer.profiles import load_profile
-from normalizer.strategies import damaged_histories
+from normalizer.testing import damaged_histories
 
 PROFILE = load_profile("openai")
 POLICY = Policy()

@@ -16,3 +16,25 @@ def test_stream_markers_are_not_rendered(protocol: str) -> None:
                   protocol)
     text = str(body)
     assert not [key for key in STREAM_MARKERS if f"'{key}'" in text]
+
+
+def test_each_protocol_owns_its_extras_and_skips_the_others() -> None:
+    # One table (normalizer.protocols) says which protocol owns which extras key; a renderer
+    # skips exactly the keys other protocols own, never its own.
+    from normalizer.protocols import FACTS, foreign_extras
+
+    for name, facts in FACTS.items():
+        foreign = foreign_extras(name)
+        assert not foreign & facts.own_extras
+        others = set().union(*(f.own_extras for n, f in FACTS.items() if n != name))
+        assert foreign == others - facts.own_extras
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_foreign_only_key_is_not_rendered(protocol: str) -> None:
+    from normalizer.protocols import foreign_extras
+
+    for key in sorted(foreign_extras(protocol)):
+        text = Text("x", {key: "v"})
+        body = render(History((Message("user", (text, Text("y"))),)), protocol)
+        assert f"'{key}': 'v'" not in str(body), (protocol, key)

@@ -6,11 +6,11 @@ Exit status: 0 no violation, 1 violations found, 2 unreadable input or unknown p
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from conformance.cli.jsonin import load_json, read_text
+from conformance.cli.output import dump_json
 from normalizer.check import Violation, check
 from normalizer.errors import NormalizerError
 from normalizer.profiles import PROVIDERS, load_profile
@@ -35,14 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def read_body(name: str) -> dict[str, Any]:
     """The JSON object in file `name` (or stdin for '-'); ValueError says what is wrong."""
     label = "standard input" if name == "-" else name
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"{label}: cannot read: {exc.strerror or exc}") from exc
-    try:
-        body = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{label}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from exc
+    body = load_json(read_text(name), label)
     if not isinstance(body, dict):
         raise ValueError(f"{label}: expected a JSON object (a request body), "
                          f"got {type(body).__name__}")
@@ -58,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"conformance check: {exc}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps([violation_json(v) for v in found], indent=2, ensure_ascii=False))
+        print(dump_json([violation_json(v) for v in found], indent=2, ensure_ascii=False))
     else:
         print(summary(found, profile.provider))
     return 1 if found else 0

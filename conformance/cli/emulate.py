@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "default: every built-in provider that has a profile)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to bind (default 127.0.0.1; keep it on loopback)")
-    parser.add_argument("--port", type=int, default=0, help="port (default 0: any free port)")
+    parser.add_argument("--port", type=_port, default=0, help="port (default 0: any free port)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request")
     parser.set_defaults(func=run)
 
@@ -51,6 +51,17 @@ def run(args: argparse.Namespace, *, stop: threading.Event | None = None) -> int
         print(f"conformance emulate: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _port(text: str) -> int:
+    """argparse type: a TCP port, 0-65535 (0: any free port)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
 
 
 def _log(line: str) -> None:

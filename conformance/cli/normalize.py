@@ -9,12 +9,12 @@ unreadable input, unknown protocol or provider, or a body that is not a valid re
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from conformance.cli.check import read_body
+from conformance.cli.output import dump_json
 from normalizer.errors import NormalizerError
 from normalizer.model import Change, History, ToolSpec
 from normalizer.normalize import Normalized, normalize
@@ -61,10 +61,11 @@ def run(args: argparse.Namespace) -> int:
                            policy=policy, model=args.model)
         same = protocol == result.profile.protocol
         body = result.render(model=args.model, options=options if same else None)
+        text = dump_json(report(result, body), indent=2, ensure_ascii=False)
     except (ValueError, NormalizerError) as exc:
         print(f"conformance normalize: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(report(result, body), indent=2, ensure_ascii=False))
+    print(text)
     return 0
 
 

@@ -14,10 +14,12 @@ import os
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
 
+from conformance.cassettes import scrub_url, scrub_url_secrets
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
 from conformance.probe.cases import probe_set
@@ -66,7 +68,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         print("conformance probe: --concurrency must be at least 1", file=err)
         return 2
     if args.dry_run:
-        print(f"dry run: {1 + 2 * len(probes.sendable)} requests at most to {args.base_url} "
+        print(f"dry run: {1 + 2 * len(probes.sendable)} requests at most to "
+              f"{scrub_url(args.base_url)} "
               f"({args.protocol}, model {args.model}); nothing is sent", file=out)
         print("\n".join(requests_listing(probes, args.model)), file=out)
         return 0
@@ -85,8 +88,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 def _probe(args: argparse.Namespace, name: str, target: Path, sender: Send, out: TextIO,
            err: TextIO) -> int:
     probes = probe_set(args.protocol)
-    print(f"probing {args.base_url} ({args.protocol}, model {args.model}): control request",
-          file=out, flush=True)
+    print(f"probing {scrub_url(args.base_url)} ({args.protocol}, model {args.model}): "
+          "control request", file=out, flush=True)
     failure = check_control(sender, probes)
     if failure is not None:
         print(f"conformance probe: control request failed: {failure.explain()}", file=err)
@@ -99,7 +102,7 @@ def _probe(args: argparse.Namespace, name: str, target: Path, sender: Send, out:
     seen = observe_all(sender, probes, concurrency=args.concurrency,
                        progress=_progress(out))
     found = attribute(seen, probes, args.model)
-    probed = Probed(name=name, base_url=args.base_url, model=args.model,
+    probed = Probed(name=name, base_url=scrub_url(args.base_url), model=args.model,
                     date=dt.datetime.now(dt.UTC).date().isoformat())
     data = profile_data(found, probes, probed)
     try:
@@ -120,8 +123,11 @@ def _progress(out: TextIO) -> Any:
 
 def _sender(args: argparse.Namespace, key: str) -> Send:
     def sender(body: Mapping[str, Any]) -> Outcome:
-        return send(args.protocol, base_url=args.base_url, api_key=key, model=args.model,
-                    body=body)
+        got = send(args.protocol, base_url=args.base_url, api_key=key, model=args.model,
+                   body=body)
+        # Credentials inside --base-url never reach the written profile or a message.
+        return replace(got, body=scrub_url_secrets(got.body, args.base_url),
+                       detail=scrub_url_secrets(got.detail, args.base_url))
     return sender
 
 

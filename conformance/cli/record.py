@@ -8,7 +8,6 @@ import argparse
 import sys
 
 from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
-from conformance.cassettes import RECORD_MODES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,9 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "record", help="record cassettes (live, or against the emulator)",
         description="Send every scenario to the provider(s) and write one cassette per "
                     "scenario × provider × mode under --cassette-dir.")
-    add_common(parser, backend="live")
-    parser.add_argument("--record-mode", choices=RECORD_MODES[1:], default="all",
-                        help="vcrpy record mode (default all: overwrite)")
+    add_common(parser, backend="live", record_mode="all")  # record overwrites by default
     parser.set_defaults(func=run)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
+from conformance.cli.output import folder_problem
 from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
@@ -26,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        problem = folder_problem(Path(args.out))  # checked now, not after the whole run
+        if problem:
+            raise ValueError(problem)
         work = plan(args)
     except (OSError, ValueError) as exc:
         print(f"conformance run: {exc}", file=sys.stderr)
@@ -40,8 +44,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"running {len(work.items)} items: {len(work.scenarios)} scenarios × "
           f"{len(work.providers)} providers (backend {args.backend})", file=sys.stderr)
     results = execute(work.items, backends, printer())
-    written = write_reports(results, Path(args.out)) if results else []
     print(matrix_summary(results, len(work.broken)))
+    try:
+        written = write_reports(results, Path(args.out)) if results else []
+    except OSError as exc:
+        print(f"conformance run: cannot write the reports to {args.out}: {exc}",
+              file=sys.stderr)
+        return 2
     for path in written:
         print(f"wrote {path}")
     failed = sum(1 for r in results if r["problem"] and not r.get("known_gap"))

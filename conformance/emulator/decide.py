@@ -13,11 +13,13 @@ import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from conformance.emulator import errors, replies, shape
 from conformance.emulator.errors import VendorError
-from normalizer.check import Violation
+from normalizer.check import Violation, template_fields
+from normalizer.errors import WireFormatError
 from normalizer.profiles import Profile
 
 Checker = Callable[..., Sequence[Violation]]  # normalizer.check's signature
@@ -66,10 +68,13 @@ class Reply:
 
 def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> Reply:
     """The vendor's answer to `request` (rid: the request id to put in ids and errors)."""
-    model = _route(endpoint.protocol, request)
+    model = _route(endpoint.protocol, request.path)
     if model is None:
         return answer_error(endpoint, errors.not_found(request.method, request.path), rid,
                             "route")
+    if request.method != "POST":
+        return answer_error(endpoint, errors.method_not_allowed(request.method, request.path),
+                            rid, "method")
     early = _precheck(endpoint, request)
     if early is not None:
         return answer_error(endpoint, early, rid, "bad-input")
@@ -84,6 +89,9 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     model = model or body["model"]
     try:
         found = checker(body, endpoint.profile, model=model)
+    except WireFormatError as exc:  # off the history's skeleton (normalizer.skeleton)
+        error = errors.wrong_shape(endpoint.error_format, exc.where, exc.problem)
+        return answer_error(endpoint, error, rid, "bad-input")
     except Exception as exc:  # a detector bug must not take the server down: say so
         print(f"emulator: check() failed for {endpoint.provider}: {exc!r}", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
@@ -93,15 +101,13 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     return _accept(endpoint, request, body, model, rid)
 
 
-def _route(protocol: str, request: Request) -> str | None:
+def _route(protocol: str, path: str) -> str | None:
     """None when the vendor serves no such path; else the model the path names (Gemini),
     or the empty string when the model travels in the body."""
-    if request.method != "POST":
-        return None
     if protocol == "gemini":
-        match = _GEMINI_ROUTE.match(request.path)
+        match = _GEMINI_ROUTE.match(path)
         return match.group(3) if match else None
-    return "" if request.path.rstrip("/") == _ROUTES[protocol] else None
+    return "" if path.rstrip("/") == _ROUTES[protocol] else None
 
 
 def _precheck(endpoint: Endpoint, request: Request) -> VendorError | None:
@@ -137,8 +143,30 @@ def _violation(endpoint: Endpoint, violation: Violation, rid: str) -> Reply:
     message = violation.message
     if not violation.message_known:
         message = errors.rule_unknown_text(violation.rule)
+    left = _left_unfilled(endpoint.profile, violation)
+    if left:
+        _say_unfilled(endpoint.provider, violation.rule, left)
     error = VendorError.from_fields(violation.status, message, violation.error)
     return answer_error(endpoint, error, rid, violation.rule)
+
+
+def _left_unfilled(profile: Profile, violation: Violation) -> tuple[str, ...]:
+    """Template fields the detector did not provide, sent as `{name}` (normalizer.check.fill)."""
+    for rule in profile.rules:
+        if rule.id == violation.rule and rule.message_known:
+            try:
+                names = template_fields(rule.message)
+            except ValueError:
+                return ()
+            return tuple(n for n in names if "{" + n + "}" in violation.message)
+    return ()
+
+
+@cache  # once per provider and rule, not once per request
+def _say_unfilled(provider: str, rule: str, names: tuple[str, ...]) -> None:
+    print(f"emulator: {provider}: the message template of rule {rule} names "
+          f"{', '.join(names)}, which its detector does not provide; sent as written",
+          file=sys.stderr)
 
 
 def answer_error(endpoint: Endpoint, error: VendorError, rid: str, what: str) -> Reply:
@@ -155,13 +183,13 @@ def _accept(endpoint: Endpoint, request: Request, body: Mapping[str, Any], model
         if request.path.endswith(":streamGenerateContent"):
             sse = request.query.get("alt") == "sse"
             text = replies.gemini_stream(model, rid, size, sse=sse)
-            return Reply(200, text.encode(), _SSE if sse else _json_type(endpoint))
+            return Reply(200, utf8(text), _SSE if sse else _json_type(endpoint))
         return Reply(200, _json(replies.gemini(model, rid, size)), _json_type(endpoint))
     if body.get("stream") is True:
         streams = {"openai_chat": lambda: replies.chat_stream(model, rid, size, body),
                    "openai_responses": lambda: replies.responses_stream(model, rid, size),
                    "anthropic": lambda: replies.anthropic_stream(model, rid, size)}
-        return Reply(200, streams[protocol]().encode(), _SSE)
+        return Reply(200, utf8(streams[protocol]()), _SSE)
     makers = {"openai_chat": replies.chat, "openai_responses": replies.responses,
               "anthropic": replies.anthropic}
     return Reply(200, _json(makers[protocol](model, rid, size)), _json_type(endpoint))
@@ -176,4 +204,10 @@ def _json_type(endpoint: Endpoint) -> str:
 
 
 def _json(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return utf8(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def utf8(text: str) -> bytes:
+    """UTF-8 that cannot fail: a lone surrogate (a JSON `\\ud800` escape in the request,
+    echoed back in a model name, say) is written as the JSON escape `\\ud800` again."""
+    return text.encode("utf-8", "backslashreplace")

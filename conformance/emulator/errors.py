@@ -121,6 +121,10 @@ def wrong_type(fmt: str, path: str, expected: str, got: str) -> VendorError:
                        param=path)
 
 
+def wrong_shape(fmt: str, path: str, problem: str) -> VendorError:
+    return VendorError(400, unknown_text(f"'{path}': {problem}"), param=path)
+
+
 def too_large(fmt: str, size: int, limit: int) -> VendorError:
     return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
                                          f"emulator's limit of {limit} bytes"))
@@ -152,6 +156,17 @@ def missing_version_header() -> VendorError:
 
 def not_found(method: str, path: str) -> VendorError:
     return VendorError(404, unknown_text(f"no route for {method} {path}"))
+
+
+def method_not_allowed(method: str, path: str) -> VendorError:
+    return VendorError(405, unknown_text(f"method {method} is not allowed on {path}; "
+                                         "use POST"))
+
+
+def bad_request_line(detail: str) -> VendorError:
+    """What the HTTP layer refused before any provider was known (a garbage request line,
+    an HTTP/2 preface on this HTTP/1.1 port, a header too long)."""
+    return VendorError(400, unknown_text(f"malformed HTTP request: {detail}"))
 
 
 def rule_unknown_text(rule_id: str) -> str:

@@ -129,10 +129,18 @@ def _sample(result: LoadResult, done: threading.Event) -> None:
 def _client(host: str, jobs: Sequence[Job], share: range, result: LoadResult,
             lock: threading.Lock) -> None:
     conn = http.client.HTTPConnection(host, timeout=60)
+    served = 0  # answers received on the current connection
     try:
         for n in share:
             job = jobs[n % len(jobs)]
             outcome = _one(conn, job)
+            if isinstance(outcome, str) and served:
+                # The server may close a kept-alive connection between two requests (its
+                # idle timeout, under CPU load); like the SDKs' HTTP clients, send again
+                # once on a new connection. A failure there is counted.
+                served = 0
+                outcome = _one(conn, job)
+            served = 0 if isinstance(outcome, str) else served + 1
             with lock:
                 if isinstance(outcome, str):
                     result.failures.append(outcome)

@@ -16,16 +16,31 @@ import json
 import socket
 import sys
 import threading
+import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from conformance.emulator import errors, replay
-from conformance.emulator.decide import Checker, Endpoint, Reply, Request, answer_error, decide
+from conformance.emulator.decide import (
+    Checker,
+    Endpoint,
+    Reply,
+    Request,
+    answer_error,
+    decide,
+    utf8,
+)
 
-IDLE_TIMEOUT = 30.0  # seconds a keep-alive connection may sit idle
+# A connection waits at most READ_TIMEOUT for each read (an idle keep-alive connection is
+# closed after that long), and a request must arrive in full within REQUEST_DEADLINE:
+# a client trickling one byte at a time cannot hold a handler thread for ever.
+READ_TIMEOUT = 10.0
+REQUEST_DEADLINE = 30.0
+# The listen backlog: the stdlib's 5 makes 32 clients connecting at once see resets.
+BACKLOG = 64
 MAX_BODY_BYTES = 32 * 1024 * 1024  # Anthropic's documented limit; the others' are unknown
 Log = Callable[[str], None]
 
@@ -34,6 +49,9 @@ class EmulatorServer(ThreadingHTTPServer):
     daemon_threads = False  # joined on close, so none leaks
     block_on_close = True
     allow_reuse_address = True
+    request_queue_size = BACKLOG
+    read_timeout = READ_TIMEOUT  # per server, so tests can shorten them
+    request_deadline = REQUEST_DEADLINE
 
     def __init__(self, address: tuple[str, int], endpoints: Mapping[str, Endpoint],
                  checker: Checker, *, max_body_bytes: int = MAX_BODY_BYTES,
@@ -48,6 +66,7 @@ class EmulatorServer(ThreadingHTTPServer):
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()
+        self._reading: dict[socket.socket, float] = {}  # connection -> deadline of its read
         super().__init__(address, Handler)
 
     def next_id(self) -> str:
@@ -66,7 +85,28 @@ class EmulatorServer(ThreadingHTTPServer):
     def shutdown_request(self, request: Any) -> None:
         with self._lock:
             self._open.discard(request)
+            self._reading.pop(request, None)
         super().shutdown_request(request)
+
+    def reading(self, conn: socket.socket, started: bool) -> None:
+        """A handler starts (or ends) reading a request from `conn`."""
+        with self._lock:
+            if started:
+                self._reading[conn] = time.monotonic() + self.request_deadline
+            else:
+                self._reading.pop(conn, None)
+
+    def service_actions(self) -> None:
+        """Called by serve_forever's loop (every poll interval): drop connections whose
+        request has not arrived in full by its deadline."""
+        now = time.monotonic()
+        with self._lock:
+            late = [conn for conn, deadline in self._reading.items() if deadline < now]
+            for conn in late:
+                del self._reading[conn]
+        for conn in late:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)  # the handler's read ends; it closes
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """One line, not the stdlib's traceback: a client that hangs up mid-answer is
@@ -89,20 +129,59 @@ class EmulatorServer(ThreadingHTTPServer):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "provider-conformance-emulator"
-    timeout = IDLE_TIMEOUT
+    timeout = READ_TIMEOUT
     disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms stall
     server: EmulatorServer
+
+    def setup(self) -> None:
+        self.timeout = self.server.read_timeout
+        super().setup()
+
+    def handle_one_request(self) -> None:
+        self.server.reading(self.connection, True)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.reading(self.connection, False)
 
     def do_POST(self) -> None:
         self._answer()
 
-    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_POST
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_POST
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """The stdlib answers what it cannot parse (a garbage request line, an HTTP/2
+        preface, an unknown method, an over-long header) with an HTML page; here it is a
+        JSON error in the vendor's shape when the path names a provider, OpenAI's else."""
+        self.server.reading(self.connection, False)
+        if self.request_version == "HTTP/0.9":  # not served: answer with a status line
+            self.request_version = "HTTP/1.1"
+        if code == 501:  # a method the stdlib has no do_ method for
+            error = errors.method_not_allowed(self.command or "?", self._path_below())
+        else:
+            error = errors.bad_request_line(message or str(code))
+            error = error if code in (400, 505) else errors.VendorError(code, error.message)
+        endpoint = self.server.endpoints.get(self._provider())
+        fmt = endpoint.error_format if endpoint else "openai"
+        body = errors.error_body(fmt, error, self.server.next_id())
+        self.close_connection = True
+        self._write(error.status, "application/json", utf8(json.dumps(body)),
+                    [("allow", "POST")] if error.status == 405 else [])
 
     def version_string(self) -> str:
         return self.server_version
 
     def log_message(self, format: str, *args: Any) -> None:
         """Silent: the stdlib line would hold the full path (and so a `?key=`)."""
+
+    def _provider(self) -> str:
+        path = urlsplit(getattr(self, "path", "") or "").path
+        return path.lstrip("/").partition("/")[0]
+
+    def _path_below(self) -> str:
+        path = urlsplit(getattr(self, "path", "") or "").path
+        return "/" + path.lstrip("/").partition("/")[2]
 
     def _answer(self) -> None:
         url = urlsplit(self.path)
@@ -116,6 +195,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         rid = self.server.next_id()
         body = self._read_body(endpoint, rid)
+        self.server.reading(self.connection, False)
         if isinstance(body, Reply):
             reply = body
         else:
@@ -165,17 +245,25 @@ class Handler(BaseHTTPRequestHandler):
             left -= len(chunk)
 
     def _send(self, endpoint: Endpoint, reply: Reply, rid: str) -> None:
-        self.send_response(reply.status)
-        self.send_header("content-type", reply.content_type)
-        self.send_header("content-length", str(len(reply.body)))
-        for name, value in _id_headers(endpoint.protocol, rid):
+        extra = list(_id_headers(endpoint.protocol, rid))
+        if reply.status == 405:
+            extra.append(("allow", "POST"))
+        self._write(reply.status, reply.content_type, reply.body, extra)
+
+    def _write(self, status: int, content_type: str, body: bytes,
+               extra: Sequence[tuple[str, str]] = ()) -> None:
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(body)))
+        for name, value in extra:
             self.send_header(name, value)
-        if reply.content_type.startswith("text/event-stream"):
+        if content_type.startswith("text/event-stream"):
             self.send_header("cache-control", "no-cache")
         if self.close_connection:
             self.send_header("connection", "close")
         self.end_headers()
-        self.wfile.write(reply.body)
+        if self.command != "HEAD":  # a HEAD answer has headers only (RFC 9110, 9.3.2)
+            self.wfile.write(body)
 
     def _send_replay(self, rest: str) -> None:
         """A recorded stream (conformance/emulator/replay.py); the request body is read
@@ -189,14 +277,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.close_connection = True
         status, content_type, body = replay.answer(self.server.replays, rest)
-        self.send_response(status)
-        self.send_header("content-type", content_type)
-        self.send_header("content-length", str(len(body)))
-        self.send_header("cache-control", "no-cache")
-        if self.close_connection:
-            self.send_header("connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
+        self._write(status, content_type, body)
         if self.server.log is not None:
             self.server.log(f"{self.command} /{replay.PREFIX}/{rest.split('?')[0]} -> {status} "
                             "replay")
@@ -207,12 +288,7 @@ class Handler(BaseHTTPRequestHandler):
                    f"serving: {served}")
         text = json.dumps({"error": {"message": message, "type": "not_found"}}).encode()
         self.close_connection = True  # the body, if any, was not read
-        self.send_response(404)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(text)))
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.wfile.write(text)
+        self._write(404, "application/json", text)
 
 
 def _id_headers(protocol: str, rid: str) -> tuple[tuple[str, str], ...]:

@@ -1,5 +1,6 @@
 """The request skeleton each protocol needs before its rules can be checked: required fields
 and JSON types, the part a vendor's schema validation rejects before any history rule.
+The pieces are normalizer.skeleton's (which check() applies to the history alone).
 
 Only the skeleton the detectors walk is checked (top-level fields, messages, their roles,
 content and tool-call structure); everything else is left to `check()` and the profile.
@@ -7,52 +8,21 @@ content and tool-call structure); everything else is left to `check()` and the p
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True, slots=True)
-class Scalar:
-    types: tuple[type, ...]
-    name: str  # as OpenAI words it: "a string", "an integer", ...
-
-
-@dataclass(frozen=True, slots=True)
-class Arr:
-    item: Spec
-    name: str = "an array"
-
-
-@dataclass(frozen=True, slots=True)
-class Obj:
-    required: tuple[str, ...] = ()
-    fields: Mapping[str, Spec] = field(default_factory=dict)
-    name: str = "an object"
-
-
-@dataclass(frozen=True, slots=True)
-class OneOf:
-    options: tuple[Spec, ...]
-    name: str
-
-
-Spec = Scalar | Arr | Obj | OneOf
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    kind: str  # "missing" | "type"
-    path: str
-    expected: str = ""
-    got: str = ""
-
-
-STR = Scalar((str,), "a string")
-INT = Scalar((int,), "an integer")
-BOOL = Scalar((bool,), "a boolean")
-NULL = Scalar((type(None),), "null")
-ANY_OBJ = Obj()
+from normalizer.skeleton import (
+    ANY_OBJ,
+    BOOL,
+    INT,
+    NULL,
+    STR,
+    Arr,
+    Obj,
+    OneOf,
+    Problem,
+    json_kind,
+)
+from normalizer.skeleton import first_problem as _first_problem
 
 _CALL = Obj(("function",), {"id": STR, "type": STR,
                             "function": Obj(("name",), {"name": STR, "arguments": STR})})
@@ -82,62 +52,7 @@ SCHEMAS: dict[str, Obj] = {
 
 def first_problem(body: Any, protocol: str) -> Problem | None:
     """The first place where `body` does not have the protocol's skeleton, or None."""
-    return _walk(body, SCHEMAS[protocol], "")
-
-
-def _walk(value: Any, spec: Spec, path: str) -> Problem | None:
-    if isinstance(spec, OneOf):
-        if any(_walk(value, option, path) is None for option in spec.options):
-            return None
-        return Problem("type", path, spec.name, json_kind(value))
-    if not _matches(value, spec):
-        return Problem("type", path, spec.name, json_kind(value))
-    if isinstance(spec, Arr):
-        return _first(_walk(item, spec.item, f"{path}[{i}]") for i, item in enumerate(value))
-    if isinstance(spec, Obj):
-        return _walk_object(value, spec, path)
-    return None
-
-
-def _walk_object(value: Mapping[str, Any], spec: Obj, path: str) -> Problem | None:
-    prefix = f"{path}." if path else ""
-    for name in spec.required:
-        if name not in value:
-            return Problem("missing", prefix + name)
-    return _first(_walk(value[name], sub, prefix + name)
-                  for name, sub in spec.fields.items() if name in value)
-
-
-def _matches(value: Any, spec: Spec) -> bool:
-    if isinstance(spec, Arr):
-        return isinstance(value, list)
-    if isinstance(spec, Obj):
-        return isinstance(value, dict)
-    assert isinstance(spec, Scalar)
-    if isinstance(value, bool) and bool not in spec.types:
-        return False  # JSON true is not an integer
-    return isinstance(value, spec.types)
-
-
-def _first(problems: Any) -> Problem | None:
-    return next((p for p in problems if p is not None), None)
-
-
-def json_kind(value: Any) -> str:
-    """How OpenAI names a JSON value's type in its messages ("an integer", "an array")."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a decimal"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Sequence):
-        return "an array"
-    return "an object"
+    return _first_problem(body, SCHEMAS[protocol])
 
 
 def depth(value: Any, limit: int) -> int:
@@ -155,3 +70,6 @@ def depth(value: Any, limit: int) -> int:
         children = item.values() if isinstance(item, dict) else item
         stack.extend((child, level + 1) for child in children)
     return deepest
+
+
+__all__ = ["SCHEMAS", "Problem", "depth", "first_problem", "json_kind"]

@@ -1,42 +1,81 @@
-"""pytest collectors and items for scenario files (used by conformance.pytest_plugin.hooks)."""
+"""pytest collectors and items for scenario files. Loaded by hooks.py only once a scenario
+file is collected (it brings the suite: SDKs, vcrpy, the normalizer); never imports it back.
+Run state lives in `config.stash` (state.py)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conformance import netguard
+from conformance.backends import Backends
+from conformance.batch import confirm_live
 from conformance.bodies import MODES
 from conformance.item import Item, Result, run_item
+from conformance.options import plugin_flag
 from conformance.providers import Provider, load_providers_file, select
+from conformance.pytest_plugin.state import BACKENDS, PROPERTY, PROVIDERS
 from conformance.scenarios.load import ScenarioError, load_scenario
 
-NOT_SCENARIOS = {"README.md", "scenario.schema.json"}
 
-
-def is_scenario_file(path: Path) -> bool:
-    return (path.suffix in {".yaml", ".yml"} and "scenarios" in path.parts[:-1]
-            and path.name not in NOT_SCENARIOS)
+def option(config: pytest.Config, name: str) -> Any:
+    """A run option by its table name (`backend`), whatever pytest calls it."""
+    return config.getoption(plugin_flag(name))
 
 
 def _extra_providers(config: pytest.Config) -> dict[str, Provider]:
-    path = config.getoption("--providers-file")
+    path = option(config, "providers-file")
     return load_providers_file(path) if path else {}
 
 
 def selected_providers(config: pytest.Config) -> list[Provider]:
-    cached = getattr(config, "_conformance_providers", None)
-    if cached is None:
-        cached = select(config.getoption("--provider") or None, _extra_providers(config))
-        config._conformance_providers = cached  # type: ignore[attr-defined]
-    return cached
+    if PROVIDERS not in config.stash:
+        config.stash[PROVIDERS] = select(option(config, "provider") or None,
+                                         _extra_providers(config))
+    return config.stash[PROVIDERS]
 
 
 def known_provider_names(config: pytest.Config) -> list[str]:
     return [p.name for p in select(None, _extra_providers(config))]
+
+
+def backends_of(config: pytest.Config) -> Backends:
+    if BACKENDS not in config.stash:
+        config.stash[BACKENDS] = Backends(
+            choice=option(config, "backend"), cassette_root=Path(option(config, "cassette-dir")),
+            record_mode=option(config, "record-mode"), live=option(config, "live"),
+            providers=selected_providers(config))
+    return config.stash[BACKENDS]
+
+
+def confirm_live_items(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Ask once before live requests (the CLI's question, `batch.confirm_live`)."""
+    backends = backends_of(config)
+    live = sum(1 for i in items
+               if isinstance(i, ScenarioItem) and i.resolved_backend(backends) == "live")
+    # The question must reach the terminal and read its answer, so stdin capture is lifted
+    # too (as pytest does for pdb); without a terminal it says to pass --conformance-yes.
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if capture is not None:
+        capture.suspend_global_capture(in_=True)
+    try:
+        refusal = confirm_live(live, option(config, "yes"), plugin_flag("yes"))
+    finally:
+        if capture is not None:
+            capture.resume_global_capture()
+    if refusal:
+        pytest.exit(refusal, returncode=2)
+
+
+def record(item: pytest.Item, result: Result) -> None:
+    """The result rides on the report (JSON), so it reaches the xdist controller."""
+    item.user_properties.append((PROPERTY, json.dumps(result.to_json(), sort_keys=True)))
 
 
 class ScenarioFailure(Exception):
@@ -64,7 +103,6 @@ class ScenarioFile(pytest.File):
             for mode in MODES:
                 yield ScenarioItem.from_parent(self, name=f"{provider.name}[{mode}]",
                                                item=Item(scenario, provider, mode))
-
 
 
 class BrokenScenario(pytest.Item):
@@ -96,19 +134,19 @@ class ScenarioItem(pytest.Item):
         if gap:
             self.add_marker(pytest.mark.xfail(reason=f"known gap: {gap}", strict=False))
 
-    def resolved_backend(self, backends: Any) -> str:
+    def resolved_backend(self, backends: Backends) -> str:
         return str(backends.resolve(self.item.provider, self.item.cassette(backends.cassette_root)))
 
     def runtest(self) -> None:
-        from conformance.pytest_plugin.hooks import backends_of, record
-
         backends = backends_of(self.config)
         provider = self.item.provider
-        if self.resolved_backend(backends) == "live" and not (
-                provider.api_key_env and os.environ.get(provider.api_key_env)):
+        live = self.resolved_backend(backends) == "live"
+        if live and not (provider.api_key_env and os.environ.get(provider.api_key_env)):
             pytest.skip(f"live: {provider.api_key_env or 'no key variable'} is not set for "
                         f"{provider.name}")
-        result = run_item(self.item, backends)
+        # Loopback only unless this item goes live; the guard ends with the item, pass or fail.
+        with nullcontext() if live else netguard.loopback_only():
+            result = run_item(self.item, backends)
         record(self, result)
         if result.problem:
             raise ScenarioFailure(result, self.nodeid)
@@ -135,8 +173,8 @@ def explain(result: Result, nodeid: str) -> str:
                     if result.predicted_rule else ""))
     for change in result.changes:
         lines.append(f"  change: {change['pass']}: {change['what']} at {change['where']}")
-    lines.append(f"  next: pytest '{nodeid}' --backend emulator   |   conformance check "
-                 f"BODY.json --provider {result.provider}")
+    lines.append(f"  next: pytest '{nodeid}' {plugin_flag('backend')} emulator   |   "
+                 f"conformance check BODY.json --provider {result.provider}")
     return "\n".join(lines)
 
 

@@ -1,128 +1,148 @@
-"""pytest plugin (registered through the pytest11 entry point): every scenario file under a
-`scenarios/` folder becomes one item per provider × mode, with ids like
+"""pytest plugin (registered through the pytest11 entry point `conformance`).
+
+Opt-in per project: it collects scenario files only from the folders the project names in
+its pytest ini, paths relative to the rootdir::
+
+    [tool.pytest.ini_options]
+    conformance_scenarios = ["scenarios"]
+
+Each `*.yaml` there becomes one item per provider × mode, with ids like
 `scenarios/pairing/orphan-tool-result.yaml::anthropic[raw]`, so `-k` selects them.
 
-Inert elsewhere: it only collects YAML files below a folder named `scenarios`.
-Each item's result rides on `user_properties`, so the report is whole under pytest-xdist.
+Without the ini option it collects nothing, patches nothing and adds only its prefixed
+options (`--conformance-backend`, …, built from `conformance.options`). The network guard
+is on only while a scenario item runs (collect.py). This module imports only pytest, the
+standard library and two stdlib-only siblings; the suite (SDKs, vcrpy, the normalizer) is
+imported when a scenario file is collected. Each item's result rides on `user_properties`,
+so the report is whole under pytest-xdist.
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance import netguard
-from conformance.backends import BACKENDS, Backends
-from conformance.cassettes import RECORD_MODES
-from conformance.item import Result
-from conformance.pytest_plugin.collect import ScenarioFile, is_scenario_file, selected_providers
+from conformance.options import PYTEST_PREFIX, RUN_OPTIONS, plugin_flag
+from conformance.pytest_plugin.state import (
+    BACKENDS,
+    COLLECTED,
+    PROPERTY,
+    RESULTS,
+    SCENARIO_DIRS,
+)
 
-PROPERTY = "conformance-result"
+INI = "conformance_scenarios"
+PUBLISHED_INI = "conformance_published"
+SUFFIXES = frozenset({".yaml", ".yml"})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("conformance", "provider-conformance scenarios")
-    group.addoption("--provider", action="append", default=[], metavar="NAME",
-                    help="run scenarios against this provider only (repeatable)")
-    group.addoption("--backend", choices=BACKENDS, default="auto",
-                    help="where requests go (auto: live with --live and a key, else the "
-                         "cassette if one exists, else the emulator)")
-    group.addoption("--live", action="store_true", help="allow live requests (auto backend)")
-    group.addoption("--providers-file", metavar="YAML", help="more providers, from YAML")
-    group.addoption("--record-mode", choices=RECORD_MODES, default="none",
-                    help="vcrpy record mode for cassettes (default none: never record)")
-    group.addoption("--cassette-dir", default="cassettes", metavar="DIR")
-    group.addoption("--conformance-report", metavar="DIR",
-                    help="write the strictness matrix (JSON, Markdown, HTML) into DIR")
-    group.addoption("--yes", action="store_true", help="send live requests without asking")
+    parser.addini(INI, type="linelist", default=[],
+                  help="folders (relative to the rootdir) holding provider-conformance "
+                       "scenarios; without it the conformance plugin does nothing")
+    parser.addini(PUBLISHED_INI, default="",
+                  help="folder holding the published strictness.{md,json,html}: a run whose "
+                       "scenario items are exactly the published ones fails when they are "
+                       "stale")
+    group = parser.getgroup("conformance", f"provider-conformance scenarios (where the ini "
+                                           f"option {INI} names their folders)")
+    for option in RUN_OPTIONS:
+        if option.pytest:
+            group.addoption(option.flag(PYTEST_PREFIX), **option.kwargs(PYTEST_PREFIX))
+
+
+def scenario_dirs(config: pytest.Config) -> tuple[Path, ...]:
+    return tuple((config.rootpath / line).resolve() for line in config.getini(INI))
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    dirs = scenario_dirs(config)
+    if not dirs:
+        return  # not opted in: nothing registered, nothing patched
+    config.stash[SCENARIO_DIRS] = dirs
+    config.stash[RESULTS] = results = []
     config.addinivalue_line("markers", "conformance: a scenario × provider × mode item")
+    config.pluginmanager.register(ResultsSink(results), "conformance-results")
 
 
-def wants_guard(config: pytest.Config) -> bool:
-    """Loopback only unless the run may go live (also off with -p no:conformance)."""
-    return not (config.getoption("--live") or config.getoption("--backend") == "live")
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    netguard.uninstall()
+def is_scenario_file(file_path: Path, dirs: tuple[Path, ...]) -> bool:
+    if not dirs or file_path.suffix not in SUFFIXES:
+        return False
+    resolved = file_path.resolve()
+    return any(resolved.is_relative_to(folder) for folder in dirs)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if is_scenario_file(file_path):
-        return ScenarioFile.from_parent(parent, path=file_path)
-    return None
+    config = parent.config
+    if not is_scenario_file(file_path, config.stash.get(SCENARIO_DIRS, ())):
+        return None
+    from conformance.pytest_plugin.collect import ScenarioFile
+
+    config.stash[COLLECTED] = True
+    return ScenarioFile.from_parent(parent, path=file_path)
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    if not any(hasattr(i, "resolved_backend") for i in items):
-        return  # no scenario here: the plugin stays inert
-    if wants_guard(config):
-        netguard.install()
-    backends = backends_of(config)
-    live = [i for i in items if getattr(i, "resolved_backend", lambda _b: "")(backends) == "live"]
-    if not live or config.getoption("--yes"):
-        return
-    message = f"{len(live)} live requests would be sent to vendors (they may cost money)."
-    if not sys.stdin.isatty():
-        pytest.exit(f"{message} Pass --yes to send them.", returncode=2)
-    answer = input(f"{message} Send them? [y/N] ")
-    if answer.strip().lower() not in {"y", "yes"}:
-        pytest.exit("no live requests sent", returncode=2)
+    if not config.stash.get(COLLECTED, False):
+        return  # no scenario file here: nothing to ask
+    from conformance.pytest_plugin.collect import confirm_live_items
+
+    confirm_live_items(config, items)
 
 
-def backends_of(config: pytest.Config) -> Backends:
-    found = getattr(config, "_conformance_backends", None)
-    if found is None:
-        found = Backends(choice=config.getoption("--backend"),
-                         cassette_root=Path(config.getoption("--cassette-dir")),
-                         record_mode=config.getoption("--record-mode"),
-                         live=config.getoption("--live"),
-                         providers=selected_providers(config))
-        config._conformance_backends = found  # type: ignore[attr-defined]
-    return found
+class ResultsSink:
+    """Gathers the results carried by the reports (from xdist workers too) into the list
+    kept in `config.stash[RESULTS]`. Registered only where the project opted in."""
 
+    def __init__(self, results: list[dict[str, Any]]) -> None:
+        self.results = results
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.when != "call":
-        return
-    for name, value in report.user_properties:
-        if name == PROPERTY:
-            _results_sink().append(json.loads(value))
-
-
-_SINK: list[dict[str, Any]] = []
-
-
-def _results_sink() -> list[dict[str, Any]]:
-    return _SINK
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for name, value in report.user_properties:
+            if name == PROPERTY:
+                self.results.append(json.loads(value))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    backends = getattr(session.config, "_conformance_backends", None)
+    config = session.config
+    backends = config.stash.get(BACKENDS, None)
     if backends is not None:
         backends.close()
-    out = session.config.getoption("--conformance-report")
-    if out and _SINK and not hasattr(session.config, "workerinput"):
+    results = config.stash.get(RESULTS, [])
+    if not results or hasattr(config, "workerinput"):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    out = config.getoption(plugin_flag("report"))
+    if out:
         from conformance.publish.matrix import write_reports
+        from conformance.publish.recorded import with_requests
 
-        written = write_reports(list(_SINK), Path(out))
-        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        # As `conformance report` writes them: each cell with the request it sent.
+        written = write_reports(with_requests(results, root=config.rootpath), Path(out))
         if reporter is not None:
             reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
+    _check_published(session, results, reporter)
 
 
-def record(item: pytest.Item, result: Result) -> None:
-    item.user_properties.append((PROPERTY, json.dumps(result.to_json(), sort_keys=True)))
+def _check_published(session: pytest.Session, results: list[dict[str, Any]],
+                     reporter: Any) -> None:
+    folder = session.config.getini(PUBLISHED_INI)
+    if not folder:
+        return
+    from conformance.pytest_plugin.published import stale_pages
 
-
-def iter_results() -> Iterator[dict[str, Any]]:
-    return iter(_SINK)
+    root = session.config.rootpath
+    stale = stale_pages(results, root / folder, root=root)
+    if not stale:
+        return
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if reporter is not None:
+        reporter.write_line(f"conformance: the published matrix in {folder} is stale "
+                            f"({', '.join(stale)}): run `conformance report --out {folder}`",
+                            red=True, bold=True)

@@ -1,8 +1,10 @@
 """Scenario files -> Scenario objects, with errors located at `path:line:col: key.path`.
 
-Pure: no pytest, no network. YAML is read safely, and anchors, aliases and explicit tags
-are refused (a scenario is data a reviewer reads top to bottom). Every problem of a file
-is reported at once; a bad file raises ScenarioError and never stops other files loading.
+Pure: no pytest, no network. YAML is read safely, and anchors, aliases, explicit tags,
+complex and duplicate keys and deep nesting are refused before anything is built (a
+scenario is data a reviewer reads top to bottom; conformance.scenarios.safe_yaml).
+Every problem of a file is reported at once; a bad file raises ScenarioError and never
+stops other files loading.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from conformance.scenarios.format import ScenarioIn
 from conformance.scenarios.history import Located, build_history, model_at
+from conformance.scenarios.safe_yaml import Problem, read_yaml
 from conformance.scenarios.stream import RecordedStream, recorded_stream
 from normalizer.errors import WireFormatError
 from normalizer.model import EMPTY, History, JsonMap, ToolSpec
@@ -30,14 +32,6 @@ SYNONYMS = {"tool_call_id": "call_id", "tool_use_id": "call_id", "args": "argume
             "input": "arguments", "inputSchema": "input_schema", "parameters": "input_schema",
             "functionCall": "tool_calls", "function_call": "tool_calls", "reasoning": "thinking",
             "reasoning_content": "thinking", "expected": "expect", "ref": "refs"}
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    line: int
-    col: int
-    where: str
-    message: str
 
 
 class ScenarioError(Exception):
@@ -89,21 +83,19 @@ def load_scenario(path: str | Path, *, providers: Iterable[str] = PROVIDERS,
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScenarioError(shown, [Problem(1, 1, "", f"cannot read the file: {exc}")]) from exc
-    node, problems = _compose(text)
+    # Refused constructs (aliases, tags, complex or duplicate keys, deep nesting) stop the
+    # read before any node is built: see conformance.scenarios.safe_yaml.
+    node, data, problems = read_yaml(text)
     if node is None:
         raise ScenarioError(shown, problems or [Problem(1, 1, "", "the file is empty")])
-    data = yaml.safe_load(text)
     located = Located(node)
     if not isinstance(data, dict):
-        problems.append(Problem(*located.mark(()), "", "expected a mapping of scenario fields"))
-        raise ScenarioError(shown, problems)
+        raise ScenarioError(shown, [Problem(*located.mark(()), "",
+                                            "expected a mapping of scenario fields")])
     try:
-        scenario = _validate(data, located, shown, path, tuple(providers))
+        return _validate(data, located, shown, path, tuple(providers))
     except ScenarioError as exc:
-        problems.extend(exc.problems)
-    if problems:
-        raise ScenarioError(shown, _unique(problems))
-    return scenario
+        raise ScenarioError(shown, _unique(list(exc.problems))) from None
 
 
 def _shown(path: Path, root: Path | None) -> str:
@@ -112,36 +104,6 @@ def _shown(path: Path, root: Path | None) -> str:
         return path.resolve().relative_to(base.resolve()).as_posix()
     except ValueError:
         return path.as_posix()
-
-
-def _compose(text: str) -> tuple[yaml.Node | None, list[Problem]]:
-    problems: list[Problem] = []
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            problems.extend(_refused(event))
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = getattr(exc, "problem", None) or str(exc)
-        return None, [Problem(line, col, "", f"not valid YAML: {problem}")]
-    return node, problems
-
-
-def _refused(event: yaml.Event) -> list[Problem]:
-    mark = event.start_mark
-    at = (mark.line + 1, mark.column + 1)
-    if isinstance(event, yaml.AliasEvent):
-        return [Problem(*at, "", f"alias *{event.anchor} refused: write the value out")]
-    found = []
-    if getattr(event, "anchor", None):
-        found.append(Problem(*at, "", f"anchor &{event.anchor} refused: scenarios use no anchors"))
-    tag = getattr(event, "tag", None)
-    implicit = getattr(event, "implicit", True)
-    explicit = tag is not None and (implicit is False or implicit == (False, False))
-    if explicit:
-        found.append(Problem(*at, "", f"tag {tag} refused: scenarios use plain YAML values"))
-    return found
 
 
 def _validate(data: dict[str, Any], located: Located, shown: str, path: Path,

@@ -66,6 +66,7 @@ def _ids(blocks: Iterable[Block], kind: str, key: str) -> list[tuple[Block, str]
 
 
 def system_in_messages(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A `system` role inside `messages` (Anthropic takes the system prompt in `system`)."""
     for i, message in _messages(body):
         if message.get("role") == "system":
             yield Finding(f"messages[{i}].role", {"index": i})
@@ -73,6 +74,7 @@ def system_in_messages(body: Mapping[str, Any], rule: Rule, model: str | None) -
 
 def tool_call_id_pattern(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
+    """`tool-call-id-pattern`: a tool call id that does not match params.pattern."""
     pattern = str(rule.params.get("pattern", r"^[a-zA-Z0-9_-]+$"))
     for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
         if not re.search(pattern, call_id):
@@ -82,6 +84,7 @@ def tool_call_id_pattern(body: Mapping[str, Any], rule: Rule,
 
 def thinking_signature_missing(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
+    """`thinking-signature-missing`: a thinking block without its signature."""
     for i, j, block in _typed(body, "thinking"):
         if block.get("signature") is None:
             yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
@@ -102,12 +105,14 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
 
 
 def empty_text_block(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`empty-text-block`: a text block/part whose text is empty."""
     for i, j, block in _typed(body, "text"):
         if block.get("text") == "":
             yield Finding(f"messages[{i}].content[{j}].text", {"index": i, "block": j})
 
 
 def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`empty-content`: a message (or turn) with no content."""
     messages = _messages(body)
     last = messages[-1][0] if messages else -1
     for i, message in messages:
@@ -120,6 +125,7 @@ def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Ite
 
 def tools_not_declared(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
+    """`tools-not-declared`: tool calls or results in the history but no `tools` in the request."""
     if isinstance(body.get("tools"), list) and body["tools"]:
         return
     for i, j, _ in (*_typed(body, "tool_use"), *_typed(body, "tool_result")):
@@ -129,6 +135,7 @@ def tools_not_declared(body: Mapping[str, Any], rule: Rule,
 
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
+    """`duplicate-tool-call-id`: two tool calls with the same id."""
     seen: set[str] = set()
     for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
         if call_id in seen:
@@ -151,6 +158,8 @@ def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
 
 def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
+    """`missing-tool-result`: a tool call not answered before the next non-result message (includes
+    a message wedged between calls and results)."""
     turns = _turns(body)
     for t, (role, blocks) in enumerate(turns):
         calls = _ids(blocks, "tool_use", "id") if role == "assistant" else []
@@ -170,6 +179,7 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
+    """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
     turns = _turns(body)
     for t, (role, blocks) in enumerate(turns):
         results = _ids(blocks, "tool_result", "tool_use_id") if role == "user" else []
@@ -209,6 +219,8 @@ def _current_assistant(body: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]]
 
 def thinking_block_required(body: Mapping[str, Any], rule: Rule,
                             model: str | None) -> Iterator[Finding]:
+    """`thinking-block-required`: thinking on: the final assistant turn does not start with
+    thinking."""
     if _thinking_mode(body) not in tuple(rule.params.get("modes", ("enabled",))):
         return
     current = _current_assistant(body)
@@ -223,6 +235,7 @@ def thinking_block_required(body: Mapping[str, Any], rule: Rule,
 
 def thinking_when_disabled(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
+    """`thinking-when-disabled`: thinking off: thinking blocks in the final assistant turn."""
     if _thinking_mode(body) != "disabled":
         return
     current = _current_assistant(body)
@@ -234,6 +247,7 @@ def thinking_when_disabled(body: Mapping[str, Any], rule: Rule,
 
 def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
+    """`thinking-signature-invalid`: a thinking block whose signature this vendor did not issue."""
     first_bytes = tuple(int(b) for b in rule.params.get("first_bytes", (0x12,)))
     for i, j, block in _typed(body, "thinking"):
         signature = block.get("signature")

@@ -79,6 +79,7 @@ def system_message_placement(body: Mapping[str, Any], rule: Rule,
 
 
 def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`empty-content`: a message (or turn) with no content."""
     for i, content in _contents(body):
         parts = content.get("parts")
         if not isinstance(parts, list) or not parts:
@@ -86,6 +87,8 @@ def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Ite
 
 
 def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-name-invalid`: a tool name (declared or called) not matching params.pattern /
+    params.max_length."""
     pattern = str(rule.params.get("pattern", r"^[a-zA-Z_][a-zA-Z0-9_.\-]{0,63}$"))
     for where, decl in _declarations(body):
         name = decl.get("name")
@@ -122,6 +125,7 @@ def _unsupported(schema: Any, field: str, banned: frozenset[str]) -> Iterator[tu
 
 def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
                             model: str | None) -> Iterator[Finding]:
+    """`tool-schema-unsupported`: a tool parameter schema with keywords the vendor rejects."""
     banned = frozenset(str(k) for k in rule.params.get("unsupported", ()))
     for where, decl in _declarations(body):
         # Only `parameters` is the OpenAPI subset; `parametersJsonSchema` takes JSON Schema.
@@ -131,6 +135,8 @@ def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
 
 def call_turn_placement(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
+    """`call-turn-placement`: a function-call turn not right after a user or function-response
+    turn."""
     contents = _contents(body)
     for k, (i, content) in enumerate(contents):
         if _calls(content) and (k == 0 or _role(contents[k - 1][1]) != "user"):
@@ -139,6 +145,8 @@ def call_turn_placement(body: Mapping[str, Any], rule: Rule,
 
 def function_response_count(body: Mapping[str, Any], rule: Rule,
                             model: str | None) -> Iterator[Finding]:
+    """`function-response-count`: function-response parts not equal in number to the call parts of
+    the call turn, in one turn right after it."""
     contents = _contents(body)
     for k, (_, content) in enumerate(contents[:-1]):
         calls = _calls(content)
@@ -151,6 +159,7 @@ def function_response_count(body: Mapping[str, Any], rule: Rule,
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
+    """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
     contents = _contents(body)
     for k, (i, content) in enumerate(contents):
         if _responses(content) and (k == 0 or not _calls(contents[k - 1][1])):
@@ -173,6 +182,7 @@ def _for_model(rule: Rule, model: str | None) -> bool:
 
 def thought_signature_missing(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
+    """`thought-signature-missing`: a function call without a thought signature (Gemini 3)."""
     if not _for_model(rule, model):
         return
     for i, content in _current_turn(_contents(body)):

@@ -77,11 +77,13 @@ def _mismatch(sites: Iterator[Site], pattern: str) -> Iterator[Finding]:
 
 
 def tool_call_id_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-call-id-too-long`: a tool call id longer than params.max_length."""
     yield from _too_long(_id_sites(body, _checked(rule, ("calls",))),
                          int(rule.params["max_length"]))
 
 
 def tool_call_id_pattern(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-call-id-pattern`: a tool call id that does not match params.pattern."""
     yield from _mismatch(_id_sites(body, _checked(rule, ("calls", "results"))),
                          str(rule.params["pattern"]))
 
@@ -110,5 +112,6 @@ def tool_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
 
 
 def tool_name_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-name-too-long`: a tool name (declared or called) longer than params.max_length."""
     yield from _too_long(_name_sites(body, _checked(rule, ("called", "declared"))),
                          int(rule.params["max_length"]))

@@ -24,17 +24,20 @@ def entries(body: Mapping[str, Any]) -> list[Entry]:
 
 
 def indexed(body: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """Each message of `messages` that is a JSON object, with its index."""
     for i, msg in enumerate(entries(body)):
         if msg is not None:
             yield i, msg
 
 
 def role(msg: Entry) -> str | None:
+    """The message's role, or None when it is not a string."""
     value = msg.get("role") if msg is not None else None
     return value if isinstance(value, str) else None
 
 
 def text_or_none(obj: Any, key: str) -> str | None:
+    """obj[key] when it is a string, else None."""
     value = obj.get(key) if isinstance(obj, Mapping) else None
     return value if isinstance(value, str) else None
 
@@ -48,18 +51,22 @@ def tool_calls(msg: Entry) -> list[tuple[int, Mapping[str, Any]]]:
 
 
 def has_calls(msg: Entry) -> bool:
+    """Whether an assistant message carries a non-empty `tool_calls` list."""
     return role(msg) == "assistant" and bool(tool_calls(msg))
 
 
 def call_id(call: Mapping[str, Any]) -> str | None:
+    """A tool call's `id`, or None when absent or not a string."""
     return text_or_none(call, "id")
 
 
 def result_id(msg: Entry) -> str | None:
+    """A tool message's `tool_call_id`, or None when absent or not a string."""
     return text_or_none(msg, "tool_call_id")
 
 
 def call_name(call: Mapping[str, Any]) -> str | None:
+    """A tool call's `function.name`, or None when absent or not a string."""
     return text_or_none(call.get("function"), "name")
 
 
@@ -74,10 +81,12 @@ class CallBlock:
 
     @property
     def call_ids(self) -> tuple[str, ...]:
+        """The ids of the block's calls that have one, in order."""
         return tuple(i for i in (call_id(c) for _, c in self.calls) if i is not None)
 
 
 def call_blocks(body: Mapping[str, Any]) -> Iterator[CallBlock]:
+    """Each assistant message with tool calls and the run of tool messages after it."""
     msgs = entries(body)
     for i, msg in enumerate(msgs):
         if not has_calls(msg):
@@ -99,6 +108,7 @@ def block_of(msgs: list[Entry], index: int) -> int | None:
 
 
 def declared_tools(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    """The body's `tools` entries that are JSON objects, with their index."""
     raw = body.get("tools") if isinstance(body, Mapping) else None
     if not isinstance(raw, Sequence) or isinstance(raw, str | bytes):
         return []
@@ -106,5 +116,6 @@ def declared_tools(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]
 
 
 def param(rule_params: Mapping[str, Any], name: str, default: Any) -> Any:
+    """A rule parameter, or `default` when the profile does not set it."""
     value = rule_params.get(name, default)
     return default if value is None else value

@@ -39,6 +39,7 @@ def _call_id(item: Mapping[str, Any]) -> str | None:
 
 def assistant_content_type(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
+    """`assistant-content-type`: an assistant item with a content type only user items may have."""
     forbidden = {str(t) for t in rule.params.get("forbidden", ("input_text",))}
     for i, item in _items(body):
         content = item.get("content")
@@ -76,6 +77,7 @@ def _follows_reasoning(item: Mapping[str, Any] | None) -> bool:
 
 def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
+    """`reasoning-item-orphan`: a reasoning item not followed by the item it belongs to."""
     items = _items(body)
     raw = body.get("input")
     for i, item in items:
@@ -102,6 +104,8 @@ def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,
 
 def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
+    """`missing-tool-result`: a tool call not answered before the next non-result message (includes
+    a message wedged between calls and results)."""
     items = _items(body)
     for k, (i, item) in enumerate(items):
         call_id = _call_id(item)
@@ -114,6 +118,7 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
+    """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
     if body.get("previous_response_id") or body.get("conversation"):
         return  # the calls may live in the stored response; not checkable offline
     called: set[str] = set()

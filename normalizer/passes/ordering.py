@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from normalizer.model import Change, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
-from normalizer.passes.pairing import (
+from normalizer.passes._blocks import (
     Block,
     Slot,
     block_matches,

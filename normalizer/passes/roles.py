@@ -24,6 +24,7 @@ OPENING_TEXT = ("[conversation continues: the messages before this point are not
 
 
 def wire_role(profile: Profile, role: Role) -> str:
+    """The role name the profile's protocol writes for a neutral role."""
     return _WIRE_ROLE.get(profile.protocol, {}).get(role, role)
 
 
@@ -35,7 +36,7 @@ def place_system_messages(
     messages. Every system message is merged, parts in order, into one system message at
     the start, so its instructions keep their authority.
 
-    Rejected by: Anthropic "messages: Unexpected role \"system\". …" (its profile).
+    Rejected by: Anthropic 'messages: Unexpected role "system". …' (its profile).
 
     Before: [system "be brief", user "hi", system "answer in French", assistant "salut"]
     After:  [system ("be brief", "answer in French"), user "hi", assistant "salut"]

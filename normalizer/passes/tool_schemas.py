@@ -28,6 +28,8 @@ _PASS = "convert_tool_schemas"
 
 def convert_tool_schemas(draft: Draft, profile: Profile,
                          policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes tool schemas the vendor does not accept: each is cut down to the subset it takes
+    (Gemini), one Change per conversion."""
     if not profile.enforces("tool-schema-unsupported") or not draft.tools:
         return draft, ()
     tools: list[ToolSpec] = []

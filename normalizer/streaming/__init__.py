@@ -16,23 +16,21 @@ StreamProblem on the result; nothing raises in the middle of a stream.
 and `sse` reads and writes the event-stream framing.
 """
 
-from __future__ import annotations
-
-import importlib
-from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
-
-from normalizer.errors import UnknownProtocolError
-from normalizer.model import Message
+from normalizer.model import STREAM_MARKERS
 from normalizer.streaming import sse
+from normalizer.streaming.dispatch import (
+    Assembler,
+    assemble,
+    assemble_sse,
+    assembler,
+    emit,
+)
 from normalizer.streaming.result import (
-    STREAM_MARKERS,
     ProblemCode,
     StreamProblem,
     StreamResult,
     derive_call_id,
 )
-from normalizer.wire import PROTOCOLS
 
 __all__ = [
     "STREAM_MARKERS",
@@ -47,43 +45,3 @@ __all__ = [
     "emit",
     "sse",
 ]
-
-
-class Assembler(Protocol):
-    protocol: str
-
-    def feed(self, event: Any) -> None: ...
-
-    def result(self) -> StreamResult: ...
-
-
-def _module(protocol: str) -> Any:
-    if protocol not in PROTOCOLS:
-        raise UnknownProtocolError(protocol, PROTOCOLS)
-    return importlib.import_module(f"normalizer.streaming.{protocol}")
-
-
-def assembler(protocol: str, **options: Any) -> Assembler:
-    """A fresh assembler for `protocol`. Options: `origin` (all); `id_seed` (openai_chat,
-    gemini); `choice` (openai_chat); `candidate` (gemini)."""
-    assembler_cls: type[Assembler] = _module(protocol).Assembler
-    return assembler_cls(**options)
-
-
-def assemble(events: Iterable[Any], protocol: str, **options: Any) -> StreamResult:
-    """All events of one stream (possibly cut short) -> the assembled result."""
-    built = assembler(protocol, **options)
-    for event in events:
-        built.feed(event)
-    return built.result()
-
-
-def assemble_sse(body: bytes | str, protocol: str, **options: Any) -> StreamResult:
-    """A raw SSE body as the server sent it -> the assembled result."""
-    return assemble(sse.json_events(sse.decode(body)), protocol, **options)
-
-
-def emit(message: Message, protocol: str, **options: Any) -> list[Mapping[str, Any]]:
-    """An assistant message -> the events `protocol` streams for it. Options: `split`
-    (cut strings into fragments), `interleave` (not gemini), `model`."""
-    return _module(protocol).emit(message, **options)

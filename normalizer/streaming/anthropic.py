@@ -16,15 +16,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
     StreamProblem,
     StreamResult,
-    as_event,
     cut_call,
     finished_call,
-    guarded,
 )
 
 # Events the SDK's MessageStream adds on top of the wire events when you iterate it.
@@ -44,24 +45,17 @@ class _Block:
     closed: bool = False
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed raw stream events (dicts or the SDK's event objects) with `feed`; `result()`
     gives the message so far. `origin` is the provider name set on the message."""
 
     protocol = "anthropic"
 
     def __init__(self, *, origin: str | None = None) -> None:
-        self._origin = origin
-        self._count = 0
+        super().__init__(origin=origin)
         self._blocks: dict[int, _Block] = {}
         self._stop_reason: str | None = None
         self._stopped = False
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, ev: Mapping[str, Any], where: str) -> None:
         kind = ev.get("type")
@@ -121,6 +115,7 @@ class Assembler:
                                                 f"delta type {kind!r} ignored"))
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         for block in self._blocks.values():
@@ -155,7 +150,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "claude-haiku-4-5",
+    model: str = DEFAULT_MODEL["anthropic"],
     stop_reason: str | None = None,
 ) -> list[dict[str, Any]]:
     """An assistant message -> the events Anthropic would stream for it (inverse of
@@ -192,7 +187,7 @@ def _block_events(index: int, part: Part, pieces: Splitter) -> list[dict[str, An
         start = {"type": "text", "text": ""}
         deltas = [{"type": "text_delta", "text": p} for p in pieces(part.text) if p]
     else:
-        raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+        raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
     return [{"type": "content_block_start", "index": index, "content_block": start},
             *({"type": "content_block_delta", "index": index, "delta": d} for d in deltas),
             {"type": "content_block_stop", "index": index}]

@@ -14,6 +14,7 @@ Splitter: TypeAlias = Callable[[str], Sequence[str]]
 
 
 def whole(text: str) -> Sequence[str]:
+    """The default split: the text in one piece."""
     return [text]
 
 

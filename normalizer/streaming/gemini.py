@@ -22,17 +22,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, whole
 from normalizer.streaming.result import (
     ProblemCode,
     StreamProblem,
     StreamResult,
-    as_event,
     cut_call,
     derive_call_id,
     finished_call,
-    guarded,
 )
 
 _CLEAN_FINISH = frozenset({"STOP", "MAX_TOKENS"})
@@ -47,7 +48,7 @@ class _Segment:
     signature: str | None = None
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed stream chunks with `feed`; `result()` gives the message so far. `candidate`
     selects a candidate index; `id_seed` salts derived ids; `origin` names the provider."""
 
@@ -55,18 +56,11 @@ class Assembler:
 
     def __init__(self, *, candidate: int = 0, id_seed: str = "",
                  origin: str | None = None) -> None:
+        super().__init__(origin=origin)
         self._candidate = candidate
         self._id_seed = id_seed
-        self._origin = origin
-        self._count = 0
         self._segments: list[_Segment] = []
         self._finish: str | None = None
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
         if "error" in chunk:
@@ -117,6 +111,7 @@ class Assembler:
                           f"part with keys {sorted(part)} ignored (not text or functionCall)")
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         calls = 0
@@ -157,7 +152,7 @@ def emit(
     message: Message,
     *,
     split: Splitter | None = None,
-    model: str = "gemini-2.5-flash",
+    model: str = DEFAULT_MODEL["gemini"],
     finish_reason: str = "STOP",
 ) -> list[dict[str, Any]]:
     """An assistant message -> the chunks Gemini would stream (inverse of `assemble`): text
@@ -192,7 +187,7 @@ def _wire_parts(part: Part, pieces: Splitter) -> list[dict[str, Any]]:
         out = [{"text": p} for p in pieces(part.text) if p] or [{"text": ""}]
         signature = part.extras.get("thought_signature")
     else:
-        raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+        raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
     if signature:
         out[-1] = {**out[-1], "thoughtSignature": signature}
     return out

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
     StreamProblem,
     StreamResult,
-    as_event,
     cut_call,
     derive_call_id,
     finished_call,
-    guarded,
 )
 
 # `reasoning_content` is DeepSeek's field; OpenRouter streams `reasoning` (openrouter.ai docs,
@@ -41,7 +41,7 @@ class _Call:
     raw: list[str] = field(default_factory=list)
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed chunks with `feed`; read the message so far with `result()` at any time (a cut
     stream is simply a result taken before the last chunk). `choice` selects one of n
     choices; `id_seed` salts the ids derived for calls sent without one; `origin` is the
@@ -50,21 +50,14 @@ class Assembler:
     protocol = "openai_chat"
 
     def __init__(self, *, choice: int = 0, id_seed: str = "", origin: str | None = None) -> None:
+        super().__init__(origin=origin)
         self._choice = choice
         self._id_seed = id_seed
-        self._origin = origin
-        self._count = 0
         self._order: list[tuple[str, int]] = []
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self._calls: dict[int, _Call] = {}
         self._finish: str | None = None
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
         if "error" in chunk and not chunk.get("choices"):
@@ -137,6 +130,7 @@ class Assembler:
             self._order.append(key)
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         calls = 0
@@ -170,7 +164,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "gpt-4o-mini",
+    model: str = DEFAULT_MODEL["openai_chat"],
     finish_reason: str | None = None,
 ) -> list[dict[str, Any]]:
     """An assistant message -> the chunks an OpenAI server would stream for it (the inverse

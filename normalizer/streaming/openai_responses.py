@@ -22,9 +22,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from normalizer.model import Message, Part
+from normalizer.protocols import DEFAULT_MODEL
+from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, round_robin, whole
 from normalizer.streaming.responses_items import Item, emit_item, item_parts, response_object
-from normalizer.streaming.result import StreamProblem, StreamResult, as_event, guarded
+from normalizer.streaming.result import StreamProblem, StreamResult
 
 # Events that carry nothing the neutral message needs (their content also arrives as deltas).
 _QUIET = frozenset({
@@ -41,22 +43,15 @@ _TEXT_DELTAS = {"response.output_text.delta": "text",
 _FAILED = ("response.incomplete", "response.failed", "error")
 
 
-class Assembler:
+class Assembler(BaseAssembler):
     """Feed Responses stream events with `feed`; `result()` gives the message so far."""
 
     protocol = "openai_responses"
 
     def __init__(self, *, origin: str | None = None) -> None:
-        self._origin = origin
-        self._count = 0
+        super().__init__(origin=origin)
         self._items: dict[int, Item] = {}
         self._status: str | None = None
-        self._problems: list[StreamProblem] = []
-
-    def feed(self, event: Any) -> None:
-        where = f"events[{self._count}]"
-        self._count += 1
-        guarded(self._problems, where, self._handle, as_event(event))
 
     def _handle(self, ev: Mapping[str, Any], where: str) -> None:
         kind = str(ev.get("type"))
@@ -108,6 +103,7 @@ class Assembler:
             "stream-error", where, f"{kind}: {json.dumps(detail, ensure_ascii=False)}"))
 
     def result(self) -> StreamResult:
+        """The assembled message so far, and how the stream went."""
         parts: list[Part] = []
         problems = list(self._problems)
         for index in sorted(self._items):
@@ -123,7 +119,7 @@ def emit(
     *,
     split: Splitter | None = None,
     interleave: bool = False,
-    model: str = "gpt-4.1-mini",
+    model: str = DEFAULT_MODEL["openai_responses"],
 ) -> list[dict[str, Any]]:
     """An assistant message -> the events the Responses API would stream (inverse of
     `assemble`). One output item per part; `interleave` sends items' events round-robin."""

@@ -8,14 +8,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from normalizer.errors import UnstreamablePartError
 from normalizer.model import Part, Text, Thinking, ToolCall
+from normalizer.protocols import SUMMARY_JOIN
 from normalizer.streaming.emitting import Splitter, arguments_text
 from normalizer.streaming.result import StreamProblem, cut_call, finished_call
-from normalizer.wire.openai_responses import SUMMARY_JOIN
 
 
 @dataclass(slots=True)
 class Item:
+    """One output item of a Responses stream as it is being assembled."""
+
     KINDS: ClassVar[frozenset[str]] = frozenset({"message", "function_call", "reasoning"})
 
     kind: str
@@ -29,9 +32,11 @@ class Item:
 
     @property
     def closed(self) -> bool:
+        """Whether the item's done event has arrived."""
         return self.final is not None or self.final_arguments is not None
 
     def append(self, what: str, ev: Mapping[str, Any], where: str) -> None:
+        """Add one delta event's text to the item's `what` fragments."""
         delta = ev.get("delta")
         if not isinstance(delta, str):
             return
@@ -114,7 +119,7 @@ def emit_item(
         return _reasoning_events(index, part, pieces)
     if isinstance(part, Text):
         return _text_events(index, part, pieces)
-    raise ValueError(f"an assistant message cannot stream a {type(part).__name__}")
+    raise UnstreamablePartError(f"an assistant message cannot stream a {type(part).__name__}")
 
 
 def _frame(index: int, item: dict[str, Any], done: dict[str, Any],
@@ -172,6 +177,7 @@ def _reasoning_events(index: int, thinking: Thinking,
 
 
 def response_object(model: str, output: list[dict[str, Any]], status: str) -> dict[str, Any]:
+    """The `response` object Responses events carry, with `output` and `status`."""
     return {"id": "resp_stream", "object": "response", "created_at": 0, "model": model,
             "status": status, "output": output, "parallel_tool_calls": True,
             "tool_choice": "auto", "tools": []}

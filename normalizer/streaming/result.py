@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from normalizer.errors import ArgumentsJSONError
+from normalizer.errors import ArgumentsJSONError, StreamEventError
 from normalizer.model import EMPTY, JsonMap, Message, ToolCall
 from normalizer.streaming.sse import INVALID_JSON_KEY
 from normalizer.tools import parse_arguments
@@ -27,12 +27,6 @@ ProblemCode: TypeAlias = Literal[
     "unknown-event",      # an event type this assembler does not know (ignored)
     "arguments-mismatch",  # a closing event's full arguments differ from the deltas
 ]
-
-
-# Extras keys the assemblers put on parts to describe the neutral part itself. They are not
-# vendor fields: a renderer must not write them into a request body.
-STREAM_MARKERS: frozenset[str] = frozenset(
-    {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +57,17 @@ class StreamResult:
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The message's tool calls, complete or not."""
         return self.message.tool_calls
 
     @property
     def incomplete_calls(self) -> tuple[ToolCall, ...]:
+        """The calls the stream ended before closing."""
         return tuple(c for c in self.tool_calls if c.extras.get("incomplete"))
 
     @property
     def argument_errors(self) -> tuple[ArgumentsJSONError, ...]:
+        """The typed errors of closed calls whose arguments are not a JSON object."""
         return tuple(p.error for p in self.problems if p.error is not None)
 
     def raise_on_invalid_arguments(self) -> StreamResult:
@@ -88,7 +85,8 @@ def as_event(event: Any) -> Mapping[str, Any]:
         return event
     dump = getattr(event, "model_dump", None)
     if dump is None:
-        raise TypeError(f"expected a JSON object or an SDK event, got {type(event).__name__}")
+        raise StreamEventError(
+            f"expected a JSON object or an SDK event, got {type(event).__name__}")
     return dump(mode="json", by_alias=True, exclude_none=True, warnings=False)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normalizer.errors import UnknownProtocolError
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import PROTOCOLS
 
 _LINE = re.compile(r"\r\n|\r|\n")
 # OpenAI Chat ends its stream with this data line; it is not JSON.
@@ -28,6 +28,8 @@ INVALID_JSON_KEY = "sse_invalid_json"
 
 @dataclass(frozen=True, slots=True)
 class SSEMessage:
+    """One server-sent event: its `event` name (if any) and its `data` text."""
+
     event: str | None
     data: str
 
@@ -42,6 +44,7 @@ class SSEDecoder:
         self._data: list[str] = []
 
     def feed(self, chunk: bytes) -> list[SSEMessage]:
+        """Take the next bytes; return the events they complete."""
         text = self._pending + self._utf8.decode(chunk)
         # A trailing CR may be the first half of a CRLF: hold it until the next chunk.
         held = "\r" if text.endswith("\r") else ""

@@ -14,8 +14,10 @@ from typing import Any
 
 from normalizer.errors import UnknownProtocolError
 from normalizer.model import History, ToolSpec
+from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
 
-PROTOCOLS: tuple[str, ...] = ("openai_chat", "openai_responses", "anthropic", "gemini")
+__all__ = ["PROTOCOLS", "parse", "protocol_module", "render"]
+
 
 
 def protocol_module(protocol: str) -> ModuleType:
@@ -40,5 +42,5 @@ def render(
 ) -> dict[str, Any]:
     """Neutral History -> the request body the protocol's SDK would send (faithfully)."""
     module = protocol_module(protocol)
-    return module.render(history, tools=tools, model=model or module.DEFAULT_MODEL,
+    return module.render(history, tools=tools, model=model or DEFAULT_MODEL[protocol],
                          options=options)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
-    JsonMap,
     Message,
     Part,
     Text,
@@ -33,10 +33,11 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
+from normalizer.wire._extras import written
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+PROTOCOL = "anthropic"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
 # Anthropic requires max_tokens on every request; 256 keeps conformance probes cheap.
 DEFAULT_MAX_TOKENS = 256
 VENDOR = "anthropic"
@@ -49,13 +50,6 @@ _OWN_KEYS = {
     "thinking": ("type", "thinking", "signature"),
     "redacted_thinking": ("type", "data"),
 }
-# Extras keys that other protocol modules define (Gemini's thought signature and response
-# fields, OpenAI's developer role, message name, prefix and call `function` fields, the
-# Responses item fields): never sent as Anthropic fields, which Anthropic would reject.
-_FOREIGN_KEYS = frozenset({
-    "thought_signature", "function_call", "function_response", "response", "role", "name",
-    "prefix", "function", "instructions", "item", "summary", "status", "phase", "annotations",
-    "id"})
 
 
 # ---------------------------------------------------------------- parse
@@ -193,7 +187,8 @@ def _render_message(message: Message) -> dict[str, Any]:
         content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
     else:
         content = _render_content(message.parts)
-    return {"role": role, "content": content, **_extras(message.extras, ("role", "content"))}
+    return {"role": role, "content": content,
+            **written(message.extras, PROTOCOL, ("role", "content"))}
 
 
 def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
@@ -204,15 +199,9 @@ def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
     return [_render_block(p) for p in parts]
 
 
-def _extras(extras: JsonMap, own: tuple[str, ...]) -> dict[str, Any]:
-    """Extras as wire fields; they never overwrite a field the block itself defines."""
-    return {k: thaw(v) for k, v in extras.items()
-            if k not in own and k not in _FOREIGN_KEYS and k not in STREAM_MARKERS}
-
-
 def _render_block(part: Part) -> dict[str, Any]:
     block = _render_own_fields(part)
-    return {**block, **_extras(part.extras, _OWN_KEYS[block["type"]])}
+    return {**block, **written(part.extras, PROTOCOL, _OWN_KEYS[block["type"]])}
 
 
 def _render_own_fields(part: Part) -> dict[str, Any]:

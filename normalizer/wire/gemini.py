@@ -26,6 +26,7 @@ import base64
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
@@ -39,21 +40,16 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
 from normalizer.tools import declare
+from normalizer.wire._extras import written
 
-DEFAULT_MODEL = "gemini-2.5-flash"
+PROTOCOL = "gemini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
 VENDOR = "gemini"
 SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
 
 _SNAKE = {"system_instruction": "systemInstruction", "function_call": "functionCall",
           "function_response": "functionResponse", "thought_signature": "thoughtSignature"}
-# Extras keys other protocol modules define (Anthropic block fields, OpenAI's developer role,
-# message name, prefix, part type and call `function` fields, the Responses item fields):
-# never sent as Gemini fields, which Gemini (and google-genai's types) would reject.
-_FOREIGN_KEYS = frozenset({
-    "cache_control", "citations", "role", "name", "prefix", "type", "function", "id",
-    "instructions", "item", "summary", "status", "phase", "annotations"})
 _PART_KINDS = ("text", "functionCall", "functionResponse")
 
 
@@ -225,7 +221,7 @@ def _render_system(message: Message) -> dict[str, Any]:
     if isinstance(message.extras.get("role"), str) and message.extras["role"] != "developer":
         content["role"] = message.extras["role"]
     content["parts"] = [_render_part(p) for p in message.parts]
-    return {**content, **_extras(message.extras, ("role", "parts"))}
+    return {**content, **written(message.extras, PROTOCOL, ("role", "parts"))}
 
 
 def _render_message(message: Message) -> dict[str, Any]:
@@ -233,13 +229,7 @@ def _render_message(message: Message) -> dict[str, Any]:
     would send it (Gemini accepts only user and model)."""
     role = {"assistant": "model", "tool": "user"}.get(message.role, message.role)
     return {"role": role, "parts": [_render_part(p) for p in message.parts],
-            **_extras(message.extras, ("role", "parts"))}
-
-
-def _extras(extras: JsonMap, own: tuple[str, ...]) -> dict[str, Any]:
-    """Extras as wire fields; they never overwrite a field the part itself defines."""
-    return {k: thaw(v) for k, v in extras.items()
-            if k not in own and k not in _FOREIGN_KEYS and k not in STREAM_MARKERS}
+            **written(message.extras, PROTOCOL, ("role", "parts"))}
 
 
 def _render_part(part: Part) -> dict[str, Any]:
@@ -247,7 +237,7 @@ def _render_part(part: Part) -> dict[str, Any]:
         out: dict[str, Any] = {"text": part.text, "thought": True}
         if part.signature is not None:
             out["thoughtSignature"] = part.signature
-        return {**out, **_extras(part.extras, (*out, SIGNATURE))}
+        return {**out, **written(part.extras, PROTOCOL, (*out, SIGNATURE))}
     if isinstance(part, Text):
         out = {"text": part.text}
     elif isinstance(part, ToolCall):
@@ -257,14 +247,14 @@ def _render_part(part: Part) -> dict[str, Any]:
     if SIGNATURE in part.extras:
         out["thoughtSignature"] = part.extras[SIGNATURE]
     own = (*out, SIGNATURE, "function_call", "function_response", "response")
-    return {**out, **_extras(part.extras, own)}
+    return {**out, **written(part.extras, PROTOCOL, own)}
 
 
 def _render_call(call: ToolCall) -> dict[str, Any]:
     out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
     out["name"] = call.name
     out["args"] = call.arguments if isinstance(call.arguments, str) else thaw(call.arguments)
-    return {**out, **_extras(call.extras.get("function_call", JsonMap()), tuple(out))}
+    return {**out, **written(call.extras.get("function_call", JsonMap()), PROTOCOL, tuple(out))}
 
 
 def _render_response(result: ToolResult) -> dict[str, Any]:
@@ -278,4 +268,4 @@ def _render_response(result: ToolResult) -> dict[str, Any]:
     else:
         out["response"] = {"error" if result.is_error else "output": result.text}
     fields = result.extras.get("function_response", JsonMap())
-    return {**out, **_extras(fields, tuple(out))}
+    return {**out, **written(fields, PROTOCOL, tuple(out))}

@@ -3,20 +3,19 @@ full mapping and what is lossy. In short: system/developer/user messages -> one 
 (`developer` as extras {"role": "developer"}); assistant -> Thinking (`reasoning_content`),
 Text (`content`), ToolCall (`tool_calls`), in that order; consecutive `tool` messages -> ONE
 tool Message; fields with no neutral home -> extras, written back verbatim. Render is
-faithful: it writes what the history says, broken or not. The helpers at the top are shared
-with openai_responses, which encodes text and arguments the same way.
+faithful: it writes what the history says, broken or not. The helpers shared with
+openai_responses (text parts, arguments, tool turns) are in `_openai_common`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from normalizer.errors import ArgumentsJSONError, WireFormatError
+from normalizer import protocols
+from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
-    JsonMap,
     Message,
     Part,
     Text,
@@ -26,10 +25,23 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
-from normalizer.tools import declare, parse_arguments
+from normalizer.tools import declare
+from normalizer.wire._extras import skipped
+from normalizer.wire._openai_common import (
+    arguments_from_wire,
+    arguments_to_wire,
+    content_to_wire,
+    kind,
+    part_to_wire,
+    require_mapping,
+    result_content,
+    split_tool_turn,
+    string_field,
+    text_parts,
+    with_extras,
+)
 
-DEFAULT_MODEL = "gpt-4o-mini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_chat"]
 PROTOCOL = "openai_chat"
 
 # Why "\n\n": several Thinking parts (Anthropic sends one block per step) must share the one
@@ -37,121 +49,9 @@ PROTOCOL = "openai_chat"
 THINKING_JOIN = "\n\n"
 
 _ROLES = ("system", "developer", "user", "assistant", "tool")
-# Extras keys other protocol modules define (Gemini signatures, Anthropic citations, the
-# Responses instructions flag and item fields): never written as Chat Completions fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "instructions", "item", "id", "status",
-                "annotations", "phase", "response", "function_call", "function_response",
-                *sorted(STREAM_MARKERS))
-
-
-# --- helpers shared with openai_responses ---
-
-
-def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise WireFormatError(where, f"expected a JSON object, got {_kind(value)}")
-    return value
-
-
-def string_field(obj: Mapping[str, Any], key: str, where: str, *,
-                 optional: bool = False) -> Any:
-    """obj[key] as a string; None when absent and `optional`."""
-    value = obj.get(key)
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise WireFormatError(f"{where}.{key}", f"expected a string, got {_kind(value)}")
-    return value
-
-
-def result_content(raw: Any, where: str, default_type: str,
-                   text_types: Iterable[str]) -> str | tuple[Text, ...]:
-    """A tool result's content: a string stays a string, an array becomes Text parts."""
-    return raw if isinstance(raw, str) else text_parts(raw, where, default_type, text_types)
-
-
-def _kind(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
-
-
-def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str]) -> Text:
-    """One content part -> Text. The part's `type` is kept in extras only when it is not the
-    default for its place, so a wrong type (input_text in an assistant item) survives."""
-    part = require_mapping(part, where)
-    kind = part.get("type")
-    allowed = (*text_types, "refusal")
-    if kind not in allowed:
-        raise WireFormatError(f"{where}.type", f"unsupported content part type {kind!r}; this "
-                              f"library models text only (expected one of {', '.join(allowed)})")
-    key = "refusal" if kind == "refusal" else "text"
-    text = string_field(part, key, where)
-    extras = {k: v for k, v in part.items() if k not in ("type", key)}
-    if kind != default_type:
-        extras = {"type": kind, **extras}
-    return Text(text, extras)
-
-
-def text_parts(content: Any, where: str, default_type: str,
-               text_types: Iterable[str]) -> tuple[Text, ...]:
-    """Message content (a string or an array of parts) -> Text parts."""
-    if isinstance(content, str):
-        return (Text(content),)
-    if isinstance(content, list):
-        types = tuple(text_types)
-        return tuple(text_part(p, f"{where}[{i}]", default_type, types)
-                     for i, p in enumerate(content))
-    raise WireFormatError(where, f"expected a string or an array of content parts, "
-                                 f"got {_kind(content)}")
-
-
-def part_to_wire(text: Text, default_type: str, skip: Iterable[str]) -> dict[str, Any]:
-    kind = text.extras.get("type", default_type)
-    fields = {"type": kind, "refusal" if kind == "refusal" else "text": text.text}
-    return with_extras(fields, text.extras, skip)
-
-
-def content_to_wire(texts: Sequence[Text], default_type: str,
-                    skip: Iterable[str]) -> str | list[dict[str, Any]]:
-    """One plain Text -> a string; anything else (none, several, or with extras) -> parts.
-    Extras this protocol does not write (`skip`) do not make a Text less plain."""
-    skip = tuple(skip)
-    if len(texts) == 1 and all(key in skip for key in texts[0].extras):
-        return texts[0].text
-    return [part_to_wire(t, default_type, skip) for t in texts]
-
-
-def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
-    """A JSON-object string -> JsonMap; any other string (including "") is kept verbatim."""
-    if raw is None:
-        return JsonMap()
-    if isinstance(raw, Mapping):
-        return JsonMap(raw)
-    if not isinstance(raw, str):
-        raise WireFormatError(where, f"expected a JSON string, got {_kind(raw)}")
-    if raw == "":
-        return raw
-    try:
-        return parse_arguments(raw, where)
-    except ArgumentsJSONError:
-        return raw
-
-
-def arguments_to_wire(arguments: JsonMap | str) -> str:
-    """Canonical form: compact JSON, key order kept, non-ASCII unescaped; strings verbatim."""
-    if isinstance(arguments, str):
-        return arguments
-    return json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))
-
-
-def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
-                skip: Iterable[str] = ()) -> dict[str, Any]:
-    """Modelled fields first; extras add only keys the fields do not already hold."""
-    ignored = set(skip)
-    for key, value in extras.items():
-        if key not in fields and key not in ignored:
-            fields[key] = thaw(value)
-    return fields
+# Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
+# which protocol owns which) and the neutral model's reserved markers.
+FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
 
 
 # --- parse ---
@@ -163,7 +63,7 @@ def parse(body: Mapping[str, Any]) -> History:
     body = require_mapping(body, "body")
     messages = body.get("messages")
     if not isinstance(messages, list):
-        raise WireFormatError("messages", f"expected an array of messages, got {_kind(messages)}")
+        raise WireFormatError("messages", f"expected an array of messages, got {kind(messages)}")
     out: list[Message] = []
     results: list[ToolResult] = []
     for i, raw in enumerate(messages):
@@ -223,7 +123,7 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
         parts.extend(_parse_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(calls))
         consumed.add("tool_calls")
     elif calls is not None and not isinstance(calls, list):
-        raise WireFormatError(f"{where}.tool_calls", f"expected an array, got {_kind(calls)}")
+        raise WireFormatError(f"{where}.tool_calls", f"expected an array, got {kind(calls)}")
     # Kept verbatim so that `tool_calls: []` or `reasoning_content: null`, which some vendors
     # reject, still reach the request.
     extras = {k: v for k, v in msg.items() if k not in consumed}
@@ -319,22 +219,6 @@ def _render_call(call: ToolCall) -> dict[str, Any]:
     fields.update({"type": "function", "function": fn})
     return with_extras(fields, call.extras, (*FOREIGN_KEYS, "function"))
 
-
-def split_tool_turn(message: Message, where: str,
-                    protocol: str) -> tuple[list[ToolResult], list[Text]]:
-    """A tool message's results and its Text parts (which both OpenAI protocols render as a
-    user message after the results); any other part has no place there."""
-    results: list[ToolResult] = []
-    texts: list[Text] = []
-    for j, part in enumerate(message.parts):
-        if isinstance(part, Text):
-            texts.append(part)
-        elif isinstance(part, ToolResult):
-            results.append(part)
-        else:
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a tool message in {protocol}")
-    return results, texts
 
 
 def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:

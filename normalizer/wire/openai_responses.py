@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
@@ -24,9 +25,10 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.streaming.result import STREAM_MARKERS
+from normalizer.protocols import SUMMARY_JOIN
 from normalizer.tools import declare
-from normalizer.wire.openai_chat import (
+from normalizer.wire._extras import skipped
+from normalizer.wire._openai_common import (
     arguments_from_wire,
     arguments_to_wire,
     content_to_wire,
@@ -39,19 +41,15 @@ from normalizer.wire.openai_chat import (
     with_extras,
 )
 
-DEFAULT_MODEL = "gpt-4.1-mini"
+DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_responses"]
 PROTOCOL = "openai_responses"
 VENDOR = "openai_responses"
 
-# Several summary parts share one Thinking text; the originals are kept in extras["summary"]
-# so that they render back unchanged while the text is not edited.
-SUMMARY_JOIN = "\n\n"
-
 _INPUT_TYPES = ("input_text", "output_text")
-# Extras keys other protocol modules define (Gemini signatures, Anthropic cache_control and
-# citations, Mistral's prefix flag, Chat's message `name`): never written as Responses fields.
-FOREIGN_KEYS = ("thought_signature", "citations", "cache_control", "prefix", "name", "item",
-                "response", "function_call", "function_response", *sorted(STREAM_MARKERS))
+# Extras keys never written as generic Responses fields: other protocols' (protocols.py says
+# which protocol owns which), the reserved markers, and `item` (the item fields a first Text
+# carries, which _render_assistant writes itself).
+FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL, "item")))
 
 
 # --- parse ---
@@ -87,7 +85,9 @@ def _group(items: list[Any]) -> list[Message]:
         where = f"input[{k}]"
         item = require_mapping(raw, where)
         role, parts = _parse_item(item, where)
-        if role != run_role and run_role is not None:
+        # A whole Message (a role item, an empty assistant message) ends the run too: an
+        # empty assistant message joined into a run would vanish, having no part to add.
+        if (role != run_role or isinstance(parts, Message)) and run_role is not None:
             out.append(Message(run_role, tuple(run)))  # type: ignore[arg-type]
             run_role, run = None, []
         if isinstance(parts, Message):
@@ -115,7 +115,12 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
                               "function_call_output items")
     role = item.get("role")
     if role == "assistant":
-        return "assistant", list(_assistant_texts(item, where))
+        texts = _assistant_texts(item, where)
+        if not texts:  # content [] : its own message, its item fields kept on it
+            fields = {k: v for k, v in item.items() if k not in ("role", "content")}
+            return "assistant", Message("assistant", (), extras={"item": fields} if fields
+                                        else {})
+        return "assistant", list(texts)
     if role not in ("user", "system", "developer"):
         raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
                                                f"assistant; got {role!r}")
@@ -252,12 +257,13 @@ def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
                                   f"place in an assistant message in {PROTOCOL}")
     if texts or not message.parts:
         # An assistant message without parts still renders, as an item with empty content.
-        items.append(_message_item(texts))
+        items.append(_message_item(texts, message.extras.get("item")))
     return items
 
 
-def _message_item(texts: list[Text]) -> dict[str, Any]:
-    fields = thaw(texts[0].extras.get("item") or {}) if texts else {}
+def _message_item(texts: list[Text], own: Any = None) -> dict[str, Any]:
+    """A message item; `own` holds the item fields of a message without parts."""
+    fields = thaw((texts[0].extras.get("item") if texts else own) or {})
     plain = [Text(t.text, t.extras.without("item")) for t in texts]
     content: str | list[dict[str, Any]] = (
         content_to_wire(plain, "output_text", FOREIGN_KEYS) if plain else []

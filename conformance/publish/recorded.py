@@ -1,0 +1,54 @@
+"""The request bodies behind the matrix, read back from the cassettes each verdict was
+replayed from, so the published page can show what was sent (raw vs normalized).
+
+A result gains an optional `request` (the JSON body as recorded) when its `source` names a
+cassette that can be read; results from a live run without cassettes stay as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from conformance.cassettes import read_cassette
+
+
+def recorded_request(path: Path) -> Any:
+    """The JSON body of the first interaction recorded in the cassette at `path`, or None
+    when the file is missing, unreadable, or its body is not JSON."""
+    try:
+        data = read_cassette(path)
+    except (OSError, yaml.YAMLError):
+        return None
+    interactions = data.get("interactions") or []
+    if not interactions:
+        return None
+    body = (interactions[0].get("request") or {}).get("body")
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, dict):
+        return body
+    try:
+        return json.loads(body) if isinstance(body, str) else None
+    except json.JSONDecodeError:
+        return None
+
+
+def with_requests(results: Iterable[Mapping[str, Any]], root: Path = Path(".")
+                  ) -> list[dict[str, Any]]:
+    """Copies of `results`, each with `request` read from its cassette (relative paths are
+    taken from `root`) where it has none yet and the cassette holds a JSON body."""
+    out = []
+    for r in results:
+        r = dict(r)
+        cassette = (r.get("source") or {}).get("cassette")
+        if r.get("request") is None and cassette:
+            body = recorded_request(root / cassette)
+            if body is not None:
+                r["request"] = body
+        out.append(r)
+    return out

@@ -1,0 +1,200 @@
+"""The profile loader: `Rule`, `Profile`, and reading them from YAML (built-in files, a path,
+or a mapping), with base files merged in. The file format is drawn in `normalizer.profiles`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from normalizer.errors import ProfileError, UnknownProviderError
+from normalizer.model import EMPTY, JsonMap
+from normalizer.protocols import PROTOCOLS
+from normalizer.rules import RULE_IDS
+
+HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
+PROVIDERS: tuple[str, ...] = (
+    "openai", "openai_responses", "anthropic", "gemini", "mistral", "groq", "deepseek", "xai",
+    "cerebras", "fireworks", "together", "openrouter", "ollama", "vllm",
+)
+UNKNOWN = "unknown"
+_RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_verified",
+              "confidence", "params", "enforced", "observed", "inherited", "notes"}
+_PROFILE_KEYS = {"provider", "protocol", "error_format", "inherits", "disable", "rules", "notes",
+                 "extends_rules_from", "probed"}
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One strictness rule of a vendor, with its verbatim message template and source."""
+
+    id: str
+    forbids: str
+    status: int
+    message: str
+    source: str
+    last_verified: str
+    confidence: Literal["high", "low"]
+    error: JsonMap = EMPTY  # type / code / param (param may be a template)
+    params: JsonMap = EMPTY
+    enforced: bool = True
+    inherited: bool = False
+    observed: JsonMap = EMPTY  # what a probe saw: verdict, status, text, date
+    notes: str = ""
+
+    @property
+    def message_known(self) -> bool:
+        """Whether the vendor's verbatim message is known (not `unknown`)."""
+        return self.message != UNKNOWN
+
+    def applies_to(self, model: str | None, *, when_unknown: bool) -> bool:
+        """Whether the rule holds for `model`: rules with `params.model_prefixes` hold only
+        for models starting with one of them (`models/` prefix ignored)."""
+        prefixes = self.params.get("model_prefixes")
+        if not prefixes:
+            return True
+        if not model:
+            return when_unknown
+        name = model.removeprefix("models/")
+        return any(name.startswith(str(p)) for p in prefixes)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A provider's rules in the order the vendor evaluates them, and its protocol."""
+
+    provider: str
+    protocol: str
+    error_format: str
+    rules: tuple[Rule, ...]
+    inherits: str | None = None
+    notes: str = ""
+    source_path: str = ""
+
+    def rule(self, rule_id: str) -> Rule | None:
+        """The rule with this id, or None when the profile has none."""
+        return next((r for r in self.rules if r.id == rule_id), None)
+
+    def enforces(self, rule_id: str) -> bool:
+        """Whether the profile has this rule and the vendor enforces it."""
+        found = self.rule(rule_id)
+        return found is not None and found.enforced
+
+    def param(self, rule_id: str, name: str, default: Any = None) -> Any:
+        """A parameter of an enforced rule, or `default` when the rule is off or absent."""
+        found = self.rule(rule_id)
+        if found is None or not found.enforced:
+            return default
+        return found.params.get(name, default)
+
+
+def load_profile(spec: str | Path | Profile) -> Profile:
+    """A built-in provider name, a path to a profile YAML file, or a Profile (returned as is)."""
+    if isinstance(spec, Profile):
+        return spec
+    text = str(spec)
+    if text in PROVIDERS:
+        return _load_builtin(text)
+    path = Path(text)
+    if path.suffix in {".yaml", ".yml"} or path.exists():
+        if not path.is_file():
+            raise ProfileError(text, "file", "no such profile file")
+        return _load_file(path, base_dir=HERE / "base")
+    raise UnknownProviderError(text, PROVIDERS)
+
+
+@cache
+def _load_builtin(name: str) -> Profile:
+    return _load_file(HERE / f"{name}.yaml", base_dir=HERE / "base")
+
+
+def _load_file(path: Path, base_dir: Path) -> Profile:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ProfileError(str(path), "yaml", str(exc)) from exc
+    return profile_from_mapping(data, source=str(path), base_dir=base_dir)
+
+
+def profile_from_mapping(data: Any, *, source: str = "<profile>",
+                         base_dir: Path = HERE / "base") -> Profile:
+    """A Profile from parsed YAML; errors name `source` and the field."""
+    if not isinstance(data, Mapping):
+        raise ProfileError(source, "top level", "expected a mapping")
+    unknown = set(data) - _PROFILE_KEYS
+    if unknown:
+        raise ProfileError(source, "top level", f"unknown keys {sorted(unknown)}; "
+                           f"expected some of {sorted(_PROFILE_KEYS)}")
+    for key in ("provider", "protocol"):
+        if not isinstance(data.get(key), str):
+            raise ProfileError(source, key, "required string missing")
+    if data["protocol"] not in PROTOCOLS:
+        raise ProfileError(source, "protocol", f"{data['protocol']!r} is not one of {PROTOCOLS}")
+    rules = [_rule(r, source, f"rules[{i}]") for i, r in enumerate(data.get("rules") or ())]
+    inherits = data.get("inherits")
+    if inherits:
+        base = _load_file(base_dir / f"{inherits}.yaml", base_dir)
+        own = {r.id for r in rules}
+        disabled = set(data.get("disable") or ())
+        inherited = [replace(r, inherited=True) for r in base.rules
+                     if r.id not in own and r.id not in disabled]
+        rules = _merge_in_base_order(base.rules, inherited, rules)
+    ids = [r.id for r in rules]
+    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    if dupes:
+        raise ProfileError(source, "rules", f"rule ids listed twice: {dupes}")
+    return Profile(provider=data["provider"], protocol=data["protocol"],
+                   error_format=str(data.get("error_format") or data["protocol"]),
+                   rules=tuple(rules), inherits=inherits, notes=str(data.get("notes") or ""),
+                   source_path=source)
+
+
+def _merge_in_base_order(
+    base: tuple[Rule, ...], inherited: list[Rule], own: list[Rule]
+) -> list[Rule]:
+    """Own rules replace the base rule of the same id in place; new own rules go after."""
+    by_id = {r.id: r for r in inherited} | {r.id: r for r in own}
+    merged = [by_id[r.id] for r in base if r.id in by_id]
+    placed = {r.id for r in merged}
+    return merged + [r for r in own if r.id not in placed]
+
+
+def _rule(raw: Any, source: str, where: str) -> Rule:
+    if not isinstance(raw, Mapping):
+        raise ProfileError(source, where, "expected a mapping")
+    unknown = set(raw) - _RULE_KEYS
+    if unknown:
+        raise ProfileError(source, where, f"unknown keys {sorted(unknown)}")
+    rule_id = raw.get("id")
+    if rule_id not in RULE_IDS:
+        raise ProfileError(source, f"{where}.id", f"{rule_id!r} is not a known rule id "
+                           "(normalizer/rules.py lists them)")
+    for key in ("forbids", "message", "source"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            raise ProfileError(source, f"{where}.{key}", "required non-empty string")
+    if not isinstance(raw.get("status"), int):
+        raise ProfileError(source, f"{where}.status", "expected an HTTP status code (integer)")
+    confidence = raw.get("confidence")
+    if confidence not in ("high", "low"):
+        raise ProfileError(source, f"{where}.confidence", "expected 'high' or 'low'")
+    verified = raw.get("last_verified")
+    if isinstance(verified, dt.date):
+        verified = verified.isoformat()
+    if not isinstance(verified, str):
+        raise ProfileError(source, f"{where}.last_verified", "expected a date YYYY-MM-DD")
+    return Rule(id=rule_id, forbids=raw["forbids"], status=raw["status"], message=raw["message"],
+                source=raw["source"], last_verified=verified, confidence=confidence,
+                error=JsonMap(raw.get("error") or {}), params=JsonMap(raw.get("params") or {}),
+                enforced=bool(raw.get("enforced", True)), inherited=bool(raw.get("inherited")),
+                observed=JsonMap(raw.get("observed") or {}), notes=str(raw.get("notes") or ""))
+
+
+def builtin_profiles() -> tuple[Profile, ...]:
+    """Every built-in profile, in PROVIDERS order."""
+    return tuple(load_profile(name) for name in PROVIDERS)

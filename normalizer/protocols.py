@@ -1,0 +1,77 @@
+"""The ground floor of fixed facts about the wire protocols: which exist, and per protocol
+its reference provider, error format and default model. Kept in one place so the rooms
+above (wire, streaming, tools, profiles, the suite) read them instead of spelling them out.
+
+This module imports nothing from the package: everything else may import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolFacts:
+    """What is fixed about one wire protocol.
+
+    `reference_provider` is the built-in profile a stream or a user provider of this
+    protocol defaults to; `error_format` is the shape of the vendor's error JSON (the
+    emulator's `ERROR_FORMATS`); `default_model` is the model `render` and `emit` write
+    when the caller names none. `own_extras` are the extras keys this protocol's parser
+    gives a meaning (fields with no neutral home): its renderer writes them back, and
+    every other protocol's renderer leaves them out (`foreign_extras`). Any other key
+    in extras (a vendor field no module names) is written back by every renderer.
+    """
+
+    name: str
+    reference_provider: str
+    error_format: str
+    default_model: str
+    own_extras: frozenset[str] = frozenset()
+
+
+# The default models are the ones the cassettes were recorded with: request bodies are
+# matched byte for byte, so change one only together with a re-recording.
+FACTS: Final = MappingProxyType({
+    facts.name: facts for facts in (
+        # `role` {"developer"}, message `name`, Mistral's `prefix`, a call's other
+        # `function` fields, a content part's `type`; `cache_control` on content parts is
+        # written back in Chat bodies too (as before this table existed).
+        ProtocolFacts("openai_chat", "openai", "openai", "gpt-4o-mini", frozenset({
+            "role", "name", "prefix", "function", "type", "cache_control"})),
+        # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
+        # `role`), output-text `annotations` and a reasoning item's `summary` parts.
+        ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",
+                      frozenset({"role", "type", "instructions", "item", "id", "status",
+                                 "phase", "annotations", "summary"})),
+        # Block fields: `cache_control`, `citations`.
+        ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-sonnet-4-5",
+                      frozenset({"cache_control", "citations"})),
+        # A content's `role`, a non-thought part's `thought_signature`, the other fields
+        # of `function_call`/`function_response`, and a non-text `response` object.
+        ProtocolFacts("gemini", "gemini", "gemini", "gemini-2.5-flash", frozenset({
+            "role", "thought_signature", "function_call", "function_response", "response"})),
+    )
+})
+
+PROTOCOLS: Final[tuple[str, ...]] = tuple(FACTS)
+REFERENCE_PROVIDER: Final = MappingProxyType(
+    {name: f.reference_provider for name, f in FACTS.items()})
+ERROR_FORMAT: Final = MappingProxyType({name: f.error_format for name, f in FACTS.items()})
+DEFAULT_MODEL: Final = MappingProxyType({name: f.default_model for name, f in FACTS.items()})
+
+
+def foreign_extras(protocol: str) -> frozenset[str]:
+    """The extras keys other protocols own and `protocol` does not: its renderer never
+    writes them (another protocol's key would reach this vendor as an unknown field,
+    which strict vendors reject)."""
+    others = (f.own_extras for name, f in FACTS.items() if name != protocol)
+    return frozenset().union(*others) - FACTS[protocol].own_extras
+
+
+# How the Responses API's reasoning summary parts join into one Thinking text; the wire
+# module and the stream assembler must join them the same way. The originals are kept in
+# extras["summary"] so that they render back unchanged while the text is not edited.
+SUMMARY_JOIN: Final = "\n\n"

@@ -1,0 +1,181 @@
+"""The JSON skeleton of a request's history, per protocol: which fields must be arrays,
+objects or strings where the detectors walk. A body off its skeleton is rejected by the
+vendor's schema validation before any history rule, so `check()` refuses it as unreadable
+(WireFormatError) rather than reading it as clean.
+
+Lenient on purpose: only types the vendors' request schemas state are checked (a field
+left out is fine unless its container needs it, `null` is accepted where SDKs send it), so
+a valid body is never refused; shapes a profile rule words (tool arguments that are not an
+object: `tool-arguments-not-object`) are left to that rule. The emulator builds its
+stricter request schemas (required `model`, `max_tokens`) from the same pieces
+(conformance/emulator/shape.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A leaf of one of `types`."""
+
+    types: tuple[type, ...]
+    name: str  # as OpenAI words it: "a string", "an integer", ...
+
+
+@dataclass(frozen=True, slots=True)
+class Arr:
+    """An array whose every item is `item`."""
+
+    item: Spec
+    name: str = "an array"
+
+
+@dataclass(frozen=True, slots=True)
+class Obj:
+    """An object with `required` keys; the keys in `fields` are checked where present."""
+
+    required: tuple[str, ...] = ()
+    fields: Mapping[str, Spec] = field(default_factory=dict)
+    name: str = "an object"
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf:
+    """Any one of `options`."""
+
+    options: tuple[Spec, ...]
+    name: str
+
+
+Spec = Scalar | Arr | Obj | OneOf
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Where a body leaves its skeleton, and how."""
+
+    kind: str  # "missing" | "type"
+    path: str
+    expected: str = ""
+    got: str = ""
+
+    def text(self) -> str:
+        """The problem in OpenAI's words ("expected an array, got a string")."""
+        if self.kind == "missing":
+            return "required field is missing"
+        return f"expected {self.expected}, got {self.got}"
+
+
+STR = Scalar((str,), "a string")
+INT = Scalar((int,), "an integer")
+BOOL = Scalar((bool,), "a boolean")
+NULL = Scalar((type(None),), "null")
+ANY_OBJ = Obj()
+
+
+def _maybe(spec: Spec) -> OneOf:
+    return OneOf((spec, NULL), f"{spec.name} or null")
+
+
+_TYPED = Obj(("type",), {"type": STR, "text": STR})
+_CHAT_CALL = Obj((), {"id": STR, "type": STR,
+                      "function": Obj((), {"name": STR, "arguments": STR})})
+CHAT_MESSAGE = Obj(("role",), {
+    "role": STR, "content": OneOf((STR, Arr(_TYPED), NULL), "a string or an array of parts"),
+    "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": STR})
+_RESPONSES_ITEM = Obj((), {
+    "type": STR, "role": STR, "id": STR, "call_id": STR, "name": STR, "arguments": STR,
+    "content": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
+    "output": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
+    "summary": Arr(_TYPED)})
+_ANTHROPIC_BLOCK = Obj(("type",), {
+    "type": STR, "text": STR, "id": STR, "name": STR, "tool_use_id": STR,
+    "content": OneOf((STR, Arr(_TYPED)), "a string or an array of blocks"),
+    "thinking": STR, "signature": STR, "data": STR, "is_error": BOOL})
+ANTHROPIC_CONTENT = OneOf((STR, Arr(_ANTHROPIC_BLOCK)), "a string or an array of blocks")
+_GEMINI_CALL = Obj((), {"name": STR, "id": STR})
+_GEMINI_RESPONSE = Obj((), {"name": STR, "response": ANY_OBJ, "id": STR})
+_GEMINI_PART = Obj((), {
+    "text": STR, "thought": BOOL, "thoughtSignature": STR, "thought_signature": STR,
+    "functionCall": _GEMINI_CALL, "function_call": _GEMINI_CALL,
+    "functionResponse": _GEMINI_RESPONSE, "function_response": _GEMINI_RESPONSE,
+    "inlineData": ANY_OBJ, "inline_data": ANY_OBJ, "fileData": ANY_OBJ})
+GEMINI_CONTENT = Obj((), {"role": STR, "parts": Arr(_GEMINI_PART)})
+
+HISTORY: dict[str, Obj] = {
+    "openai_chat": Obj((), {"messages": Arr(CHAT_MESSAGE), "tools": _maybe(Arr(ANY_OBJ))}),
+    "openai_responses": Obj((), {
+        "input": OneOf((STR, Arr(_RESPONSES_ITEM)), "a string or an array of items"),
+        "instructions": _maybe(STR), "tools": _maybe(Arr(ANY_OBJ))}),
+    "anthropic": Obj((), {
+        "messages": Arr(Obj(("role", "content"), {"role": STR, "content": ANTHROPIC_CONTENT})),
+        "system": OneOf((STR, Arr(_TYPED)), "a string or an array of text blocks"),
+        "tools": Arr(ANY_OBJ)}),
+    "gemini": Obj((), {
+        "contents": Arr(GEMINI_CONTENT), "systemInstruction": GEMINI_CONTENT,
+        "system_instruction": GEMINI_CONTENT, "tools": Arr(ANY_OBJ)}),
+}
+
+
+def first_problem(body: Any, spec: Spec) -> Problem | None:
+    """The first place where `body` does not fit `spec`, or None."""
+    return _walk(body, spec, "")
+
+
+def _walk(value: Any, spec: Spec, path: str) -> Problem | None:
+    if isinstance(spec, OneOf):
+        if any(_walk(value, option, path) is None for option in spec.options):
+            return None
+        return Problem("type", path or "body", spec.name, json_kind(value))
+    if not _matches(value, spec):
+        return Problem("type", path or "body", spec.name, json_kind(value))
+    if isinstance(spec, Arr):
+        return _first(_walk(item, spec.item, f"{path}[{i}]") for i, item in enumerate(value))
+    if isinstance(spec, Obj):
+        return _walk_object(value, spec, path)
+    return None
+
+
+def _walk_object(value: Mapping[str, Any], spec: Obj, path: str) -> Problem | None:
+    prefix = f"{path}." if path else ""
+    for name in spec.required:
+        if name not in value:
+            return Problem("missing", prefix + name)
+    return _first(_walk(value[name], sub, prefix + name)
+                  for name, sub in spec.fields.items() if name in value)
+
+
+def _matches(value: Any, spec: Spec) -> bool:
+    if isinstance(spec, Arr):
+        return isinstance(value, list | tuple)
+    if isinstance(spec, Obj):
+        return isinstance(value, Mapping)
+    assert isinstance(spec, Scalar)
+    if isinstance(value, bool) and bool not in spec.types:
+        return False  # JSON true is not an integer
+    return isinstance(value, spec.types)
+
+
+def _first(problems: Any) -> Problem | None:
+    return next((p for p in problems if p is not None), None)
+
+
+def json_kind(value: Any) -> str:
+    """How OpenAI names a JSON value's type in its messages ("an integer", "an array")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Sequence):
+        return "an array"
+    return "an object"

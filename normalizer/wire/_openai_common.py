@@ -1,0 +1,137 @@
+"""Helpers shared by the two OpenAI protocols (Chat Completions and Responses), which encode
+text parts, tool-call arguments and tool turns the same way. Private to `normalizer.wire`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from normalizer.errors import ArgumentsJSONError, WireFormatError
+from normalizer.model import JsonMap, Message, Text, ToolResult, thaw
+from normalizer.tools import parse_arguments
+
+
+def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise WireFormatError(where, f"expected a JSON object, got {kind(value)}")
+    return value
+
+
+def string_field(obj: Mapping[str, Any], key: str, where: str, *,
+                 optional: bool = False) -> Any:
+    """obj[key] as a string; None when absent and `optional`."""
+    value = obj.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise WireFormatError(f"{where}.{key}", f"expected a string, got {kind(value)}")
+    return value
+
+
+def result_content(raw: Any, where: str, default_type: str,
+                   text_types: Iterable[str]) -> str | tuple[Text, ...]:
+    """A tool result's content: a string stays a string, an array becomes Text parts."""
+    return raw if isinstance(raw, str) else text_parts(raw, where, default_type, text_types)
+
+
+def kind(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
+
+
+def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str]) -> Text:
+    """One content part -> Text. The part's `type` is kept in extras only when it is not the
+    default for its place, so a wrong type (input_text in an assistant item) survives."""
+    part = require_mapping(part, where)
+    kind = part.get("type")
+    allowed = (*text_types, "refusal")
+    if kind not in allowed:
+        raise WireFormatError(f"{where}.type", f"unsupported content part type {kind!r}; this "
+                              f"library models text only (expected one of {', '.join(allowed)})")
+    key = "refusal" if kind == "refusal" else "text"
+    text = string_field(part, key, where)
+    extras = {k: v for k, v in part.items() if k not in ("type", key)}
+    if kind != default_type:
+        extras = {"type": kind, **extras}
+    return Text(text, extras)
+
+
+def text_parts(content: Any, where: str, default_type: str,
+               text_types: Iterable[str]) -> tuple[Text, ...]:
+    """Message content (a string or an array of parts) -> Text parts."""
+    if isinstance(content, str):
+        return (Text(content),)
+    if isinstance(content, list):
+        types = tuple(text_types)
+        return tuple(text_part(p, f"{where}[{i}]", default_type, types)
+                     for i, p in enumerate(content))
+    raise WireFormatError(where, f"expected a string or an array of content parts, "
+                                 f"got {kind(content)}")
+
+
+def part_to_wire(text: Text, default_type: str, skip: Iterable[str]) -> dict[str, Any]:
+    kind = text.extras.get("type", default_type)
+    fields = {"type": kind, "refusal" if kind == "refusal" else "text": text.text}
+    return with_extras(fields, text.extras, skip)
+
+
+def content_to_wire(texts: Sequence[Text], default_type: str,
+                    skip: Iterable[str]) -> str | list[dict[str, Any]]:
+    """One plain Text -> a string; anything else (none, several, or with extras) -> parts.
+    Extras this protocol does not write (`skip`) do not make a Text less plain."""
+    skip = tuple(skip)
+    if len(texts) == 1 and all(key in skip for key in texts[0].extras):
+        return texts[0].text
+    return [part_to_wire(t, default_type, skip) for t in texts]
+
+
+def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
+    """A JSON-object string -> JsonMap; any other string (including "") is kept verbatim."""
+    if raw is None:
+        return JsonMap()
+    if isinstance(raw, Mapping):
+        return JsonMap(raw)
+    if not isinstance(raw, str):
+        raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
+    if raw == "":
+        return raw
+    try:
+        return parse_arguments(raw, where)
+    except ArgumentsJSONError:
+        return raw
+
+
+def arguments_to_wire(arguments: JsonMap | str) -> str:
+    """Canonical form: compact JSON, key order kept, non-ASCII unescaped; strings verbatim."""
+    if isinstance(arguments, str):
+        return arguments
+    return json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))
+
+
+def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
+                skip: Iterable[str] = ()) -> dict[str, Any]:
+    """Modelled fields first; extras add only keys the fields do not already hold."""
+    ignored = set(skip)
+    for key, value in extras.items():
+        if key not in fields and key not in ignored:
+            fields[key] = thaw(value)
+    return fields
+
+
+def split_tool_turn(message: Message, where: str,
+                    protocol: str) -> tuple[list[ToolResult], list[Text]]:
+    """A tool message's results and its Text parts (which both OpenAI protocols render as a
+    user message after the results); any other part has no place there."""
+    results: list[ToolResult] = []
+    texts: list[Text] = []
+    for j, part in enumerate(message.parts):
+        if isinstance(part, Text):
+            texts.append(part)
+        elif isinstance(part, ToolResult):
+            results.append(part)
+        else:
+            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
+                                  f"place in a tool message in {protocol}")
+    return results, texts

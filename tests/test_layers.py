@@ -1,0 +1,101 @@
+"""The import layers of `normalizer/`, read from the source (ast), so a new import that
+climbs a floor or closes a cycle fails here rather than in a newcomer's head.
+
+    floor 3  top       normalizer (the face), normalize, testing, strategies
+    floor 2  rooms     wire/  streaming/  passes/  checks/   (siblings: none imports another)
+    floor 1  services  tools, gemini_schema, signature_shape, check, window
+    floor 0  ground    model, protocols, errors, rules, ids, profiles/
+
+A module imports only from its own floor or below; a room imports only itself and floors
+0-1. Within floors 0 and 1, modules may import each other as long as there is no cycle.
+`check.check` finds its detectors with importlib at call time (checks/<protocol>), a lookup
+by name that this test does not count as an import: checks/ depends on check, not back.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "normalizer"
+FLOORS: dict[str, int] = {
+    "model": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0, "profiles": 0,
+    "tools": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1, "window": 1,
+    "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
+    "": 3, "normalize": 3, "testing": 3, "strategies": 3,
+}
+ROOMS = {"wire", "streaming", "passes", "checks"}
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(name: str) -> bool:
+    path = ROOT.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def _imports(path: Path) -> set[str]:
+    """Modules of the package this file imports at module level or inside functions.
+    `from pkg import sub` counts as an import of pkg.sub when sub is a module."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "normalizer")
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
+                and node.module.split(".")[0] == "normalizer":
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                found.add(sub if _is_module(sub) else node.module)
+    return found
+
+
+GRAPH: dict[str, set[str]] = {_name(p): _imports(p) for p in sorted(ROOT.rglob("*.py"))}
+
+
+def _area(module: str) -> str:
+    """The first name under normalizer ("" for the package face itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_every_module_has_a_floor() -> None:
+    assert {_area(m) for m in GRAPH} <= set(FLOORS), {_area(m) for m in GRAPH} - set(FLOORS)
+
+
+def test_no_cycles() -> None:
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for dep in sorted(GRAPH.get(module, ())):
+            if state.get(dep) == 1:
+                pytest.fail("import cycle: " + " -> ".join([*path, module, dep]))
+            if dep not in state:
+                visit(dep, [*path, module])
+        state[module] = 2
+
+    for module in sorted(GRAPH):
+        if module not in state:
+            visit(module, [])
+
+
+@pytest.mark.parametrize("module", sorted(GRAPH))
+def test_imports_stay_on_or_below_their_floor(module: str) -> None:
+    area, floor = _area(module), FLOORS[_area(module)]
+    for dep in sorted(GRAPH[module]):
+        dep_area = _area(dep)
+        assert FLOORS[dep_area] <= floor, f"{module} imports {dep}, a floor up"
+        if area in ROOMS and dep_area in ROOMS:
+            assert dep_area == area, f"{module} imports {dep}: rooms do not import each other"
+
+
+def test_ground_floor_imports_only_ground() -> None:
+    ground = [m for m in GRAPH if FLOORS[_area(m)] == 0]
+    assert {"normalizer.model", "normalizer.protocols", "normalizer.errors"} <= set(ground)
+    for module in ground:
+        assert all(FLOORS[_area(d)] == 0 for d in GRAPH[module]), (module, GRAPH[module])
