@@ -52,12 +52,16 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     if mode == "normalized":
         from normalizer.normalize import normalize
         from normalizer.passes import Policy
+        from normalizer.passes.options import drop_json_response_type_with_tools
         from normalizer.passes.tools_declared import drop_tool_choice_without_tools
 
         fixed = normalize(history, provider.load_profile(), tools=tools, model=model,
                           policy=Policy(thinking="on" if thinking_on(options) else "off"))
         history, tools, changes = fixed.history, tuple(fixed.tools), tuple(fixed.changes)
         options, more = drop_tool_choice_without_tools(options, tools, provider.load_profile())
+        changes += more
+        options, more = drop_json_response_type_with_tools(options, tools,
+                                                           provider.load_profile(), model)
         changes += more
     body = render(history, provider.protocol, tools=tools, model=model, options=options)
     return Request(body, model, changes)
