@@ -1,9 +1,10 @@
 """Loopback load on the emulator: `python benchmarks/emulator_load.py [REQUESTS] [CLIENTS]`.
 
 Serves every built-in provider that has a profile, replays the accept and reject bodies of
-tests/rule_cases/ from concurrent keep-alive clients, and prints the figures: throughput,
-statuses, answers check() did not predict, connection failures, and the thread and
-file-descriptor counts before, at the peak and after (equal before and after: nothing leaked).
+the rule cases (conformance/probe/cases/rules/) from concurrent keep-alive clients, and
+prints the figures: throughput, statuses, answers check() did not predict, connection
+failures, and the thread and file-descriptor counts before, at the peak and after (equal
+before and after: nothing leaked).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import gc
 import sys
 import threading
-from pathlib import Path
 
 from conformance.emulator import load, serve
+from conformance.probe.cases import RULES_DIR
 
-CASES = Path(__file__).resolve().parent.parent / "tests" / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 
 
 def main(argv: list[str]) -> int:

@@ -14,6 +14,7 @@ from conformance.backends import Backends
 from conformance.bodies import MODES, build
 from conformance.cassettes import cassette_path
 from conformance.classify import Verdict, classify
+from conformance.expectations import compared_with_prediction
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.check import check
@@ -113,8 +114,10 @@ def run_item(item: Item, backends: Backends) -> Result:
     verdict = classify(sent.outcome)
     changes = tuple({"pass": c.pass_name, "code": c.code, "what": c.what, "where": c.where,
                      "lossless": c.lossless} for c in request.changes)
+    problem = compared_with_prediction(item.provider, item.expected, item.mode, verdict,
+                                       violations)
     return _result(item, verdict, violations[0] if violations else None, changes, sent.source,
-                   _judge(item, verdict, changes))
+                   _judge(item, verdict, changes) if problem is None else problem)
 
 
 def _result(item: Item, verdict: Verdict, first: Any, changes: tuple[dict[str, Any], ...],

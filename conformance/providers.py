@@ -9,6 +9,8 @@ The built-ins are listed here; users add more in a YAML file (`--providers-file`
         api_key_env: ACME_API_KEY
         model: acme-large
         profile: openai            # a built-in provider's profile, or a profile YAML path
+      - name: anthropic            # a built-in's name: these keys override its own
+        model: claude-sonnet-4-5
 
 `base_url` is what the protocol's official SDK takes as its base URL.
 """
@@ -24,7 +26,7 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.profiles import PROVIDERS, Profile, load_profile
-from normalizer.wire import PROTOCOLS
+from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, REFERENCE_PROVIDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +45,14 @@ class Provider:
 
 # name: (protocol, base_url, api-key variable, default model)
 _BUILTIN: dict[str, tuple[str, str, str, str]] = {
-    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-4.1-mini"),
+    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY",
+               DEFAULT_MODEL["openai_chat"]),
     "openai_responses": ("openai_responses", "https://api.openai.com/v1", "OPENAI_API_KEY",
-                         "gpt-4.1-mini"),
+                         DEFAULT_MODEL["openai_responses"]),
     "anthropic": ("anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
-                  "claude-haiku-4-5"),
+                  DEFAULT_MODEL["anthropic"]),
     "gemini": ("gemini", "https://generativelanguage.googleapis.com", "GEMINI_API_KEY",
-               "gemini-2.5-flash"),
+               DEFAULT_MODEL["gemini"]),
     "mistral": ("openai_chat", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
                 "mistral-small-latest"),
     "groq": ("openai_chat", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
@@ -82,8 +85,7 @@ BUILTIN_PROVIDERS: dict[str, Provider] = {
     name: Provider(name, *spec, profile=name) for name, spec in _BUILTIN.items()
 }
 # The profile a user provider gets when it names none: its protocol's reference vendor.
-_PROTOCOL_DEFAULT_PROFILE = {"openai_chat": "openai", "openai_responses": "openai_responses",
-                             "anthropic": "anthropic", "gemini": "gemini"}
+_PROTOCOL_DEFAULT_PROFILE = REFERENCE_PROVIDER
 _KEYS = {"name", "protocol", "base_url", "api_key_env", "model", "profile"}
 
 
@@ -111,6 +113,7 @@ def load_providers_file(path: str | Path) -> dict[str, Provider]:
 def _user_provider(entry: Any, where: str, folder: Path) -> Provider:
     if not isinstance(entry, Mapping):
         raise ProvidersFileError(f"{where}: expected a mapping")
+    entry = over_builtin(entry)
     unknown = set(entry) - _KEYS
     if unknown:
         raise ProvidersFileError(f"{where}: unknown keys {sorted(unknown)}; "
@@ -133,7 +136,19 @@ def _user_provider(entry: Any, where: str, folder: Path) -> Provider:
                                  f"provider speaks {entry['protocol']!r}")
     return Provider(name=entry["name"], protocol=entry["protocol"], base_url=entry["base_url"],
                     api_key_env=str(entry.get("api_key_env") or ""), model=entry["model"],
-                    profile=profile, builtin=False)
+                    profile=profile, builtin=entry["name"] in BUILTIN_PROVIDERS)
+
+
+def over_builtin(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An entry named like a built-in provider overrides it: the keys it gives (a model, a
+    base URL, ...) merge over the built-in's, which fill in the rest."""
+    base = BUILTIN_PROVIDERS.get(entry.get("name")) if isinstance(entry.get("name"), str) \
+        else None
+    if base is None:
+        return entry
+    return {"protocol": base.protocol, "base_url": base.base_url,
+            "api_key_env": base.api_key_env, "model": base.model, "profile": base.profile,
+            **entry}
 
 
 def select(names: list[str] | None, extra: Mapping[str, Provider] | None = None

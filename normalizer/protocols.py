@@ -32,14 +32,16 @@ class ProtocolFacts:
     own_extras: frozenset[str] = frozenset()
 
 
-# The default models are the ones the cassettes were recorded with: request bodies are
-# matched byte for byte, so change one only together with a re-recording.
+# The default models: `render` writes them when the caller names none, and the reference
+# providers (conformance/providers.py) send them. Cassettes match request bodies, so change
+# one only together with a re-recording; tests/test_default_models.py fails when an SDK
+# marks one deprecated with an end of life less than 60 days away.
 FACTS: Final = MappingProxyType({
     facts.name: facts for facts in (
         # `role` {"developer"}, message `name`, Mistral's `prefix`, a call's other
         # `function` fields, a content part's `type`; `cache_control` on content parts is
         # written back in Chat bodies too (as before this table existed).
-        ProtocolFacts("openai_chat", "openai", "openai", "gpt-4o-mini", frozenset({
+        ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
             "role", "name", "prefix", "function", "type", "cache_control"})),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and a reasoning item's `summary` parts.
@@ -47,7 +49,7 @@ FACTS: Final = MappingProxyType({
                       frozenset({"role", "type", "instructions", "item", "id", "status",
                                  "phase", "annotations", "summary"})),
         # Block fields: `cache_control`, `citations`.
-        ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-sonnet-4-5",
+        ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-haiku-4-5",
                       frozenset({"cache_control", "citations"})),
         # A content's `role`, a non-thought part's `thought_signature`, the other fields
         # of `function_call`/`function_response`, and a non-text `response` object.

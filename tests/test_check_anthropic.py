@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import contextlib
 import re
-from pathlib import Path
 from typing import Any
 
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.probe.cases import RULES_DIR
 from normalizer.check import check
 from normalizer.errors import WireFormatError
 from normalizer.profiles import load_profile
 
 PROVIDER = "anthropic"
-CASES_DIR = Path(__file__).parent / "rule_cases"
+CASES_DIR = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 PROFILE = load_profile(PROVIDER)
 CASES: list[dict[str, Any]] = yaml.safe_load((CASES_DIR / f"{PROVIDER}.yaml").read_text())

@@ -9,7 +9,6 @@ one that disappears (say mistral-common starts rejecting tool -> user), fails th
 from __future__ import annotations
 
 import builtins
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,9 +22,11 @@ from oracles.mistral_common import (
     mistral_common_verdict,
 )
 
+from conformance.probe.cases import RULES_DIR
+
 pytest.importorskip("mistral_common")
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 MISTRAL_CASES = yaml.safe_load((CASES / "mistral.yaml").read_text(encoding="utf-8"))
 
 # (rule, reject|accept) -> "verdict" or "message": how check and mistral-common differ.

@@ -1,4 +1,4 @@
-"""check() for the OpenAI Chat Completions family, driven by tests/rule_cases/<provider>.yaml.
+"""check() for the OpenAI Chat Completions family, driven by the rule cases (RULES_DIR).
 
 Rule-case format (shared with the emulator tests): a YAML list, one entry per enforced rule
 of the provider's loaded profile (inherited rules included): `rule`, optional `model`,
@@ -9,7 +9,6 @@ change that fixes it: no violation at all). Rules a profile lists with `enforced
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +16,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance.probe.cases import RULES_DIR
 from normalizer.check import check, detectors
 from normalizer.checks import openai_chat_pairing as pairing
 from normalizer.profiles import load_profile
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 PROVIDERS = ("openai", "mistral", "groq", "deepseek", "xai", "cerebras", "fireworks", "together",
              "openrouter", "ollama", "vllm")
 TABLE = detectors("openai_chat")

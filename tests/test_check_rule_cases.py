@@ -1,5 +1,5 @@
 """check() against every built-in profile through the shared rule cases
-(tests/rule_cases/<provider>.yaml): each enforced rule has a case and a detector; the
+(conformance/probe/cases/rules/<provider>.yaml): each enforced rule has a case and a detector; the
 `reject` body fails first on that rule with its status, a location and a filled message;
 the `accept` neighbour passes; every template field is filled by the detector; the valid
 multi-tool conversation of each protocol passes, also after parse -> render; and wrong types
@@ -12,19 +12,19 @@ import contextlib
 import copy
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
 import normalizer
+from conformance.probe.cases import RULES_DIR
 from normalizer.check import check, detectors, template_fields
 from normalizer.errors import WireFormatError
 from normalizer.profiles import PROVIDERS, load_profile
 from normalizer.tools import parse_declarations
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 
 

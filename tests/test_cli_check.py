@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conformance.probe.cases import RULES_DIR
 from conformance.publish.rules_doc import OUT, render
 from normalizer.profiles import builtin_profiles
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 import normalizer
 from conformance.emulator import Emulator, endpoints_for, serve
@@ -232,7 +233,7 @@ def _ready_endpoints() -> list[Endpoint]:
     return list(served.values())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50, 150), deadline=None)
 @given(data=st.data(), messages=st.lists(_JSON, max_size=4))
 def test_arbitrary_messages_never_crash(data: st.DataObject, messages: list[Any]) -> None:
     endpoints = _ready_endpoints()

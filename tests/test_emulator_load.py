@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import gc
 import threading
-from pathlib import Path
 
 import pytest
 
 from conformance.emulator import load, serve
+from conformance.probe.cases import RULES_DIR
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 REQUESTS = 2_000
 CLIENTS = 32
 

@@ -2,7 +2,8 @@
 the `reject` body raises the SDK's exception with exactly the status and text check()
 predicts; the `accept` body returns a parsed response, as JSON and as a stream.
 
-Cases come from tests/rule_cases/<provider>.yaml (a list of {rule, model?, reject, accept});
+Cases come from conformance/probe/cases/rules/<provider>.yaml (a list of {rule, model?,
+reject, accept});
 valid_<protocol>.yaml hold one valid body each. A provider without a profile or detectors
 yet is skipped with the reason the emulator gives.
 """
@@ -23,8 +24,9 @@ from google.genai import errors as genai_errors
 import normalizer
 from conformance.emulator import Emulator, calls, serve
 from conformance.emulator.errors import rule_unknown_text
+from conformance.probe.cases import RULES_DIR
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 GEMINI_MODEL = "gemini-2.5-flash"
 
 

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0, "profiles": 0,
     "tools": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1, "window": 1,
+    "skeleton": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "testing": 3, "strategies": 3,
 }

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from normalizer import PROVIDERS, check, render
 from normalizer.errors import NormalizerError
@@ -46,12 +47,12 @@ def _loads(provider: str) -> bool:
 
 
 LOADED = [p for p in PROVIDERS if _loads(p)]
-# Examples per provider: 300 here, and 50 more under the drop policy.
-EXAMPLES = 300
-DROP_EXAMPLES = 50
+# Examples per provider (CONFORMANCE_TEST_DEPTH=thorough: 300, and 50 under the drop policy).
+EXAMPLES = examples(60, 300)
+DROP_EXAMPLES = examples(20, 50)
 WINDOW_EXAMPLES = 40
 CLEAN_EXAMPLES = 40
-THINKING_EXAMPLES = 60
+THINKING_EXAMPLES = examples(20, 60)
 SETTINGS = settings(deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

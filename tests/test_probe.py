@@ -125,9 +125,11 @@ def test_another_rules_text_makes_the_finding_inconclusive() -> None:
     probes = probe_set("openai_chat")
     case = probes.case("tool-name-too-long")
     assert case is not None and "tool-name-invalid" in case.also
-    send, _ = scripted(openai_error("Function name was " + "w" * 65 + " but must be a-z, A-Z, "
-                                    "0-9, or contain underscores and dashes, with a maximum "
-                                    "length of 64."), OK)
+    def send(body: Mapping[str, Any]) -> Outcome:  # names over 64 rejected in Mistral's words
+        name = body["tools"][0]["function"]["name"]
+        return openai_error(f"Function name was {name} but must be a-z, A-Z, 0-9, or contain "
+                            "underscores and dashes, with a maximum length of 64.") \
+            if len(name) > 64 else OK
     (found,) = attribute([observe(send, case)], probes, "m")
     assert found.finding == "inconclusive" and "tool-name-invalid" in found.reason
 

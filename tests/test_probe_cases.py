@@ -1,7 +1,9 @@
-"""The probe's shipped requests (conformance/probe/cases) stay in step with the rule cases
-(tests/rule_cases) and the built-in profiles: every rule a built-in profile of a protocol
-uses has a probe case; each case breaks its rule for every built-in profile that enforces
-it, and its neighbour breaks nothing; copies are still identical to their source."""
+"""The probe's shipped requests (conformance/probe/cases) fit the built-in profiles: every
+rule a built-in profile of a protocol uses has one probe case; each case breaks its rule
+for every built-in profile that enforces it, and its neighbour breaks nothing; where the
+provider has a rule case (conformance/probe/cases/rules, the one copy the probe cases
+take their bodies from), the probe request fails first on the rule as the rule case does.
+Coverage of every rule × protocol is in test_probe_coverage.py."""
 
 from __future__ import annotations
 
@@ -12,13 +14,13 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.probe.cases import ProbeCase, probe_set
+from conformance.probe.cases import RULES_DIR, ProbeCase, probe_set
 from normalizer.check import check
 from normalizer.profiles import Profile, builtin_profiles, load_profile
 from normalizer.wire import PROTOCOLS
 
 FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-RULE_CASES = Path(__file__).parent / "rule_cases"
+RULE_CASES = RULES_DIR
 # The strictest model each protocol's rules know (some rules apply to some models only).
 MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",
           "anthropic": "claude-sonnet-4-5", "gemini": "gemini-3-pro-preview"}
@@ -45,7 +47,7 @@ def test_every_rule_of_every_builtin_profile_has_one_probe_case(protocol: str) -
     used = {r.id for p in profiles_of(protocol) for r in p.rules}
     shipped = [c.rule for c in probe_set(protocol).cases]
     assert len(shipped) == len(set(shipped)), "a rule with two probe cases"
-    assert set(shipped) == used
+    assert set(shipped) >= used
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
@@ -82,18 +84,6 @@ def test_case_breaks_its_rule_first_wherever_a_rule_case_exists(protocol: str,
             continue
         found = check(body(case.reject, model), only(profile, case.rule), model=model)
         assert found and found[0].rule == case.rule, profile.provider
-
-
-@pytest.mark.parametrize(("protocol", "case"), all_cases())
-def test_copied_case_is_still_identical_to_its_rule_case(protocol: str,
-                                                         case: ProbeCase) -> None:
-    if case.origin == "derived" or case.note:
-        pytest.skip("derived or changed on purpose (its note says how)")
-    source = RULE_CASES.parent.parent / case.origin
-    originals = [c for c in yaml_file(source) if c["rule"] == case.rule]
-    stripped = [({k: v for k, v in c["reject"].items() if k != "model"},
-                 {k: v for k, v in c["accept"].items() if k != "model"}) for c in originals]
-    assert (case.reject.thaw(), case.accept.thaw()) in stripped
 
 
 def rule_cases(provider: str) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.profiles import Profile, profile_from_mapping
@@ -102,7 +103,7 @@ def oracle(history: History, limit: int, prof: Profile) -> int:
     return fitting[0] if fitting else head
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(40, 120), deadline=None)
 @given(histories(), st.data())
 def test_cut_at_every_position_keeps_pairs_system_and_start(history: History,
                                                               data: st.DataObject) -> None:

@@ -12,6 +12,7 @@ from anthropic.types import ContentBlockParam, MessageParam, TextBlockParam, Too
 from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
 from hypothesis import given, settings
 from pydantic import BaseModel, TypeAdapter
+from sizing import examples
 from strategies_anthropic_gemini import Recorder, anthropic_histories, wire_soup
 
 from normalizer.errors import WireFormatError
@@ -72,7 +73,7 @@ def _sdk_accepts(body: dict[str, Any]) -> bool:
     return True
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 1000), deadline=None)
 @given(anthropic_histories())
 def test_round_trip(history: History) -> None:
     assert wire.parse(wire.render(history, model="m")) == history

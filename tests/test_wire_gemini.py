@@ -12,6 +12,7 @@ import pytest
 from google import genai
 from google.genai import types
 from hypothesis import given, settings
+from sizing import examples
 from strategies_anthropic_gemini import Recorder, gemini_histories, wire_soup
 
 from normalizer.errors import WireFormatError
@@ -43,7 +44,7 @@ def _as_sent(model: type[types.BaseModel], value: dict[str, Any]) -> dict[str, A
     return dumped
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 1000), deadline=None)
 @given(gemini_histories())
 def test_round_trip(history: History) -> None:
     assert wire.parse(wire.render(history, model="ignored")) == history

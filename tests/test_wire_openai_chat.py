@@ -9,6 +9,7 @@ import openai
 import pytest
 from hypothesis import given, settings
 from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+from sizing import examples
 from strategies_openai import chat_histories, recording_server
 
 from normalizer import History, Message, Text, Thinking, ToolCall, ToolResult, WireFormatError
@@ -17,7 +18,7 @@ from normalizer.wire import openai_chat as chat
 from normalizer.wire import parse, render
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 1000), deadline=None)
 @given(chat_histories)
 def test_round_trip(history: History) -> None:
     assert chat.parse(chat.render(history, model="m")) == history

@@ -9,6 +9,7 @@ import openai
 import pytest
 from hypothesis import given, settings
 from openai.types.responses import FunctionToolParam, ResponseInputParam
+from sizing import examples
 from strategies_openai import recording_server, responses_histories
 
 from normalizer import History, Message, Text, Thinking, ToolCall, ToolResult, WireFormatError
@@ -17,7 +18,7 @@ from normalizer.wire import openai_responses as responses
 from normalizer.wire import parse, render
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(300, 1000), deadline=None)
 @given(responses_histories)
 def test_round_trip(history: History) -> None:
     assert responses.parse(responses.render(history, model="m")) == history

@@ -11,6 +11,7 @@ from typing import Any
 
 from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
 from conformance.cli.output import folder_problem
+from conformance.expectations import prediction_summary
 from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
@@ -70,4 +71,4 @@ def matrix_summary(results: list[dict[str, Any]], broken: int) -> str:
     for p in s["providers"]:
         lines.append(f"{p:<18}{counts[(p, 'raw', 'reject')]:>11}"
                      f"{counts[(p, 'raw', 'accept')]:>11}{counts[(p, 'normalized', 'accept')]:>12}")
-    return "\n".join(lines)
+    return "\n".join(lines[:2] + prediction_summary(results) + lines[2:])

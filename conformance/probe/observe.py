@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from conformance.classify import Outcome, Verdict, classify
 from conformance.probe.cases import ProbeCase, ProbeSet
+from conformance.probe.limits import Search, boundary, cross_check
 
 Send = Callable[[Mapping[str, Any]], Outcome]  # body -> outcome (model, URL and key bound)
 Sleep = Callable[[float], None]
@@ -41,6 +42,10 @@ class Observation:
     body: Any = None  # that answer's JSON (for the error shape and fields)
     reason: str = ""  # why inconclusive
     attempts: int = 1  # requests sent for this rule, retries included
+    breaking: Any = None  # the breaking body `verdict` answers (None: the case's reject)
+    exchanges: tuple[tuple[Any, Outcome], ...] = ()  # every body sent and its final answer
+    limit: int | None = None  # a measured numeric parameter (largest accepted value)
+    notes: str = ""  # how the limit was found, and the error text's own number
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +86,17 @@ def send_with_backoff(send: Send, body: Mapping[str, Any], *, sleep: Sleep = tim
 def check_control(send: Send, probes: ProbeSet, *, sleep: Sleep = time.sleep
                   ) -> ControlFailure | None:
     """None when the valid control request is accepted, else why it was not."""
+    return control(send, probes, sleep=sleep)[0]
+
+
+def control(send: Send, probes: ProbeSet, *, sleep: Sleep = time.sleep
+            ) -> tuple[ControlFailure | None, Outcome]:
+    """The control request: (None or why it failed, and its answer)."""
     outcome, _ = send_with_backoff(send, probes.control.thaw(), sleep=sleep)
     verdict = classify(outcome)
     if verdict.kind == "accept":
-        return None
-    return _control_failure(outcome, verdict)
+        return None, outcome
+    return _control_failure(outcome, verdict), outcome
 
 
 def _control_failure(outcome: Outcome, verdict: Verdict) -> ControlFailure:
@@ -113,23 +124,65 @@ def _control_failure(outcome: Outcome, verdict: Verdict) -> ControlFailure:
 
 
 def observe(send: Send, case: ProbeCase, *, sleep: Sleep = time.sleep) -> Observation:
-    """The probe of one rule: its breaking request, then (if rejected) its neighbour."""
-    outcome, sent = send_with_backoff(send, case.reject.thaw(), sleep=sleep)
+    """The probe of one rule: its breaking request, then (if rejected) its neighbour; a
+    rule with a numeric limit is measured by search instead (limits.py)."""
+    if case.limit is not None:
+        return observe_limit(send, case, sleep=sleep)
+    reject, accept = case.reject.thaw(), case.accept.thaw()
+    outcome, sent = send_with_backoff(send, reject, sleep=sleep)
     verdict = _as_rejection(classify(outcome))
+    talk: tuple[tuple[Any, Outcome], ...] = ((reject, outcome),)
     if verdict.kind == "accept":
-        return Observation(case.rule, "lenient", verdict, outcome.body, attempts=sent)
+        return Observation(case.rule, "lenient", verdict, outcome.body, attempts=sent,
+                           exchanges=talk)
     if verdict.kind == "inconclusive":
         return Observation(case.rule, "inconclusive", verdict, outcome.body,
-                           reason=verdict.reason, attempts=sent)
-    neighbour, more = send_with_backoff(send, case.accept.thaw(), sleep=sleep)
+                           reason=verdict.reason, attempts=sent, exchanges=talk)
+    neighbour, more = send_with_backoff(send, accept, sleep=sleep)
+    talk += ((accept, neighbour),)
     seen = classify(neighbour)
     if seen.kind == "accept":
-        return Observation(case.rule, "enforced", verdict, outcome.body, attempts=sent + more)
-    said = f"HTTP {seen.status}: {seen.message}" if seen.kind == "reject" else seen.reason
+        return Observation(case.rule, "enforced", verdict, outcome.body, attempts=sent + more,
+                           exchanges=talk)
     return Observation(case.rule, "inconclusive", verdict, outcome.body,
-                       reason=f"its valid neighbour was not accepted either ({said}), so the "
-                              "rejection is not about this rule",
-                       attempts=sent + more)
+                       reason=_neighbour_rejected(seen), attempts=sent + more, exchanges=talk)
+
+
+def _neighbour_rejected(seen: Verdict) -> str:
+    said = f"HTTP {seen.status}: {seen.message}" if seen.kind == "reject" else seen.reason
+    return f"its valid neighbour was not accepted either ({said}), so the rejection is not " \
+           "about this rule"
+
+
+def observe_limit(send: Send, case: ProbeCase, *, sleep: Sleep = time.sleep) -> Observation:
+    """A numeric limit: the ceiling (breaking), the floor (neighbour), then a binary search
+    between them; the answer kept is the rejection just above the limit."""
+    limit = case.limit
+    assert limit is not None
+    search = Search(lambda body: send_with_backoff(send, body, sleep=sleep), case, limit,
+                    _as_rejection)
+    verdict, body, outcome = search.at(limit.ceiling)
+
+    def found(finding: Finding, **more: Any) -> Observation:
+        return Observation(case.rule, finding, verdict, outcome.body, attempts=search.sent,
+                           breaking=body, exchanges=tuple(search.exchanges), **more)
+
+    if verdict.kind == "accept":
+        return found("lenient", notes=f"Accepted at {limit.param} {limit.ceiling}, the "
+                                      "probe's ceiling.")
+    if verdict.kind == "inconclusive":
+        return found("inconclusive", reason=verdict.reason)
+    low, _, _ = search.at(limit.floor)
+    if low.kind != "accept":
+        return found("inconclusive", reason=_neighbour_rejected(low))
+    value, above, why = boundary(search, limit.floor, limit.ceiling)
+    if value is None:
+        return found("inconclusive", reason=why)
+    if above is not None:
+        verdict, body, outcome = above
+    notes = (f"Measured by search between {limit.floor} and {limit.ceiling}: {value} "
+             f"accepted, {value + 1} rejected. {cross_check(value, verdict.message)}")
+    return found("enforced", limit=value, notes=notes)
 
 
 # After an accepted control request, these statuses to a rule request may still be about
@@ -161,6 +214,18 @@ def observe_all(send: Send, probes: ProbeSet, *, concurrency: int = 2,
         return tuple(pool.map(one, probes.sendable))
 
 
+def case_requests(case: ProbeCase) -> int:
+    """Most requests one rule's probe sends (retries of 429 answers aside)."""
+    if case.limit is None:
+        return 2
+    return 2 + max(0, (case.limit.ceiling - case.limit.floor - 1).bit_length())
+
+
+def max_requests(probes: ProbeSet) -> int:
+    """Most requests a whole probe sends: the control request and every rule's."""
+    return 1 + sum(case_requests(c) for c in probes.sendable)
+
+
 def requests_listing(probes: ProbeSet, model: str) -> list[str]:
     """What a probe would send, for --dry-run: one header line and the JSON body each
     (Gemini carries the model in the URL, the others in the body)."""
@@ -171,7 +236,17 @@ def requests_listing(probes: ProbeSet, model: str) -> list[str]:
     lines = ["control (valid; the probe stops unless it is accepted):",
              shown(probes.control.thaw())]
     for n, case in enumerate(probes.sendable, start=1):
-        lines += [f"{n:>2}. {case.rule}: breaking request", shown(case.reject.thaw()),
-                  f"    {case.rule}: its valid neighbour (sent only if the first is rejected)",
-                  shown(case.accept.thaw())]
+        limit = case.limit
+        if limit is None:
+            lines += [f"{n:>2}. {case.rule}: breaking request", shown(case.reject.thaw()),
+                      f"    {case.rule}: its valid neighbour (sent only if the first is "
+                      "rejected)", shown(case.accept.thaw())]
+            continue
+        lines += [f"{n:>2}. {case.rule}: breaking request ({limit.param} {limit.ceiling})",
+                  shown(limit.body(case.reject, limit.ceiling)),
+                  f"    {case.rule}: its valid neighbour ({limit.param} {limit.floor})",
+                  shown(limit.body(case.reject, limit.floor)),
+                  f"    {case.rule}: then up to {case_requests(case) - 2} requests searching "
+                  f"the limit between {limit.floor} and {limit.ceiling} (same body, other "
+                  "lengths)"]
     return lines

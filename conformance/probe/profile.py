@@ -21,8 +21,10 @@ import yaml
 
 from conformance.emulator.errors import rule_unknown_text
 from conformance.probe.cases import ProbeCase, ProbeSet
+from conformance.probe.limits import stated_limit
 from conformance.probe.observe import Observation
 from normalizer.check import check
+from normalizer.model import JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, builtin_profiles
 from normalizer.rules import RULE_IDS
 
@@ -70,6 +72,7 @@ def _attributed(found: Observation, probes: ProbeSet, model: str,
     text = found.verdict.message
     if found.finding != "enforced" or case is None or not case.also:
         return found
+    case = as_sent(case, found)
     if matching_template(found.rule, text, case, model) is not None:
         return found
     other = other_rule_said(case, text)
@@ -105,6 +108,24 @@ def profile_yaml(data: Mapping[str, Any]) -> str:
     return head + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
 
 
+def as_sent(case: ProbeCase, found: Observation) -> ProbeCase:
+    """The case with the breaking body that was answered (a limit search sends others)."""
+    if found.breaking is None:
+        return case
+    return replace(case, reject=JsonMap(found.breaking))
+
+
+def _params(case: ProbeCase, found: Observation, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The written params: a measured limit replaces the case's or template's value; a limit
+    that was not measured is left out, never guessed."""
+    kept = params.thaw() if isinstance(params, JsonMap) else dict(params)
+    if case.limit is not None:
+        kept.pop(case.limit.param, None)
+        if found.limit is not None:
+            kept[case.limit.param] = found.limit
+    return kept
+
+
 def _rule(found: Observation, case: ProbeCase | None, probed: Probed) -> dict[str, Any]:
     if case is None:
         raise KeyError(f"no probe case for rule {found.rule!r}")
@@ -112,38 +133,51 @@ def _rule(found: Observation, case: ProbeCase | None, probed: Probed) -> dict[st
                 "text": found.verdict.message or found.reason, "date": probed.date}
     base = {"id": found.rule, "forbids": RULE_IDS[found.rule]}
     common = {"source": probed.source, "last_verified": probed.date}
+    params = _params(case, found, case.params)
+    extra = f" {found.notes}" if found.notes else ""
     if found.finding == "lenient":
         return {**base, "status": found.verdict.status, "message": UNKNOWN, **common,
-                "confidence": "high", "params": case.params.thaw(), "enforced": False,
+                "confidence": "high", "params": params, "enforced": False,
                 "observed": observed,
-                "notes": f"Not enforced on its own: {found.reason}." if found.reason
-                else "The breaking request was accepted."}
+                "notes": (f"Not enforced on its own: {found.reason}." if found.reason
+                          else "The breaking request was accepted.") + extra}
     if found.finding == "inconclusive":
+        # A limit nobody measured cannot be enforced: the rule would need a guessed value.
+        unmeasured = case.limit is not None
         return {**base, "status": 400, "message": UNKNOWN, **common, "confidence": "low",
-                "params": case.params.thaw(), "enforced": True, "observed": observed,
-                "notes": f"Inconclusive: {found.reason or found.verdict.reason}. Kept as "
-                         "enforced (status 400 assumed) so normalize still repairs it; "
-                         "probe again to measure it."}
-    return {**base, **_enforced(found, case, probed), **common, "confidence": "high",
-            "enforced": True, "observed": observed}
+                "params": params, "enforced": not unmeasured, "observed": observed,
+                "notes": f"Inconclusive: {found.reason or found.verdict.reason}. " + (
+                    "The limit was not measured, so the rule is written off; probe again "
+                    "or set params." + _said(case, found) if unmeasured else
+                    "Kept as enforced (status 400 assumed) so normalize still repairs it; "
+                    "probe again to measure it.")}
+    return {**base, **_enforced(found, as_sent(case, found), probed), **common,
+            "confidence": "high", "enforced": True, "observed": observed}
+
+
+def _said(case: ProbeCase, found: Observation) -> str:
+    assert case.limit is not None
+    said = stated_limit(found.verdict.message)
+    return f" The error text names {case.limit.param} {said}." if said is not None else ""
 
 
 def _enforced(found: Observation, case: ProbeCase, probed: Probed) -> dict[str, Any]:
     text = found.verdict.message
     fields = {"status": found.verdict.status}
+    extra = f" {found.notes}" if found.notes else ""
     if text == rule_unknown_text(found.rule) or not text:
         return {**fields, "message": UNKNOWN, "error": _observed_error(found.body),
-                "params": case.params.thaw(),
-                "notes": "Rejected, but the answer carried no vendor message text."}
+                "params": _params(case, found, case.params),
+                "notes": "Rejected, but the answer carried no vendor message text." + extra}
     template = matching_template(found.rule, text, case, probed.model)
     if template is not None:
         return {**fields, "message": template.message, "error": template.error,
-                "params": template.params,
+                "params": _params(case, found, template.params),
                 "notes": f"The text seen is the one {template.provider}'s template gives for "
-                         "the probe request; the template is kept."}
+                         "the probe request; the template is kept." + extra}
     return {**fields, "message": _literal(text), "error": _observed_error(found.body),
-            "params": case.params.thaw(),
-            "notes": "Text as answered to the probe request (its ids and positions)."}
+            "params": _params(case, found, case.params),
+            "notes": "Text as answered to the probe request (its ids and positions)." + extra}
 
 
 def matching_template(rule_id: str, text: str, case: ProbeCase, model: str

@@ -37,4 +37,5 @@ DETECTORS: dict[str, Detector] = {
     "tool-arguments-not-object": fields.tool_arguments_not_object,
     "unknown-tool-call-field": fields.unknown_tool_call_field,
     "assistant-content-not-string": fields.content_not_string,
+    "system-message-placement": messages.system_message_placement,
 }

@@ -151,3 +151,16 @@ def reasoning_content_required(body: Body, rule: Rule, model: str | None) -> Ite
     for i, msg in indexed(body):
         if has_calls(msg) and not isinstance(msg.get(name), str):
             yield Finding(location=f"messages[{i}]", fields={"index": i, "field": name})
+
+
+def system_message_placement(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A system message (a role in params.roles, default system and developer) after the
+    first message of another role: some servers take instructions only at the start."""
+    leading = set(param(rule.params, "roles", ("system", "developer")))
+    started = False
+    for i, msg in indexed(body):
+        now = role(msg)
+        if now not in leading:
+            started = True
+        elif started:
+            yield Finding(location=f"messages[{i}].role", fields={"index": i, "role": now})

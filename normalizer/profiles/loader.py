@@ -15,6 +15,7 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
+from normalizer.profiles.validate import validate
 from normalizer.protocols import PROTOCOLS
 from normalizer.rules import RULE_IDS
 
@@ -120,12 +121,13 @@ def _load_file(path: Path, base_dir: Path) -> Profile:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ProfileError(str(path), "yaml", str(exc)) from exc
-    return profile_from_mapping(data, source=str(path), base_dir=base_dir)
+    return profile_from_mapping(data, source=str(path), base_dir=base_dir, check_detectors=True)
 
 
-def profile_from_mapping(data: Any, *, source: str = "<profile>",
-                         base_dir: Path = HERE / "base") -> Profile:
+def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path = HERE / "base",
+                         check_detectors: bool = False) -> Profile:
     """A Profile from parsed YAML; errors name `source` and the field."""
+    validate(data, source, detectors=check_detectors)  # located ProfileError, never later
     if not isinstance(data, Mapping):
         raise ProfileError(source, "top level", "expected a mapping")
     unknown = set(data) - _PROFILE_KEYS

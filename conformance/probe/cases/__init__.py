@@ -1,22 +1,55 @@
-"""The probe's requests, shipped as package data: one YAML file per protocol.
+"""The probe's requests and the rule cases, shipped as package data: the one copy.
 
-Each file holds a valid `control` body and, per rule id that a built-in profile of the
-protocol uses, a minimal `reject` body that breaks the rule and its nearest valid
-neighbour `accept`. They are derived from tests/rule_cases (the probe never reads tests/ at
-run time); tests/test_probe_cases.py keeps the two in step.
+`rules/<provider>.yaml` holds, per enforced rule of a built-in provider, a `reject` body
+that fails first on that rule and its `accept` neighbour (the check() and emulator tests
+read them from RULES_DIR), and `rules/valid_<protocol>.yaml` one valid multi-tool body.
+`<protocol>.yaml` holds the probe's valid `control` body and one case per rule the protocol
+can enforce: either `from: <provider>` alone (the bodies are that provider's rule case) or
+its own `reject`/`accept` bodies (derived, with a note saying how they differ).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from normalizer.model import JsonMap
 from normalizer.wire import PROTOCOLS
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """A numeric rule parameter the probe measures by search: every string equal to
+    `placeholder` in the reject body becomes a value of length n (built from `fill`), and
+    the largest accepted n between `floor` and `ceiling` is the limit."""
+
+    param: str
+    floor: int
+    ceiling: int
+    placeholder: str
+    fill: str
+
+    def value(self, n: int) -> str:
+        return (self.fill + "x" * n)[:n]
+
+    def body(self, reject: JsonMap, n: int) -> dict[str, Any]:
+        """The reject body with the placeholder at length n (ids in calls and results
+        stay equal, so only the length changes)."""
+        return _swap(reject.thaw(), self.placeholder, self.value(n))
+
+
+def _swap(value: Any, old: str, new: str) -> Any:
+    if isinstance(value, dict):
+        return {k: _swap(v, old, new) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap(v, old, new) for v in value]
+    return new if value == old else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +63,7 @@ class ProbeCase:
     also: tuple[str, ...] = ()  # other rules the reject body breaks for some built-in profile
     note: str = ""
     unsendable: str = ""  # why the official SDK cannot send the reject body: not probed
+    limit: Limit | None = None  # a numeric parameter measured by search
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +81,56 @@ class ProbeSet:
         return tuple(c for c in self.cases if not c.unsendable)
 
 
+RULES_DIR = Path(__file__).parent / "rules"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _read(name: str) -> Any:
+    text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return yaml.load(text, Loader=_LOADER)
+
+
+@cache
+def _rule_cases(provider: str) -> tuple[dict[str, Any], ...]:
+    if not (RULES_DIR / f"{provider}.yaml").is_file():
+        return ()
+    return tuple(_read(f"rules/{provider}.yaml") or ())
+
+
+def rule_cases(provider: str) -> list[dict[str, Any]]:
+    """The rule cases of a built-in provider: {rule, model?, reject, accept} (fresh copies)."""
+    return copy.deepcopy(list(_rule_cases(provider)))
+
+
+def valid_body(protocol: str) -> dict[str, Any]:
+    """The valid multi-tool request body of `protocol` (every built-in profile accepts it)."""
+    return dict(_read(f"rules/valid_{protocol}.yaml"))
+
+
 @cache
 def probe_set(protocol: str) -> ProbeSet:
     """The control request and rule cases of `protocol`."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"{protocol!r} is not one of {', '.join(PROTOCOLS)}")
-    text = resources.files(__package__).joinpath(f"{protocol}.yaml").read_text(encoding="utf-8")
-    data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    data = _read(f"{protocol}.yaml")
     return ProbeSet(protocol=protocol, control=JsonMap(data["control"]),
-                    cases=tuple(_case(raw) for raw in data["cases"]))
+                    cases=tuple(_case(_bodies(raw)) for raw in data["cases"]))
+
+
+def _bodies(raw: dict[str, Any]) -> dict[str, Any]:
+    """A case with `from: <provider>` and no bodies takes that provider's rule case (its
+    model goes to the case, out of the bodies: the probe sends its own)."""
+    if "reject" in raw:
+        return raw
+    found = [c for c in _rule_cases(str(raw["from"])) if c["rule"] == raw["rule"]]
+    if len(found) != 1:
+        raise LookupError(f"probe case {raw['rule']}: no single rule case for it in "
+                          f"rules/{raw['from']}.yaml")
+    source = found[0]
+    model = source.get("model") or source["reject"].get("model")
+    bare = {side: {k: v for k, v in source[side].items() if k != "model"}
+            for side in ("reject", "accept")}
+    return {"model": model, **raw, **bare}
 
 
 def _case(raw: dict[str, Any]) -> ProbeCase:
@@ -63,4 +138,5 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
                      accept=JsonMap(raw["accept"]), params=JsonMap(raw.get("params") or {}),
                      origin=str(raw["from"]), model=raw.get("model"),
                      also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""),
-                     unsendable=str(raw.get("unsendable") or ""))
+                     unsendable=str(raw.get("unsendable") or ""),
+                     limit=Limit(**raw["limit"]) if raw.get("limit") else None)

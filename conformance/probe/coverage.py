@@ -1,0 +1,75 @@
+"""Which rule × protocol pairs the probe cannot measure, and why.
+
+Every rule id of the vocabulary (normalizer/rules.py) and every protocol is one of three:
+- a probe case in conformance/probe/cases/<protocol>.yaml (measured);
+- NOT_APPLICABLE: the protocol's wire has no place for the defect (the reason says why);
+- GAPS: the defect can happen on that wire, but normalizer/checks/<protocol>.py has no
+  detector for it yet, so no profile can enforce it and no emulator can serve it. A rule
+  with a detector always has a probe case (tests/test_probe_coverage.py asserts all this).
+"""
+
+from __future__ import annotations
+
+from normalizer.rules import RULE_IDS
+from normalizer.wire import PROTOCOLS
+
+_NO_TURNS = ("Gemini turn structure: the other protocols have no call turns, function-"
+             "response turns or thought signatures")
+_THINKING = ("Anthropic-style thinking blocks with signatures: OpenAI Chat carries reasoning "
+             "as a message field (reasoning-content-required), Responses as reasoning items "
+             "(reasoning-item-orphan), Gemini as thought parts with thought signatures")
+_GEMINI_IDS = ("Gemini function calls and responses need no id (they pair by name and "
+               "position): pairing is function-response-count and call-turn-placement")
+_CHAT_FIELD = "a message field of the Chat Completions wire (DeepSeek's reasoning_content)"
+_RESPONSES_ITEM = "reasoning items are a Responses API item type"
+
+NOT_APPLICABLE: dict[tuple[str, str], str] = {
+    **{(rule, protocol): _NO_TURNS
+       for rule in ("call-turn-placement", "function-response-count",
+                    "thought-signature-missing", "thought-signature-invalid")
+       for protocol in ("openai_chat", "openai_responses", "anthropic")},
+    **{(rule, protocol): _THINKING
+       for rule in ("thinking-block-required", "thinking-when-disabled",
+                    "thinking-signature-invalid")
+       for protocol in ("openai_chat", "openai_responses", "gemini")},
+    ("thinking-signature-missing", "openai_chat"): _THINKING,
+    ("thinking-signature-missing", "gemini"): _THINKING,
+    **{(rule, "gemini"): _GEMINI_IDS
+       for rule in ("tool-call-id-missing", "tool-call-id-too-long", "tool-call-id-pattern",
+                    "duplicate-tool-call-id", "tool-result-id-mismatch",
+                    "missing-tool-result", "duplicate-tool-result",
+                    "tool-result-count-mismatch", "tool-results-out-of-order")},
+    **{("reasoning-content-required", p): _CHAT_FIELD
+       for p in ("openai_responses", "anthropic", "gemini")},
+    **{("reasoning-item-orphan", p): _RESPONSES_ITEM
+       for p in ("openai_chat", "anthropic", "gemini")},
+    ("tool-result-id-mismatch", "openai_responses"):
+        "Responses pairs outputs with calls by call_id, not by the turn before: an unknown "
+        "call_id is orphan-tool-result",
+    ("tool-result-id-mismatch", "anthropic"):
+        "a tool_result whose id is none of the previous turn's tool_use ids is what "
+        "orphan-tool-result checks on this wire",
+    ("role-alternation", "openai_chat"):
+        "Chat Completions allows consecutive messages of one role; vendors that restrict "
+        "the order are described by role-order",
+    ("role-alternation", "openai_responses"):
+        "Responses input is a list of items, not alternating turns",
+    ("system-message-placement", "openai_responses"):
+        "Responses takes system and developer items anywhere in the input, and "
+        "`instructions` as a field",
+}
+
+GAP = "can happen on this wire; no detector in normalizer/checks yet"
+
+
+def status(rule: str, protocol: str, has_case: bool) -> str:
+    """"case", "n/a: <reason>" or "gap: <reason>" for one rule × protocol pair."""
+    if has_case:
+        return "case"
+    if (rule, protocol) in NOT_APPLICABLE:
+        return f"n/a: {NOT_APPLICABLE[rule, protocol]}"
+    return f"gap: {GAP}"
+
+
+def pairs() -> list[tuple[str, str]]:
+    return [(rule, protocol) for rule in RULE_IDS for protocol in PROTOCOLS]

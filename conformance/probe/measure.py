@@ -1,0 +1,106 @@
+"""One whole probe as a library call, and the diff of a measured profile against another.
+
+`measure` is what `conformance probe` does between the control request and writing the
+file (tests call it directly, many probes at once). `profile_diff` compares what a probe
+measured with a shipped profile: rules gained (enforced now, not in the shipped one), lost
+(shipped enforced, measured lenient), changed limits and changed texts. Rules the probe
+could not decide (inconclusive, or not sendable) are listed apart as not measured: they
+are neither gained nor lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.probe.cases import ProbeSet
+from conformance.probe.observe import Observation, Send, observe_all
+from conformance.probe.profile import Probed, attribute, profile_data
+from normalizer.profiles import Profile, Rule
+
+_LIMIT_PARAMS = ("max_length",)
+
+
+def today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def measure(send: Send, probes: ProbeSet, probed: Probed, *, concurrency: int = 2,
+            progress: Callable[[Observation], None] | None = None
+            ) -> tuple[tuple[Observation, ...], dict[str, Any]]:
+    """Every rule of `probes` observed and attributed, and the profile mapping written from
+    them (the control request is the caller's: it decides whether to go on)."""
+    seen = observe_all(send, probes, concurrency=concurrency, progress=progress)
+    found = attribute(seen, probes, probed.model)
+    return found, profile_data(found, probes, probed)
+
+
+@dataclass(frozen=True, slots=True)
+class Diff:
+    gained: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    limits: tuple[str, ...] = ()  # "rule: max_length 40 -> 16"
+    texts: tuple[str, ...] = ()  # "rule: 'old' -> 'new'"
+    unmeasured: tuple[str, ...] = ()  # "rule: why"
+
+    @property
+    def empty(self) -> bool:
+        return not (self.gained or self.lost or self.limits or self.texts)
+
+    def lines(self, shipped: str) -> list[str]:
+        if self.empty:
+            head = [f"no difference from the shipped profile {shipped} in what was measured"]
+        else:
+            head = [f"difference from the shipped profile {shipped}:"]
+        for label, items in (("gained (enforced now)", self.gained),
+                             ("lost (no longer enforced)", self.lost),
+                             ("changed limits", self.limits), ("changed texts", self.texts),
+                             ("not measured", self.unmeasured)):
+            head += [f"  {label}: {item}" for item in items]
+        return head
+
+
+def profile_diff(shipped: Profile, measured: Profile, found: Sequence[Observation],
+                 model: str | None = None) -> Diff:
+    """What the probe measured (`found`, written as `measured`, with `model`) against
+    `shipped`. A shipped rule for other models only (params.model_prefixes) is not measured
+    by a probe with this model."""
+    other_models = {r.id for r in shipped.rules if model and _other_models(r, model)}
+    decided = {o.rule for o in found if o.finding != "inconclusive"} - other_models
+    unmeasured = [f"{o.rule}: {o.reason or o.verdict.reason}" for o in found
+                  if o.finding == "inconclusive" and shipped.enforces(o.rule)]
+    unmeasured += [f"{r.id}: no probe request for it" for r in shipped.rules
+                   if r.enforced and r.id not in {o.rule for o in found}]
+    unmeasured += [f"{rule_id}: the shipped rule is for other models than {model}"
+                   for rule_id in sorted(other_models)]
+    gained, lost, limits, texts = [], [], [], []
+    for rule_id in sorted(decided):
+        now, before = measured.rule(rule_id), shipped.rule(rule_id)
+        on, was = now is not None and now.enforced, before is not None and before.enforced
+        if on and not was:
+            gained.append(rule_id)
+        elif was and not on:
+            lost.append(rule_id)
+        elif on and was and now is not None and before is not None:
+            limits += _limit_changes(before, now)
+            if before.message != now.message:
+                texts.append(f"{rule_id}: {before.message!r} -> {now.message!r}")
+    return Diff(tuple(gained), tuple(lost), tuple(limits), tuple(texts), tuple(unmeasured))
+
+
+def _other_models(rule: Rule, model: str) -> bool:
+    """The rule holds for other models only (model_prefixes), or is on by default for other
+    models only (default_on_model: DeepSeek's thinking mode), so a probe with `model` does
+    not see it."""
+    if not rule.applies_to(model, when_unknown=True):
+        return True
+    default_on = rule.params.get("default_on_model")
+    return bool(default_on) and re.search(str(default_on), model) is None
+
+
+def _limit_changes(before: Rule, now: Rule) -> list[str]:
+    return [f"{now.id}: {key} {before.params.get(key)} -> {now.params.get(key)}"
+            for key in _LIMIT_PARAMS if before.params.get(key) != now.params.get(key)]
