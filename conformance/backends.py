@@ -1,6 +1,8 @@
 """Backends: where a request goes — `live` (the vendor), `cassette` (vcrpy replay) or
 `emulator` (our loopback server) — and `auto`, which picks per item: live where the key is
 set and live runs were asked for, else the cassette where one exists, else the emulator.
+A keyless provider (ollama, vllm, a user entry without `api_key_env`) runs live when asked
+for explicitly (`--backend live`), never by `auto`: nothing says its server is up.
 
 Each backend sends through `clients.send` and returns the Outcome with its `source`:
 the backend that answered, and the cassette's provenance where there is one.
@@ -8,10 +10,9 @@ the backend that answered, and the cassette's provenance where there is one.
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ class Backends:
     def resolve(self, provider: Provider, cassette: Path) -> str:
         if self.choice != "auto":
             return self.choice
-        if self.live and provider.api_key_env and os.environ.get(provider.api_key_env):
+        if self.live and provider.has_own_key():
             return "live"
         if cassette.is_file():
             return "cassette"
@@ -110,7 +111,7 @@ class Backends:
         with cassettes.use(cassette, "none"):
             outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
                            model=model, body=body)
-        if outcome.failure == "connection" and "CannotOverwrite" in outcome.detail:
+        if outcome.failure == "cassette-mismatch":  # vcrpy's exception, mapped by type
             difference = cassettes.closest_difference(cassette, body)
             outcome = Outcome(None, failure="cassette-mismatch", detail=cassettes.Mismatch(
                 cassette, difference).explain(f"conformance record --provider {provider.name}"))
@@ -118,8 +119,8 @@ class Backends:
                               "provenance": stamp})
 
     def _live(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
-        key = os.environ.get(provider.api_key_env, "") if provider.api_key_env else ""
-        if not key:
+        key = provider.api_key()
+        if key is None:
             return Sent(Outcome(None, failure="no-key",
                                 detail=f"{provider.api_key_env or 'no key variable'} is not set"),
                         {"backend": "live"})
@@ -164,11 +165,3 @@ class Backends:
         self._stack.close()
         self._stack = ExitStack()
         self._emulator = None
-
-
-@contextmanager
-def opened(backends: Backends) -> Iterator[Backends]:
-    try:
-        yield backends
-    finally:
-        backends.close()

@@ -1,6 +1,8 @@
-"""A whole run outside pytest: load scenarios (bad files reported, the rest run), select
-providers, ask before live requests, run every item with progress, collect results.
-Used by `conformance run`, `report` and `record`."""
+"""A whole run outside pytest: load scenarios (bad files reported, the rest run), resolve
+their recorded streams once, make the items, ask before live requests, run every item with
+progress, collect typed results. Used by `conformance run`, `report` and `record` (through
+conformance/cli/batch_command.py) and by tests; it takes plain values, never CLI arguments.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +16,12 @@ from typing import Any, TextIO
 
 from conformance.backends import Backends
 from conformance.bodies import MODES
-from conformance.item import Item, items, run_item
+from conformance.errors import ScenarioError
+from conformance.item import Item, Result, items, run_item
 from conformance.options import CLI_PREFIX, RECORD_MODES, RUN_OPTIONS
-from conformance.providers import Provider, load_providers_file, select
-from conformance.scenarios.load import Scenario, ScenarioError, find_scenarios, load_scenario
+from conformance.providers import BUILTIN_PROVIDERS, Provider
+from conformance.scenarios.load import Scenario, find_scenarios, load_scenario
+from conformance.scenarios.replay import resolve
 
 
 def add_common(parser: argparse.ArgumentParser, **defaults: Any) -> None:
@@ -53,29 +57,35 @@ class Plan:
     items: list[Item] = field(default_factory=list)
 
 
-def plan(args: argparse.Namespace, err: TextIO = sys.stderr) -> Plan:
-    extra = load_providers_file(args.providers_file) if args.providers_file else {}
-    providers = select(args.provider or None, extra)
-    known = [p.name for p in select(None, extra)]
-    root = Path(args.scenarios)
+def plan(scenarios_dir: str | Path, providers: Sequence[Provider],
+         modes: Sequence[str] = MODES, keyword: str = "", *,
+         known: Sequence[str] | None = None, err: TextIO | None = None) -> Plan:
+    """Load every scenario under `scenarios_dir` (a bad file is printed to `err` and kept in
+    `broken`; the others still run), resolve each recorded stream once, and list the items
+    of `providers` × `modes` whose id contains `keyword`. `known`: the provider names a
+    scenario may mention (default: the built-ins and `providers`)."""
+    err = err or sys.stderr  # looked up now: a captured stream may have been swapped since
+    root = Path(scenarios_dir)
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no such scenario folder")
+    names = list(known) if known is not None else [*BUILTIN_PROVIDERS, *(
+        p.name for p in providers if p.name not in BUILTIN_PROVIDERS)]
     loaded, broken = [], []
     for path in find_scenarios(root):
         try:
-            loaded.append(load_scenario(path, providers=known))
+            loaded.append(load_scenario(path, providers=names))
         except ScenarioError as exc:
             broken.append(exc)
             print(str(exc), file=err)
-    chosen = [i for i in items([s for s in loaded if not s.draft], providers,
-                               args.mode or MODES) if args.keyword in i.id]
-    return Plan(loaded, broken, providers, chosen)
+    runnable = [resolve(s) for s in loaded if not s.draft]
+    chosen = [i for i in items(runnable, providers, modes or MODES) if keyword in i.id]
+    return Plan(loaded, broken, list(providers), chosen)
 
 
-def backends_for(args: argparse.Namespace, providers: list[Provider],
-                 record_mode: str = "none") -> Backends:
-    return Backends(choice=args.backend, cassette_root=Path(args.cassette_dir),
-                    record_mode=record_mode, live=args.live, providers=providers)
+def live_count(chosen: Sequence[Item], backends: Backends) -> int:
+    """How many of `chosen` would go to a live vendor."""
+    return sum(1 for i in chosen
+               if backends.resolve(i.provider, i.cassette(backends.cassette_root)) == "live")
 
 
 def confirm_live(count: int, yes: bool, yes_flag: str = "--yes",
@@ -93,12 +103,12 @@ def confirm_live(count: int, yes: bool, yes_flag: str = "--yes",
 
 
 def execute(chosen: Sequence[Item], backends: Backends,
-            progress: Callable[[int, int, Item, Any], None] | None = None) -> list[dict[str, Any]]:
+            progress: Callable[[int, int, Item, Result], None] | None = None) -> list[Result]:
     results = []
     try:
         for n, item in enumerate(chosen, start=1):
             result = run_item(item, backends)
-            results.append(result.to_json())
+            results.append(result)
             if progress:
                 progress(n, len(chosen), item, result)
     finally:
@@ -106,11 +116,13 @@ def execute(chosen: Sequence[Item], backends: Backends,
     return results
 
 
-def printer(stream: TextIO = sys.stderr) -> Callable[[int, int, Item, Any], None]:
-    """Progress: one line per failed item, and a count every 5% (rewritten on a TTY)."""
+def printer(stream: TextIO | None = None) -> Callable[[int, int, Item, Result], None]:
+    """Progress: one line per failed item, and a count every 5% (rewritten on a TTY), on
+    `stream` (default: sys.stderr as it is when called, not when this module was imported)."""
+    stream = stream or sys.stderr
     tty = stream.isatty() and os.environ.get("TERM") != "dumb"
 
-    def show(n: int, total: int, item: Item, result: Any) -> None:
+    def show(n: int, total: int, item: Item, result: Result) -> None:
         if result.problem:
             label = "KNOWN GAP" if result.known_gap else "FAIL"
             print(("\r" if tty else "") + f"{label} {result.id}: {result.problem}", file=stream)

@@ -2,6 +2,7 @@
 
 raw: the history rendered as a naive client would (a `wire` scenario whose protocol is the
 provider's is sent verbatim). normalized: `normalizer.normalize` for the provider first.
+Pure: no server, no SDK (a streaming scenario's turn was read when the run was planned).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
 history; a scenario's `options` for the protocol are added on top.
 """
@@ -11,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from conformance.errors import StreamReplayError
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
-from normalizer.model import Change, thaw
+from normalizer.model import Change, History, thaw
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -44,11 +46,7 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     if mode == "raw" and scenario.wire_protocol == provider.protocol:
         body = {**thaw(scenario.wire_body), **_model_field(provider.protocol, model)}
         return Request({**options, **body}, model)
-    history, tools, changes = scenario.history, scenario.tools, ()
-    if scenario.stream is not None:  # replayed through the SDK once, then cached
-        from conformance.scenarios.replay import full_history
-
-        history = full_history(scenario)
+    history, tools, changes = sent_history(scenario), scenario.tools, ()
     if mode == "normalized":
         from normalizer.normalize import normalize
         from normalizer.passes import Policy
@@ -65,6 +63,26 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
         changes += more
     body = render(history, provider.protocol, tools=tools, model=model, options=options)
     return Request(body, model, changes)
+
+
+def sent_history(scenario: Scenario) -> History:
+    """The history the items of `scenario` send: for a streaming scenario, the one its
+    stream was resolved to when the run was planned (scenarios.replay.resolve)."""
+    if scenario.stream is None:
+        return scenario.history
+    if scenario.replay_error:
+        raise StreamReplayError(scenario.replay_error)
+    if scenario.replayed is None:
+        raise ValueError(f"{scenario.path}: the recorded stream was not resolved; plan the "
+                         "run with conformance.batch.plan, or call "
+                         "conformance.scenarios.replay.resolve(scenario) first")
+    return scenario.replayed
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    """One normalization change as JSON (a Result's `changes`, `conformance normalize`)."""
+    return {"pass": change.pass_name, "code": change.code, "what": change.what,
+            "where": change.where, "lossless": change.lossless}
 
 
 def _model_field(protocol: str, model: str) -> dict[str, str]:

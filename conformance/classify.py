@@ -2,20 +2,43 @@
 results and exceptions into an Outcome first).
 
     2xx                                  accept
-    400, 422                             reject (about the history)
+    400, 422                             reject (about the history), unless the vendor's
+                                         error type, code or text says it is about the
+                                         key, the context length or the model: inconclusive
     401 403 404 408 409 429 5xx, other   inconclusive (never a verdict about the history)
     timeout, connection error            inconclusive
     the SDK refused before sending       inconclusive (reported with the SDK's reason)
+
+An inconclusive HTTP answer carries a `failure` kind: auth, context, model, not-found,
+rate-limit, server or other. Without an HTTP answer, `reason` starts with what failed
+instead (timeout, connection, sdk, no-key, no-cassette, cassette-mismatch).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 Kind = Literal["accept", "reject", "inconclusive"]
 REJECT_STATUSES = frozenset({400, 422})
+
+# 4xx answers that are about the key, the context window or the model, not the history.
+# Matched on the vendor's error type/code (and Gemini's details[].reason), lower-cased, or
+# on its text. Sources of the texts: tests/test_classify.py.
+_NOT_ABOUT_THE_HISTORY: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] = (
+    ("auth", frozenset({"api_key_invalid", "invalid_api_key", "authentication_error",
+                        "permission_error", "unauthenticated", "permission_denied"}),
+     re.compile(r"api key not (valid|found)|invalid (x-)?api[ _-]key|incorrect api key",
+                re.I)),
+    ("context", frozenset({"context_length_exceeded"}),
+     re.compile(r"prompt is too long|maximum context length|context length exceeded", re.I)),
+    ("model", frozenset({"model_not_found", "invalid_model"}),
+     re.compile(r"\bmodel\b[^.]*\bdoes not exist|not found for api version|"
+                r"invalid model", re.I)),
+)
+_STATUS_FAILURE = {401: "auth", 403: "auth", 404: "not-found", 429: "rate-limit"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +61,20 @@ class Verdict:
     error_code: str | None = None
     message: str = ""
     reason: str = ""  # why inconclusive
+    failure: str = ""  # an inconclusive HTTP answer: auth, context, model, not-found, ...
 
     def to_json(self) -> dict[str, Any]:
-        return {"verdict": self.kind, "status": self.status, "error_type": self.error_type,
-                "error_code": self.error_code, "message": self.message, "reason": self.reason}
+        found = {"verdict": self.kind, "status": self.status, "error_type": self.error_type,
+                 "error_code": self.error_code, "message": self.message,
+                 "reason": self.reason}
+        # Written only when set, so matrices from before this field read the same.
+        return {**found, "failure": self.failure} if self.failure else found
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Verdict:
+        return cls(data["verdict"], data.get("status"), data.get("error_type"),
+                   data.get("error_code"), data.get("message") or "",
+                   data.get("reason") or "", data.get("failure") or "")
 
 
 def classify(outcome: Outcome) -> Verdict:
@@ -51,10 +84,42 @@ def classify(outcome: Outcome) -> Verdict:
     if 200 <= status < 300:
         return Verdict("accept", status)
     kind_, code, message = error_fields(outcome.body)
-    if status in REJECT_STATUSES:
+    about = not_about_the_history(outcome.body) if 400 <= status < 500 else ""
+    if status in REJECT_STATUSES and not about:
         return Verdict("reject", status, kind_, code, message)
-    return Verdict("inconclusive", status, kind_, code, message,
-                   reason=f"HTTP {status} is not about the history")
+    failure = about or _STATUS_FAILURE.get(status) or ("server" if status >= 500 else "other")
+    reason = (f"HTTP {status} is about the {_ABOUT[about]}, not the history" if about
+              else f"HTTP {status} is not about the history")
+    return Verdict("inconclusive", status, kind_, code, message, reason=reason,
+                   failure=failure)
+
+
+_ABOUT = {"auth": "API key", "context": "context length", "model": "model"}
+
+
+def not_about_the_history(body: Any) -> str:
+    """"auth", "context" or "model" when a 4xx error body says the request failed for its
+    key, its length or its model (so it says nothing about the history), else ""."""
+    signals = set(_signals(body))
+    message = error_fields(body)[2]
+    for failure, codes, text in _NOT_ABOUT_THE_HISTORY:
+        if signals & codes or text.search(message):
+            return failure
+    return ""
+
+
+def _signals(body: Any) -> Iterator[str]:
+    """The error's type, code and status, and Gemini's `details[].reason`, lower-cased."""
+    if not isinstance(body, Mapping):
+        return
+    inner = body.get("error") if isinstance(body.get("error"), Mapping) else body
+    for key in ("type", "code", "status"):
+        if isinstance(inner.get(key), str):
+            yield inner[key].lower()
+    details = inner.get("details")
+    for detail in details if isinstance(details, list) else ():
+        if isinstance(detail, Mapping) and isinstance(detail.get("reason"), str):
+            yield detail["reason"].lower()
 
 
 def error_fields(body: Any) -> tuple[str | None, str | None, str]:

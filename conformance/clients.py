@@ -1,59 +1,33 @@
-"""One call per protocol through the vendor's official SDK, over real HTTP.
+"""The one seam between the suite and the vendors' official SDKs, over real HTTP.
 
-Retries are off (each request is sent once: a retry would hide what the vendor said and
-multiply cassette interactions). The request body is what `normalizer.render` produced;
-it is handed to the SDK as its keyword parameters, with fields the SDK method does not
-name sent through `extra_body`, so the SDK sends that body. google-genai takes typed
-contents and config instead of a body: `_gemini_call` maps the REST body onto them, and
-where the SDK refuses a value before sending, the outcome says so (failure "sdk").
+Everything that knows an SDK's shape lives here: building a client (`new_client`), the
+method that sends a protocol's request (`create`), the body-to-keyword split (`sdk_kwargs`:
+fields the SDK method does not name go through `extra_body`, so the SDK sends the body as
+rendered), the Gemini REST body -> google-genai config mapping (`gemini_config`), a call
+with or without streaming (`call`), and the one exception mapper (`outcome_of_exception`),
+which turns whatever an SDK raised into an `Outcome` by the SDKs' exception types.
+
+`send` is the suite's request: retries off (a retry would hide what the vendor said and
+multiply cassette interactions), never raises, and its Outcome holds plain JSON only.
+google-genai takes typed contents and config instead of a body; where it refuses a value
+before sending, the outcome says so (failure "sdk").
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from conformance.classify import Outcome
+from conformance.sdk_refusals import summarize
 
 TIMEOUT_SECONDS = 60.0
-
-
-def send(protocol: str, *, base_url: str, api_key: str, model: str,
-         body: Mapping[str, Any]) -> Outcome:
-    """Send `body` with the official SDK of `protocol`; never raises for HTTP errors."""
-    call = _CALLS[protocol]
-    try:
-        return call(base_url, api_key, model, dict(body))
-    except Exception as exc:  # the SDKs' own exception trees differ; map them in one place
-        return outcome_of_exception(exc, api_key)
-
-
-def sdk_kwargs(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any]:
-    """`body` as keyword arguments of the SDK `method`; fields it has no parameter for go
-    through `extra_body`, so they still reach the wire."""
-    named = set(inspect.signature(method).parameters)
-    kwargs = {k: v for k, v in body.items() if k in named}
-    extra = {k: v for k, v in body.items() if k not in named}
-    if extra:
-        kwargs["extra_body"] = extra
-    return kwargs
-
-
-# Building an SDK client loads the CA bundle (about 0.2 s): clients are kept per
-# (protocol, base URL, key) for the life of the process and closed by close_clients().
-_CLIENTS: dict[tuple[str, str, str], Any] = {}
-_LOCK = threading.Lock()
-
-
-def _client(protocol: str, base_url: str, api_key: str) -> Any:
-    key = (protocol, base_url, api_key)
-    with _LOCK:
-        if key not in _CLIENTS:
-            _CLIENTS[key] = new_client(protocol, base_url, api_key)
-        return _CLIENTS[key]
+GEMINI_DEFAULT_MODEL = "gemini-2.5-flash"  # only when a Gemini caller names no model
 
 
 def new_client(protocol: str, base_url: str, api_key: str,
@@ -77,6 +51,26 @@ def new_client(protocol: str, base_url: str, api_key: str,
     return genai.Client(api_key=api_key, http_options=options)
 
 
+def create(protocol: str, client: Any, *, raw: bool = False) -> Callable[..., Any]:
+    """The SDK method that sends one request of `protocol` (for `raw`, the variant that
+    returns the HTTP response). Gemini's `generate_content` takes no body: use `call`."""
+    resource = {"openai_chat": lambda: client.chat.completions,
+                "openai_responses": lambda: client.responses,
+                "anthropic": lambda: client.messages}[protocol]()
+    return resource.with_raw_response.create if raw else resource.create
+
+
+def sdk_kwargs(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any]:
+    """`body` as keyword arguments of the SDK `method`; fields it has no parameter for go
+    through `extra_body`, so they still reach the wire."""
+    named = set(inspect.signature(method).parameters)
+    kwargs = {k: v for k, v in body.items() if k in named}
+    extra = {k: v for k, v in body.items() if k not in named}
+    if extra:
+        kwargs["extra_body"] = extra
+    return kwargs
+
+
 # Top-level REST fields of a generateContent body that google-genai takes in its config.
 _GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettings",
                        "cachedContent")
@@ -91,6 +85,51 @@ def gemini_config(body: Mapping[str, Any]) -> dict[str, Any] | None:
     return config or None
 
 
+def call(protocol: str, client: Any, body: Mapping[str, Any], *, model: str | None = None,
+         stream: bool = False, raw: bool = False) -> Any:
+    """Send `body` through `client`'s usual method; raises the SDK's own exceptions.
+
+    Returns the SDK's parsed response (`raw`: the HTTP response; not for Gemini), or for
+    `stream` an iterator over the objects the SDK yields, closed when exhausted. `model`
+    is needed for Gemini only (it goes in the URL; the other protocols carry it in the body).
+    """
+    if protocol == "gemini":
+        kwargs = {"model": model or GEMINI_DEFAULT_MODEL, "contents": body.get("contents", []),
+                  "config": gemini_config(body)}
+        if stream:
+            return _events(lambda: client.models.generate_content_stream(**kwargs))
+        return client.models.generate_content(**kwargs)
+    kwargs = sdk_kwargs(create(protocol, client), body)
+    if stream:
+        return _events(lambda: create(protocol, client)(**kwargs, stream=True))
+    return create(protocol, client, raw=raw)(**kwargs)
+
+
+def _events(open_stream: Callable[[], Any]) -> Iterator[Any]:
+    """The stream's objects; the request is sent on the first `next`, so a caller that
+    guards its iteration also catches an error answer to the request itself."""
+    opened = open_stream()
+    if not hasattr(opened, "__enter__"):  # google-genai yields from a plain generator
+        yield from opened
+        return
+    with opened as events:
+        yield from events
+
+
+# Building an SDK client loads the CA bundle (about 0.2 s): clients are kept per
+# (protocol, base URL, key) for the life of the process and closed by close_clients().
+_CLIENTS: dict[tuple[str, str, str], Any] = {}
+_LOCK = threading.Lock()
+
+
+def _client(protocol: str, base_url: str, api_key: str) -> Any:
+    key = (protocol, base_url, api_key)
+    with _LOCK:
+        if key not in _CLIENTS:
+            _CLIENTS[key] = new_client(protocol, base_url, api_key)
+        return _CLIENTS[key]
+
+
 def close_clients() -> None:
     with _LOCK:
         clients = list(_CLIENTS.values())
@@ -99,61 +138,111 @@ def close_clients() -> None:
         client.close()
 
 
-def _openai_chat(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    client = _client("openai_chat", base_url, api_key)
-    method = client.chat.completions.with_raw_response.create
-    raw = method(**sdk_kwargs(client.chat.completions.create, {"model": model, **body}))
-    return Outcome(raw.status_code, _json(raw.text))
+def send(protocol: str, *, base_url: str, api_key: str, model: str,
+         body: Mapping[str, Any]) -> Outcome:
+    """Send `body` with the official SDK of `protocol`; never raises for what the vendor
+    or the transport did (the Outcome says it)."""
+    try:
+        client = _client(protocol, base_url, api_key)
+        if protocol == "gemini":
+            response = call(protocol, client, body, model=model)
+            return Outcome(200, response.model_dump(mode="json", exclude_none=True))
+        raw = call(protocol, client, {"model": model, **body}, raw=True)
+        return Outcome(raw.status_code, _json(raw.text))
+    except Exception as exc:  # every SDK raises its own tree: mapped in one place
+        return outcome_of_exception(exc, api_key)
 
 
-def _openai_responses(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    client = _client("openai_responses", base_url, api_key)
-    method = client.responses.with_raw_response.create
-    raw = method(**sdk_kwargs(client.responses.create, {"model": model, **body}))
-    return Outcome(raw.status_code, _json(raw.text))
-
-
-def _anthropic(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    client = _client("anthropic", base_url, api_key)
-    method = client.messages.with_raw_response.create
-    raw = method(**sdk_kwargs(client.messages.create, {"model": model, **body}))
-    return Outcome(raw.status_code, _json(raw.text))
-
-
-def _gemini_call(base_url: str, api_key: str, model: str, body: dict[str, Any]) -> Outcome:
-    client = _client("gemini", base_url, api_key)
-    response = client.models.generate_content(model=model, contents=body.get("contents", []),
-                                               config=gemini_config(body))
-    payload = response.model_dump(mode="json", exclude_none=True)
-    return Outcome(200, payload)
-
-
-_CALLS: dict[str, Callable[[str, str, str, dict[str, Any]], Outcome]] = {
-    "openai_chat": _openai_chat,
-    "openai_responses": _openai_responses,
-    "anthropic": _anthropic,
-    "gemini": _gemini_call,
-}
-
-
-def outcome_of_exception(exc: Exception, api_key: str) -> Outcome:
-    """SDK exception -> Outcome. The key is scrubbed from any text kept."""
-    status = getattr(exc, "status_code", None) or getattr(exc, "code", None)
-    response = getattr(exc, "response", None)
-    if isinstance(status, int) and status >= 100:
-        body = getattr(exc, "details", None)  # google-genai keeps the parsed JSON here
-        if body is None and response is not None:
-            body = _json(getattr(response, "text", ""))
-        return Outcome(status, _scrub(body, api_key), retry_after=_retry_after(response))
-    name = type(exc).__name__
-    if "Timeout" in name:
+def outcome_of_exception(exc: BaseException, api_key: str = "") -> Outcome:
+    """Any exception an SDK call raised -> Outcome, by type. The key is scrubbed from any
+    text kept, and the body is plain JSON (an SDK object inside it becomes its text)."""
+    kinds = _kinds()
+    if any(isinstance(e, kinds.cassette_mismatch) for e in _chain(exc)):
+        return Outcome(None, failure="cassette-mismatch", detail=_scrub(_named(exc), api_key))
+    status = _http_status(exc, kinds)
+    if status is not None:
+        response = getattr(exc, "response", None)
+        return Outcome(status, _scrub(plain_json(_error_body(exc, kinds)), api_key),
+                       retry_after=_retry_after(response))
+    if isinstance(exc, kinds.timeout):
         return Outcome(None, failure="timeout", detail=_scrub(str(exc), api_key))
-    if "Connection" in name or "Connect" in name or "CannotOverwrite" in name:
+    if isinstance(exc, kinds.connection):
         cause = exc.__cause__ or exc.__context__
-        detail = f"{name}: {exc}" + (f" (caused by {type(cause).__name__}: {cause})" if cause
-                                     else "")
+        detail = _named(exc) + (f" (caused by {_named(cause)})" if cause else "")
         return Outcome(None, failure="connection", detail=_scrub(detail, api_key))
-    return Outcome(None, failure="sdk", detail=_scrub(f"{name}: {exc}", api_key))
+    # Refused before sending: in a form that does not change with pydantic's version.
+    return Outcome(None, failure="sdk", detail=_scrub(summarize(exc), api_key))
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and its causes (the SDKs wrap transport errors with `raise ... from`)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+@functools.cache
+def _kinds() -> SimpleNamespace:
+    """The exception types the mapper tells apart, imported on first use (the SDKs take
+    about a second to import, and most processes that import this module never fail)."""
+    import anthropic
+    import openai
+    from google.genai import errors as genai_errors
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    return SimpleNamespace(
+        cassette_mismatch=CannotOverwriteExistingCassetteException,
+        status=(openai.APIStatusError, anthropic.APIStatusError),
+        gemini=genai_errors.APIError,
+        timeout=(openai.APITimeoutError, anthropic.APITimeoutError, TimeoutError,
+                 *_transport("TimeoutException")),
+        # ConnectionError covers the network guard's NetworkBlockedError.
+        connection=(openai.APIConnectionError, anthropic.APIConnectionError, ConnectionError,
+                    *_transport("TransportError")))
+
+
+def _http_status(exc: BaseException, kinds: SimpleNamespace) -> int | None:
+    if isinstance(exc, kinds.status):
+        return int(exc.status_code)  # type: ignore[attr-defined]
+    if isinstance(exc, kinds.gemini) and isinstance(exc.code, int):  # type: ignore[attr-defined]
+        return int(exc.code)  # type: ignore[attr-defined]
+    return None
+
+
+def _error_body(exc: BaseException, kinds: SimpleNamespace) -> Any:
+    """The vendor's error JSON as it came over the wire (the SDKs' `.body` and `.details`
+    are parsed or typed views of part of it)."""
+    if isinstance(exc, kinds.gemini):
+        return exc.details  # type: ignore[attr-defined]  # google-genai keeps the JSON here
+    response = getattr(exc, "response", None)
+    return _json(getattr(response, "text", ""))
+
+
+def _transport(name: str) -> tuple[type[BaseException], ...]:
+    """google-genai raises its HTTP library's exceptions unwrapped: httpx2 (which the SDKs
+    here bring) or httpx, whichever is installed."""
+    found = []
+    for module in ("httpx2", "httpx"):
+        try:
+            found.append(getattr(__import__(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
+
+
+def _named(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def plain_json(value: Any) -> Any:
+    """`value` as plain JSON data: anything json cannot write becomes its `str`."""
+    try:
+        return json.loads(json.dumps(value, default=str))
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def _retry_after(response: Any) -> float | None:

@@ -5,13 +5,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from conformance.backends import Backends
-from conformance.bodies import MODES, build
+from conformance.bodies import MODES, build, change_json
 from conformance.cassettes import cassette_path
 from conformance.classify import Verdict, classify
 from conformance.expectations import compared_with_prediction
@@ -69,6 +69,8 @@ class Result:
     changes: tuple[dict[str, Any], ...] = ()
     problem: str = ""  # why the item failed, empty when it passed
     known_gap: str = ""  # a declared gap: a failure here is expected and reported as such
+    request: Any = None  # the body as sent, where a report shows it (publish/recorded.py)
+    evidence: Any = None  # what backs the verdict, where an observation does (evidence/)
 
     @property
     def passed(self) -> bool:
@@ -90,7 +92,23 @@ class Result:
                 "predicted": self.predicted, "predicted_rule": self.predicted_rule,
                 "predicted_message": self.predicted_message, "source": self.source,
                 "changes": list(self.changes), "problem": self.problem,
-                "known_gap": self.known_gap}
+                "known_gap": self.known_gap,
+                **({"request": self.request} if self.request is not None else {}),
+                **({"evidence": self.evidence} if self.evidence is not None else {})}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """The inverse of to_json (a strictness.json row, or an xdist worker's report)."""
+        return cls(
+            id=data["id"], scenario=data["scenario"], title=data["title"],
+            topic=data["topic"], provider=data["provider"], mode=data["mode"],
+            verdict=Verdict.from_json(data), expected=data.get("expected"),
+            predicted=data["predicted"], predicted_rule=data.get("predicted_rule"),
+            predicted_message=data.get("predicted_message") or "",
+            source=dict(data.get("source") or {}),
+            changes=tuple(dict(c) for c in data.get("changes") or ()),
+            problem=data.get("problem") or "", known_gap=data.get("known_gap") or "",
+            request=data.get("request"), evidence=data.get("evidence"))
 
 
 def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
@@ -112,8 +130,7 @@ def run_item(item: Item, backends: Backends) -> Result:
     sent = backends.send(item.provider, item.cassette(backends.cassette_root), request.body,
                          request.model)
     verdict = classify(sent.outcome)
-    changes = tuple({"pass": c.pass_name, "code": c.code, "what": c.what, "where": c.where,
-                     "lossless": c.lossless} for c in request.changes)
+    changes = tuple(change_json(c) for c in request.changes)
     problem = compared_with_prediction(item.provider, item.expected, item.mode, verdict,
                                        violations)
     return _result(item, verdict, violations[0] if violations else None, changes, sent.source,

@@ -17,6 +17,7 @@ The built-ins are listed here; users add more in a YAML file (`--providers-file`
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from conformance.errors import ProvidersFileError
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.profiles import PROVIDERS, Profile, load_profile
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, REFERENCE_PROVIDER
@@ -38,9 +40,34 @@ class Provider:
     model: str
     profile: str  # a built-in provider name or a profile file path
     builtin: bool = True
+    keyless: bool = False  # a local server (ollama, vllm) or a user entry without a key variable
 
     def load_profile(self) -> Profile:
         return load_profile(self.profile)
+
+    def api_key(self, environ: Mapping[str, str] = os.environ) -> str | None:
+        """The key to send live: its variable's value; KEYLESS_KEY for a keyless provider
+        whose variable is unset; None when a key is needed and missing."""
+        return key_from(self.api_key_env, keyless=self.keyless, environ=environ)
+
+    def has_own_key(self, environ: Mapping[str, str] = os.environ) -> bool:
+        """Whether its key variable holds a key (what `--backend auto` takes as "go live")."""
+        return self.api_key(environ) not in (None, KEYLESS_KEY)
+
+
+# The SDKs refuse to build a client without some key string; a keyless server ignores it.
+# Not a secret: a fixed, public placeholder.
+KEYLESS_KEY = "conformance-keyless"
+
+
+def key_from(variable: str, *, keyless: bool,
+             environ: Mapping[str, str] = os.environ) -> str | None:
+    """The one "is the key set?" rule: the variable's value if set and non-empty, else
+    KEYLESS_KEY for a keyless endpoint, else None."""
+    value = environ.get(variable) if variable else None
+    if value:
+        return value
+    return KEYLESS_KEY if keyless or not variable else None
 
 
 # name: (protocol, base_url, api-key variable, default model)
@@ -81,16 +108,14 @@ _BUILTIN: dict[str, tuple[str, str, str, str]] = {
 }
 assert tuple(_BUILTIN) == PROVIDERS, "providers.py and normalizer.profiles.PROVIDERS differ"
 
+_KEYLESS = frozenset({"ollama", "vllm"})  # local servers: a key is optional
 BUILTIN_PROVIDERS: dict[str, Provider] = {
-    name: Provider(name, *spec, profile=name) for name, spec in _BUILTIN.items()
+    name: Provider(name, *spec, profile=name, keyless=name in _KEYLESS)
+    for name, spec in _BUILTIN.items()
 }
 # The profile a user provider gets when it names none: its protocol's reference vendor.
 _PROTOCOL_DEFAULT_PROFILE = REFERENCE_PROVIDER
 _KEYS = {"name", "protocol", "base_url", "api_key_env", "model", "profile"}
-
-
-class ProvidersFileError(ValueError):
-    pass
 
 
 def load_providers_file(path: str | Path) -> dict[str, Provider]:
@@ -136,7 +161,8 @@ def _user_provider(entry: Any, where: str, folder: Path) -> Provider:
                                  f"provider speaks {entry['protocol']!r}")
     return Provider(name=entry["name"], protocol=entry["protocol"], base_url=entry["base_url"],
                     api_key_env=str(entry.get("api_key_env") or ""), model=entry["model"],
-                    profile=profile, builtin=entry["name"] in BUILTIN_PROVIDERS)
+                    profile=profile, builtin=entry["name"] in BUILTIN_PROVIDERS,
+                    keyless=not entry.get("api_key_env"))
 
 
 def over_builtin(entry: Mapping[str, Any]) -> Mapping[str, Any]:

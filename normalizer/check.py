@@ -11,6 +11,7 @@ So `check(...)[0]` is what the vendor's 400 would say.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import string
 from collections.abc import Iterable, Mapping
@@ -21,6 +22,7 @@ from typing import Any, Protocol
 from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
+from normalizer.scope import scoped
 from normalizer.skeleton import HISTORY, first_problem
 
 
@@ -64,11 +66,14 @@ def detectors(protocol: str) -> Mapping[str, Detector]:
 
 
 def check(
-    body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None
+    body: Mapping[str, Any], provider: str | Path | Profile, *, model: str | None = None,
+    on: dt.date | str | None = None, endpoint: str | None = None,
 ) -> tuple[Violation, ...]:
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
-    `model` defaults to the body's own `model` field. Raises WireFormatError when the
-    body is not even shaped like a request of the protocol (normalizer.skeleton)."""
+    `model` defaults to the body's own `model` field; `on` (default today) and `endpoint`
+    (host + path) select the rules scoped by date or host (normalizer/scope.py). Raises
+    WireFormatError when the body is not even shaped like a request of the protocol
+    (normalizer.skeleton)."""
     profile = load_profile(provider)
     # A body off its protocol's skeleton (messages not an array, a part not an object, ...)
     # is refused by the vendor's schema before any history rule: unreadable, never clean.
@@ -76,6 +81,7 @@ def check(
     if problem is not None:
         raise WireFormatError(problem.path, problem.text())
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
+    profile = scoped(profile, model=model, on=on, endpoint=endpoint)
     table = detectors(profile.protocol)
     found: list[Violation] = []
     for rule in profile.rules:

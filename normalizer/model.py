@@ -21,6 +21,12 @@ ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
 STREAM_MARKERS: frozenset[str] = frozenset(
     {"incomplete", "raw_arguments", "invalid_arguments", "derived_id"})
 
+# Extras keys reserved for how a part was spelled on the wire, kept so that a same-protocol
+# render gives the body back as sent (prompt caches key on the bytes): `content_form` is
+# "array" when a message's content was an array a lone text would not need, "absent" when
+# an assistant message had no `content` key at all. Never written as a field.
+WIRE_MARKERS: frozenset[str] = frozenset({"content_form"})
+
 
 class JsonMap(Mapping[str, Any]):
     """An immutable, hashable JSON object whose key order is kept (it matters on the wire)."""
@@ -108,15 +114,77 @@ class Text:
         object.__setattr__(self, "extras", _frozen(self.extras))
 
 
+MediaKind: TypeAlias = Literal["image", "document", "audio", "video", "file"]
+MEDIA_KINDS: tuple[MediaKind, ...] = ("image", "document", "audio", "video", "file")
+
+
+@dataclass(frozen=True, slots=True)
+class Media:
+    """An image, document, audio or video input, whatever the protocol. Exactly one source
+    is set: `data` (base64, with `media_type`), `url` (an https or data-less URL, or a
+    Gemini file URI), `file_id` (a vendor Files API id) or `text` (a plain-text document).
+    `filename` is the name a file part carries; wire fields with no neutral home go in
+    `extras` (owned by their protocol, see protocols.py)."""
+
+    kind: MediaKind
+    media_type: str | None = None
+    data: str | None = None
+    url: str | None = None
+    file_id: str | None = None
+    text: str | None = None
+    filename: str | None = None
+    extras: JsonMap = EMPTY
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "extras", _frozen(self.extras))
+
+    @property
+    def source(self) -> str:
+        """Which source the part has: "base64", "url", "file_id", "text" or "none"."""
+        for name, value in (("base64", self.data), ("url", self.url),
+                            ("file_id", self.file_id), ("text", self.text)):
+            if value is not None:
+                return name
+        return "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque:
+    """A part only one protocol knows, kept verbatim (`data` is the wire object as sent):
+    hosted/server tool activity (`hosted=True`: Anthropic server_tool_use and its results,
+    Responses web_search_call, Gemini executableCode, ...) or a kind this model does not
+    know. Its protocol renders `data` back unchanged; for any other protocol the crossing
+    pass turns it into text or drops it, with a lossy change."""
+
+    protocol: str
+    kind: str
+    data: JsonMap = EMPTY
+    hosted: bool = False
+    # Where the protocol put it: "part" (a content part, block, item), "message" (a whole
+    # message of a role the model does not know), "call" (an entry of Chat's tool_calls).
+    slot: str = "part"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "data", _frozen(self.data))
+
+
+ResultPart: TypeAlias = Text | Media | Opaque
+
+
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """A call the model made. `arguments` is a JsonMap, or the raw string verbatim when the
-    vendor sent arguments that are not a JSON object (kept so nothing is lost)."""
+    vendor sent arguments that are not a JSON object (kept so nothing is lost).
+    `wire_arguments` is the arguments string exactly as an OpenAI-style body sent it: a
+    renderer writes it back byte for byte while it still parses to `arguments` (prompt
+    caches key on those bytes), and re-serialises otherwise. Not compared: two calls with
+    the same arguments are equal however they were spelled."""
 
     name: str
     arguments: JsonMap | str = EMPTY
     id: str | None = None
     extras: JsonMap = EMPTY
+    wire_arguments: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.arguments, str):
@@ -127,25 +195,30 @@ class ToolCall:
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     """The answer to a call. `name` is the tool's name where the protocol carries it (Gemini
-    functionResponse needs it); `content` is a string or a tuple of Text parts."""
+    functionResponse needs it); `content` is a string or a tuple of parts (Text, Media, or
+    an Opaque block such as Anthropic's tool_reference); `value` is a structured JSON result
+    (a Gemini functionResponse.response other than {"output"|"error": string}), None when
+    the result is content only."""
 
     call_id: str | None
-    content: str | tuple[Text, ...] = ""
+    content: str | tuple[ResultPart, ...] = ""
     is_error: bool = False
     name: str | None = None
     extras: JsonMap = EMPTY
+    value: Any = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.content, str):
             object.__setattr__(self, "content", tuple(self.content))
         object.__setattr__(self, "extras", _frozen(self.extras))
+        object.__setattr__(self, "value", freeze(self.value))
 
     @property
     def text(self) -> str:
         """The result's content as one string (Text parts joined)."""
         if isinstance(self.content, str):
             return self.content
-        return "".join(p.text for p in self.content)
+        return "".join(p.text for p in self.content if isinstance(p, Text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +236,16 @@ class Thinking:
         object.__setattr__(self, "extras", _frozen(self.extras))
 
 
-Part: TypeAlias = Text | ToolCall | ToolResult | Thinking
+Part: TypeAlias = Text | ToolCall | ToolResult | Thinking | Media | Opaque
+PART_TYPES: tuple[type, ...] = (Text, ToolCall, ToolResult, Thinking, Media, Opaque)
 
 
 @dataclass(frozen=True, slots=True)
 class Message:
     """One message. Roles and the parts they may hold:
-    system: Text; user: Text; assistant: Text, ToolCall, Thinking; tool: ToolResult (and Text
-    where a protocol puts text beside results in the same turn, as Anthropic and Gemini do).
+    system: Text; user: Text, Media; assistant: Text, ToolCall, Thinking; tool: ToolResult
+    (and Text or Media where a protocol puts them beside results in the same turn, as
+    Anthropic and Gemini do). Opaque parts sit where their protocol put them.
     `origin` is the provider that produced an assistant message."""
 
     role: Role

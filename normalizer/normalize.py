@@ -17,6 +17,7 @@ With a `budget`, the history is first windowed (`normalizer.window.fit`), then r
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from normalizer.passes.call_fields import (
     split_text_from_tool_calls,
 )
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
+from normalizer.passes.crossing import cross_parts
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
@@ -56,6 +58,7 @@ from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_tu
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools
 from normalizer.profiles import Profile, load_profile
+from normalizer.scope import scoped
 from normalizer.window import Budget, fit
 from normalizer.wire import render
 
@@ -83,7 +86,10 @@ STEPS: dict[str, Step] = {
     "fill_empty_content": Step(fill_empty_content,
                                ("empty-content", "empty-text-block", "whitespace-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages")),
-    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids, ("duplicate-tool-call-id",)),
+    # Two calls sharing an id make their two results duplicates too: renaming the second call
+    # and its result repairs both without dropping anything (OpenAI rejects the results).
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
+                                 ("duplicate-tool-call-id", "duplicate-tool-result")),
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
@@ -197,21 +203,28 @@ def normalize(
     budget: Budget | int | None = None,
     policy: Policy | None = None,
     model: str | None = None,
+    on: dt.date | str | None = None,
 ) -> Normalized:
     """Repair `history` (and its `tools`) for `provider`: a built-in provider name, a path to
     a profile YAML file, or a Profile. `budget` (see `normalizer.window.fit`) windows the
     history first (an int is a number of messages). Never mutates its input; the same input
     gives the same output. `model` is the model the request is for (rules that hold for some
-    models only, such as Gemini 3's thought signatures, read it; also settable on Policy)."""
-    profile = load_profile(provider)
+    models only, such as Gemini 3's thought signatures, read it; also settable on Policy).
+    Rules scoped to other models, or to dates other than `on` (default today), do not
+    apply (normalizer/scope.py)."""
     policy = policy or Policy()
     if model is not None:
         policy = replace(policy, model=model)
+    profile = scoped(load_profile(provider), model=policy.model, on=on)
     draft = Draft(history=history, tools=tuple(tools))
     changes: list[Change] = []
     if budget is not None:
         draft, windowed = _window(draft, profile, budget)
         changes.extend(windowed)
+    # Parts the target protocol has no form for are crossed first, for every provider: it
+    # follows from the protocol, not from a rule of the profile.
+    draft, crossed = cross_parts(draft, profile, policy)
+    changes.extend(crossed)
     passes = [STEPS[name].run for name in schedule(profile)]
     for _ in range(MAX_ROUNDS):
         draft, found = _round(draft, profile, policy, passes)

@@ -42,19 +42,22 @@ FACTS: Final = MappingProxyType({
         # `function` fields, a content part's `type`; `cache_control` on content parts is
         # written back in Chat bodies too (as before this table existed).
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
-            "role", "name", "prefix", "function", "type", "cache_control"})),
+            "role", "name", "prefix", "function", "type", "cache_control", "detail"})),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and a reasoning item's `summary` parts.
         ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",
                       frozenset({"role", "type", "instructions", "item", "id", "status",
-                                 "phase", "annotations", "summary"})),
-        # Block fields: `cache_control`, `citations`.
+                                 "phase", "annotations", "summary", "detail"})),
+        # Block fields: `cache_control`, `citations`; a document block's `title`, `context`;
+        # an explicit `is_error: false` on a tool_result.
         ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-haiku-4-5",
-                      frozenset({"cache_control", "citations"})),
+                      frozenset({"cache_control", "citations", "title", "context", "is_error"})),
         # A content's `role`, a non-thought part's `thought_signature`, the other fields
-        # of `function_call`/`function_response`, and a non-text `response` object.
+        # of `function_call`/`function_response`, a non-text `response` object, and a
+        # media part's `videoMetadata`/`mediaResolution`/`partMetadata`.
         ProtocolFacts("gemini", "gemini", "gemini", "gemini-2.5-flash", frozenset({
-            "role", "thought_signature", "function_call", "function_response", "response"})),
+            "role", "thought_signature", "function_call", "function_response", "response",
+            "videoMetadata", "mediaResolution", "partMetadata"})),
     )
 })
 

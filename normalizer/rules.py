@@ -72,4 +72,14 @@ RULE_IDS: dict[str, str] = {
                                     "a string only (params.roles)",
     "response-format-with-tools": "a JSON response type requested together with function "
                                   "calling",
+    "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
+    "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
+    "tool-choice-with-thinking": "a tool_choice that forces a call while thinking is on",
+    # request parameters and content kinds (named by observations in evidence/)
+    "tool-description-too-long": "a tool description longer than params.max_length",
+    "response-format-json-word": "JSON mode without the word 'json' in the messages",
+    "content-type-unsupported": "a content part of a kind (audio, file, image) the model or "
+                                "that message role does not take",
+    "content-part-type-missing": "a content part without its `type`",
+    "role-unsupported-by-model": "a role (system, developer) the model does not accept",
 }

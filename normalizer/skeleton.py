@@ -92,9 +92,12 @@ _RESPONSES_ITEM = Obj((), {
     "content": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
     "output": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
     "summary": Arr(_TYPED)})
+# Server tool results (web_fetch_tool_result, bash_code_execution_tool_result, advisor
+# results) carry an object as content; recorded requests replaying them were accepted
+# (evidence/anthropic/*-accepted-sonnet-*.yaml).
 _ANTHROPIC_BLOCK = Obj(("type",), {
     "type": STR, "text": STR, "id": STR, "name": STR, "tool_use_id": STR,
-    "content": OneOf((STR, Arr(_TYPED)), "a string or an array of blocks"),
+    "content": OneOf((STR, Arr(_TYPED), ANY_OBJ), "a string, an array of blocks or an object"),
     "thinking": STR, "signature": STR, "data": STR, "is_error": BOOL})
 ANTHROPIC_CONTENT = OneOf((STR, Arr(_ANTHROPIC_BLOCK)), "a string or an array of blocks")
 _GEMINI_CALL = Obj((), {"name": STR, "id": STR})
@@ -105,6 +108,11 @@ _GEMINI_PART = Obj((), {
     "functionResponse": _GEMINI_RESPONSE, "function_response": _GEMINI_RESPONSE,
     "inlineData": ANY_OBJ, "inline_data": ANY_OBJ, "fileData": ANY_OBJ})
 GEMINI_CONTENT = Obj((), {"role": STR, "parts": Arr(_GEMINI_PART)})
+# Google's JSON mapping takes a single object for a repeated field: recorded requests with
+# `tools` and `systemInstruction.parts` as one object were accepted (evidence/gemini).
+_GEMINI_SYSTEM = Obj((), {"role": STR, "parts": OneOf((Arr(_GEMINI_PART), _GEMINI_PART),
+                                                      "an array of parts or one part")})
+_GEMINI_TOOLS = OneOf((Arr(ANY_OBJ), ANY_OBJ), "an array of tools or one tool")
 
 HISTORY: dict[str, Obj] = {
     "openai_chat": Obj((), {"messages": Arr(CHAT_MESSAGE), "tools": _maybe(Arr(ANY_OBJ))}),
@@ -116,8 +124,8 @@ HISTORY: dict[str, Obj] = {
         "system": OneOf((STR, Arr(_TYPED)), "a string or an array of text blocks"),
         "tools": Arr(ANY_OBJ)}),
     "gemini": Obj((), {
-        "contents": Arr(GEMINI_CONTENT), "systemInstruction": GEMINI_CONTENT,
-        "system_instruction": GEMINI_CONTENT, "tools": Arr(ANY_OBJ)}),
+        "contents": Arr(GEMINI_CONTENT), "systemInstruction": _GEMINI_SYSTEM,
+        "system_instruction": _GEMINI_SYSTEM, "tools": _GEMINI_TOOLS}),
 }
 
 

@@ -4,16 +4,13 @@ i.e. exactly the histories for which `parse(render(h)) == h` must hold.
 `sdk_valid=True` narrows each strategy to histories whose rendered body the vendor's SDK
 types accept (no string arguments, no missing ids, no system message after the first,
 signatures present, ...); `sdk_valid=False` adds the faithful-but-broken shapes render
-must still emit losslessly. Also a loopback `Recorder` server, so tests can capture the
-bodies the unmodified SDKs send. Test-only.
+must still emit losslessly (tests capture what the unmodified SDKs send with
+tests/loopback.py). Test-only.
 """
 
 from __future__ import annotations
 
 import base64
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from hypothesis import strategies as st
@@ -115,10 +112,9 @@ def _gemini_result(sdk_valid: bool) -> st.SearchStrategy[ToolResult]:
     call_id = st.none() | IDS
     name = NAMES if sdk_valid else st.none() | NAMES
     output = st.builds(ToolResult, call_id, TEXT, is_error=st.booleans(), name=name)
-    # A response that is not {"output": str} / {"error": str} is kept whole in the extras.
+    # A response that is not {"output": str} / {"error": str} is kept whole as the value.
     other = OBJECTS.filter(lambda r: not _is_plain_response(r))
-    kept = st.builds(ToolResult, call_id, st.just(""), name=name,
-                     extras=other.map(lambda r: {"response": r}))
+    kept = st.builds(ToolResult, call_id, st.just(""), name=name, value=other)
     return output | kept
 
 
@@ -160,44 +156,3 @@ def wire_soup(keys: list[str], top: str) -> st.SearchStrategy[dict[str, Any]]:
                                  optional={k: values for k in keys[:4]})
 
 
-# ---------------------------------------------------------------- loopback recorder
-
-
-class Recorder:
-    """A loopback HTTP server that records each JSON request body and answers every POST
-    with one fixed, minimal valid response (so the unmodified SDK call succeeds)."""
-
-    def __init__(self, answer: dict[str, Any]) -> None:
-        self.bodies: list[tuple[str, dict[str, Any]]] = []
-        recorder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length", 0))
-                recorder.bodies.append((self.path, json.loads(self.rfile.read(size))))
-                data = json.dumps(answer).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:  # keep test output clean
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        # A short poll interval keeps shutdown (the fixture teardown) quick.
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.02,),
-                                       daemon=True)
-
-    def __enter__(self) -> Recorder:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-    def last(self) -> tuple[str, dict[str, Any]]:
-        return self.bodies[-1]

@@ -10,14 +10,10 @@ signatures in openai_chat, `is_error`, and a string of arguments that is itself 
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from hypothesis import strategies as st
+from loopback import Answer, Loopback
 
 from normalizer.model import History, Message, Text, Thinking, ToolCall, ToolResult
 
@@ -176,41 +172,8 @@ RESPONSES_REPLY = {"id": "resp_1", "object": "response", "created_at": 0, "model
                    "tool_choice": "auto", "tools": []}
 
 
-@dataclass
-class Recorder:
-    """The JSON bodies received, in order, by path."""
-
-    bodies: list[tuple[str, Any]] = field(default_factory=list)
-    base_url: str = ""
-
-
-@contextmanager
-def recording_server() -> Iterator[Recorder]:
+def recording_server() -> Loopback:
     """A loopback HTTP server that stores each POSTed JSON body and answers with a minimal
-    valid Chat Completions or Responses reply."""
-    recorder = Recorder()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("content-length", 0))
-            recorder.bodies.append((self.path, json.loads(self.rfile.read(length))))
-            reply = RESPONSES_REPLY if self.path.endswith("/responses") else CHAT_REPLY
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:  # keep test output clean
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    recorder.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
-        yield recorder
-    finally:
-        server.shutdown()
-        server.server_close()
+    valid Chat Completions or Responses reply (use as a context manager)."""
+    return Loopback(lambda path, _body: Answer.json(
+        RESPONSES_REPLY if path.endswith("/responses") else CHAT_REPLY))

@@ -4,14 +4,12 @@ live items skipped when their key is not set. All on loopback."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 import yaml
+from loopback import Answer, Loopback
 
 from conformance.backends import Backends
 from conformance.item import Item, run_item
@@ -25,43 +23,29 @@ OK = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
                    "message": {"role": "assistant", "content": "ok"}}]}
 
 
-class Scripted(BaseHTTPRequestHandler):
-    """Answers each POST with the next status of the server's script (the last repeats)."""
+class Script:
+    """Answers each POST with the next status of the script (the last repeats)."""
 
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length", 0)))
-        script: list[int] = self.server.script  # type: ignore[attr-defined]
-        status = script.pop(0) if len(script) > 1 else script[0]
-        self.server.seen.append(status)  # type: ignore[attr-defined]
-        body = json.dumps(OK if status == 200 else {"error": {"message": "busy"}}).encode()
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        if status == 429:
-            self.send_header("retry-after", "0")
-        self.end_headers()
-        self.wfile.write(body)
+    def __init__(self, *statuses: int) -> None:
+        self.statuses, self.seen = list(statuses), list[int]()
 
-    def log_message(self, *args: object) -> None:
-        pass
+    def __call__(self, path: str, body: object) -> Answer:
+        status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
+        self.seen.append(status)
+        return Answer.json(OK if status == 200 else {"error": {"message": "busy"}}, status,
+                           **({"retry_after": "0"} if status == 429 else {}))
 
 
 @pytest.fixture
-def server() -> Iterator[ThreadingHTTPServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
-    httpd.script, httpd.seen = [200], []  # type: ignore[attr-defined]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+def server() -> Iterator[Loopback]:
+    with Loopback(Script(200)) as loopback:
+        yield loopback
 
 
-def live(server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch, tmp: Path,
+def live(server: Loopback, monkeypatch: pytest.MonkeyPatch, tmp: Path,
          record: str = "none") -> tuple[Backends, Provider, list[float]]:
     monkeypatch.setenv("SCRIPTED_KEY", "k-test-scripted")
-    host, port = server.server_address[:2]
-    provider = Provider("scripted", "openai_chat", f"http://{host}:{port}/v1", "SCRIPTED_KEY",
+    provider = Provider("scripted", "openai_chat", f"{server.url}/v1", "SCRIPTED_KEY",
                         "m", "openai", builtin=False)
     slept: list[float] = []
     backends = Backends(choice="live", record_mode=record, cassette_root=tmp,
@@ -69,30 +53,30 @@ def live(server: ThreadingHTTPServer, monkeypatch: pytest.MonkeyPatch, tmp: Path
     return backends, provider, slept
 
 
-def test_live_retries_429_then_answers(server: ThreadingHTTPServer, tmp_path: Path,
+def test_live_retries_429_then_answers(server: Loopback, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    server.script = [429, 503, 200]  # type: ignore[attr-defined]
+    server.answer = script = Script(429, 503, 200)
     backends, provider, slept = live(server, monkeypatch, tmp_path)
     result = run_item(Item(load_scenario(SCENARIO), provider, "normalized"), backends)
     backends.close()
-    assert server.seen == [429, 503, 200]  # type: ignore[attr-defined]
+    assert script.seen == [429, 503, 200]
     assert slept == [0.0, 2.0]  # Retry-After honoured, then exponential backoff
     assert result.verdict.kind == "accept" and result.source["attempts"] == 3
 
 
-def test_live_gives_up_after_bounded_attempts(server: ThreadingHTTPServer, tmp_path: Path,
+def test_live_gives_up_after_bounded_attempts(server: Loopback, tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    server.script = [503]  # type: ignore[attr-defined]
+    server.answer = script = Script(503)
     backends, provider, slept = live(server, monkeypatch, tmp_path)
     result = run_item(Item(load_scenario(SCENARIO), provider, "normalized"), backends)
     backends.close()
-    assert len(server.seen) == 4 and slept == [1.0, 2.0, 4.0]  # type: ignore[attr-defined]
+    assert len(script.seen) == 4 and slept == [1.0, 2.0, 4.0]
     assert result.verdict.kind == "inconclusive" and result.problem.startswith("inconclusive")
 
 
-def test_recording_keeps_only_the_last_attempt(server: ThreadingHTTPServer, tmp_path: Path,
+def test_recording_keeps_only_the_last_attempt(server: Loopback, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    server.script = [429, 200]  # type: ignore[attr-defined]
+    server.answer = Script(429, 200)
     backends, provider, _ = live(server, monkeypatch, tmp_path, record="all")
     item = Item(load_scenario(SCENARIO), provider, "normalized")
     run_item(item, backends)

@@ -59,7 +59,9 @@ def test_openai_id_and_name_limits_fill_lengths() -> None:
     case = next(c for c in load_cases("openai") if c["rule"] == "tool-call-id-too-long")
     message = check(case["reject"], "openai")[0].message
     assert message == ("Invalid 'messages[1].tool_calls[0].id': string too long. Expected a "
-                       "string with maximum length 40, but got a string with length 41 instead.")
+                       "string with maximum length 64, but got a string with length 65 instead.")
+    before = check(case["reject"], "openai", on="2025-07-24")[0].message  # the 40 limit then
+    assert "maximum length 40, but got a string with length 65" in before
     called = {"model": "m", "messages": [
         {"role": "user", "content": "x"},
         {"role": "assistant", "content": None, "tool_calls": [

@@ -148,12 +148,12 @@ def test_normalize_never_prints_nan(files: Path, capsys: pytest.CaptureFixture[s
 def test_out_that_is_a_file_is_refused_before_the_run(
         files: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import conformance.cli.run as run_cmd
+    import conformance.cli.batch_command as batch_command
 
     def never(*_: object, **__: object) -> list[object]:
         raise AssertionError("the run started")
 
-    monkeypatch.setattr(run_cmd, "execute", never)
+    monkeypatch.setattr(batch_command, "execute", never)
     code, _, err = _run(["run", "--out", "a-file", "--provider", "openai"], capsys)
     assert code == 2 and "a-file" in err and "not a folder" in err
 

@@ -5,12 +5,18 @@ fails, and no thread or socket outlives the server."""
 from __future__ import annotations
 
 import gc
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
-from conformance.emulator import load, serve
+from conformance.emulator import serve
 from conformance.probe.cases import RULES_DIR
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import emulator_load as load  # benchmark support, not part of the package
 
 CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 REQUESTS = 2_000

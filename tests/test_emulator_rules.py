@@ -18,11 +18,12 @@ from typing import Any
 import anthropic
 import openai
 import pytest
+import sdk_calls as calls
 import yaml
 from google.genai import errors as genai_errors
 
 import normalizer
-from conformance.emulator import Emulator, calls, serve
+from conformance.emulator import Emulator, serve
 from conformance.emulator.errors import rule_unknown_text
 from conformance.probe.cases import RULES_DIR
 

@@ -14,9 +14,10 @@ from typing import Any
 import anthropic
 import openai
 import pytest
+import sdk_calls as calls
 from google.genai import errors as genai_errors
 
-from conformance.emulator import Emulator, calls, serve
+from conformance.emulator import Emulator, serve
 from normalizer.check import Violation
 from normalizer.model import JsonMap
 from normalizer.profiles import Profile, profile_from_mapping

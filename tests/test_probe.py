@@ -3,13 +3,11 @@ one rule's probe, attribution, and the profile it writes."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Mapping
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 import pytest
+from loopback import Answer, Loopback
 
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
@@ -161,43 +159,25 @@ def test_written_profile_loads_and_keeps_literal_text_and_unknown() -> None:
     assert f"1 enforced, {len(probes.cases) - 2} lenient, 1 inconclusive" in table
 
 
-class _RateLimited(BaseHTTPRequestHandler):
-    """Answers 429 with Retry-After: 3 once, then a minimal chat completion."""
-
-    hits = 0
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers["content-length"]))
-        type(self).hits += 1
-        limited = type(self).hits == 1
-        body = json.dumps({"error": {"message": "slow down", "type": "rate_limit"}} if limited
-                          else {"id": "c", "object": "chat.completion", "created": 0,
-                                "model": "m", "choices": []}).encode()
-        self.send_response(429 if limited else 200)
-        if limited:
-            self.send_header("Retry-After", "3")
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        return
-
-
 def test_retry_after_header_is_read_through_the_sdk_and_honoured() -> None:
-    server = HTTPServer(("127.0.0.1", 0), _RateLimited)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
-        def sender(body: Mapping[str, Any]) -> Outcome:
-            return send("openai_chat", base_url=url, api_key="k", model="m", body=body)
-        waits: list[float] = []
-        outcome, attempts = send_with_backoff(sender, {"messages": []}, sleep=waits.append)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-        close_clients()
+    hits: list[str] = []
+
+    def rate_limited_once(path: str, body: object) -> Answer:
+        hits.append(path)
+        if len(hits) == 1:
+            return Answer.json({"error": {"message": "slow down", "type": "rate_limit"}}, 429,
+                               retry_after="3")
+        return Answer.json({"id": "c", "object": "chat.completion", "created": 0,
+                            "model": "m", "choices": []})
+
+    with Loopback(rate_limited_once) as server:
+        try:
+            def sender(body: Mapping[str, Any]) -> Outcome:
+                return send("openai_chat", base_url=f"{server.url}/v1", api_key="k",
+                            model="m", body=body)
+            waits: list[float] = []
+            outcome, attempts = send_with_backoff(sender, {"messages": []},
+                                                  sleep=waits.append)
+        finally:
+            close_clients()
     assert outcome.status == 200 and attempts == 2 and waits == [3.0]

@@ -71,7 +71,7 @@ def test_a_changed_provider_shows_in_the_printed_diff(emu: Emulator, tmp_path: P
                  str(tmp_path / "o.yaml")]) == 0
     printed = capsys.readouterr().out
     assert "difference from the shipped profile openai:" in printed
-    assert "  changed limits: tool-call-id-too-long: max_length 40 -> 24" in printed
+    assert "  changed limits: tool-call-id-too-long: max_length 64 -> 24" in printed
     measured = load_profile(tmp_path / "o.yaml")
     assert measured.provider == "openai" and measured.param(
         "tool-call-id-too-long", "max_length") == 24

@@ -42,8 +42,10 @@ class Variant:
 
 
 VARIANTS = (
+    # tool-call-id-too-long is dropped: OpenAI's limit is 64 since 2026-07-14, and the probe
+    # sends 41 characters (it measures the common 40 limit), so it cannot see that rule.
     Variant("openai", "acme-chat", "gpt-4.1-mini", off=("tool-name-too-long",),
-            drop=("empty-content",)),
+            drop=("empty-content", "tool-call-id-too-long")),
     # content-with-tool-calls is dropped: it holds for devstral only, not mistral-small.
     Variant("mistral", "acme-mistral", "mistral-small-latest",
             off=("tool-call-id-pattern", "role-order"),

@@ -42,7 +42,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return project.runpytest_inprocess(
+    return project.runpytest_subprocess(  # in-process runs re-import the SDKs between runs
         "-p", "no:cacheprovider", "--conformance-provider", "openai",
         "--conformance-backend", "cassette", *args)
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from conformance.item import Result
 from conformance.publish.matrix import (
     provenance_line,
     render_markdown,
@@ -17,8 +18,9 @@ from conformance.publish.matrix import (
 
 
 def result(scenario: str, provider: str, mode: str, verdict: str, predicted: str,
-           problem: str = "") -> dict[str, Any]:
-    return {"id": f"{scenario}::{provider}[{mode}]", "scenario": scenario, "title": scenario,
+           problem: str = "") -> Result:
+    return Result.from_json({
+            "id": f"{scenario}::{provider}[{mode}]", "scenario": scenario, "title": scenario,
             "topic": scenario.split("/")[1], "provider": provider, "mode": mode,
             "verdict": verdict, "status": 400 if verdict == "reject" else 200,
             "error_type": None, "error_code": None, "message": "no <b>", "reason": "",
@@ -26,7 +28,7 @@ def result(scenario: str, provider: str, mode: str, verdict: str, predicted: str
             "predicted_message": "", "changes": [], "problem": problem,
             "source": {"backend": "cassette", "cassette": "c.yaml",
                        "provenance": {"backend": "emulator", "model": "m",
-                                      "recorded": "2026-11-22"}}}
+                                      "recorded": "2026-11-22"}}})
 
 
 RESULTS = [result("scenarios/pairing/a.yaml", p, m, v, pr)
@@ -55,9 +57,9 @@ def test_summary_and_differential() -> None:
 
 
 def test_the_provenance_line_tells_live_from_emulated_verdicts() -> None:
-    live = dict(RESULTS[0], source={"backend": "live"})
-    recorded_live = dict(RESULTS[0], source={"backend": "cassette",
-                                             "provenance": {"backend": "live"}})
+    live = replace(RESULTS[0], source={"backend": "live"})
+    recorded_live = replace(RESULTS[0], source={"backend": "cassette",
+                                                "provenance": {"backend": "live"}})
     line = provenance_line([*RESULTS, live, recorded_live, recorded_live])
     assert line == ("verdicts: 1 from live vendors, 2 from live-recorded cassettes, "
                     "5 from emulator-recorded cassettes")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from conformance.item import Result
 from conformance.publish.html import render_html
 from conformance.publish.matrix import sort_results, summary
 
@@ -34,8 +35,8 @@ class _Collect(HTMLParser):
 
 
 def test_hostile_names_and_texts_never_become_markup() -> None:
-    results = sort_results([_result(p, m) for p in ("openai", HOSTILE)
-                            for m in ("raw", "normalized")])
+    results = sort_results(Result.from_json(_result(p, m)) for p in ("openai", HOSTILE)
+                           for m in ("raw", "normalized"))
     page = render_html(results, summary(results))
     parser = _Collect()
     parser.feed(page)

@@ -3,7 +3,6 @@ before PyYAML builds anything, and one bad file never stops the others loading."
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
 from pathlib import Path
@@ -12,6 +11,7 @@ import pytest
 import yaml
 
 from conformance.batch import plan
+from conformance.providers import BUILTIN_PROVIDERS
 from conformance.scenarios.load import ScenarioError, load_scenario
 from conformance.scenarios.safe_yaml import MAX_DEPTH
 
@@ -82,10 +82,8 @@ def test_one_bad_file_never_stops_the_others(tmp_path: Path) -> None:
     for name, (text, _) in HOSTILE.items():
         _write(folder, name, text)
     (folder / "bomb.yaml").write_text(BOMB.read_text(encoding="utf-8"), encoding="utf-8")
-    args = argparse.Namespace(providers_file=None, provider=["openai"], scenarios=str(tmp_path),
-                              mode=["raw"], keyword="")
     err = io.StringIO()
-    work = plan(args, err)
+    work = plan(tmp_path, [BUILTIN_PROVIDERS["openai"]], ["raw"], err=err)
     assert [s.fault for s in work.scenarios] == ["good"]
     assert len(work.broken) == len(HOSTILE) + 1
     assert "Traceback" not in err.getvalue()

@@ -115,3 +115,25 @@ def test_fuzzed_broken_files_give_located_errors(tmp_path: Path, seed: int) -> N
         text = mutate(text, rnd)
     err = broken(tmp_path, text, name=f"fuzz-{seed}.yaml")
     assert err.problems
+
+
+@pytest.mark.parametrize(("gap", "said"), [
+    ("gemnii[raw]: SDK refuses it", "'gemnii[raw]' names no provider and mode; did you mean "
+                                    "'gemini'?"),
+    ("openai[rwa]: typo in the mode", "'openai[rwa]' names no provider and mode"),
+    ("no provider part at all", "'no provider part at all' names no provider and mode"),
+])
+def test_a_known_gap_naming_no_provider_is_a_located_error(tmp_path: Path, gap: str,
+                                                           said: str) -> None:
+    text = GOOD.read_text(encoding="utf-8") + f"known_gaps: [{gap!r}]\n"
+    error = broken(tmp_path, text)
+    assert any(said in line and ": known_gaps[0]: " in line for line in error.lines()), \
+        error.lines()
+
+
+def test_known_gaps_with_a_provider_and_mode_load(tmp_path: Path) -> None:
+    path = tmp_path / "ok.yaml"
+    path.write_text(GOOD.read_text(encoding="utf-8")
+                    + "known_gaps: ['gemini[raw]: a reason', 'openai: another: with colon']\n",
+                    encoding="utf-8")
+    assert len(load_scenario(path).known_gaps) == 2

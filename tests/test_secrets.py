@@ -51,12 +51,12 @@ def test_planted_keys_never_written(tmp_path: Path, planted: dict[str, str]) -> 
         try:
             for provider in providers:
                 for mode in ("raw", "normalized"):
-                    results.append(run_item(Item(scenario, provider, mode), backends).to_json())
+                    results.append(run_item(Item(scenario, provider, mode), backends))
         finally:
             backends.close()
-    assert {r["verdict"] for r in results} == {"accept", "reject"}  # errors came back too
+    assert {r.verdict.kind for r in results} == {"accept", "reject"}  # errors came back too
     write_reports(results, tmp_path / "report")
-    written = all_text(tmp_path) + json.dumps(results)
+    written = all_text(tmp_path) + json.dumps([r.to_json() for r in results])
     for key in planted.values():
         assert key not in written
     recorded = sorted((tmp_path / "cassettes").rglob("*.yaml"))

@@ -12,7 +12,7 @@ import pytest
 from conformance import cassettes
 from conformance.backends import Backends
 from conformance.emulator import serve
-from conformance.item import Item, run_item
+from conformance.item import Item, Result, run_item
 from conformance.providers import Provider
 from conformance.publish.matrix import write_reports
 from conformance.scenarios.load import load_scenario
@@ -63,7 +63,7 @@ def test_base_url_credentials_never_written(tmp_path: Path, monkeypatch: pytest.
     # The openai SDK appends its path after the query (a 404 from the emulator): what
     # matters is that an HTTP answer came back and was recorded.
     assert all(r["status"] for r in results), results
-    write_reports(results, tmp_path / "report")
+    write_reports([Result.from_json(r) for r in results], tmp_path / "report")
     written = "\n".join(p.read_text(encoding="utf-8") for p in sorted(tmp_path.rglob("*"))
                         if p.is_file()) + json.dumps(results)
     assert PASSWORD not in written and QUERY_KEY not in written

@@ -14,9 +14,13 @@ from typing import Any
 import pytest
 import yaml
 
+from conformance.backends import Backends
+from conformance.batch import plan
 from conformance.bodies import build
 from conformance.emulator import Replay, serve
 from conformance.emulator.replay import encode_recorded
+from conformance.errors import StreamReplayError
+from conformance.item import run_item
 from conformance.providers import select
 from conformance.scenarios import replay as stream_replay
 from conformance.scenarios.load import ScenarioError, load_scenario
@@ -164,12 +168,11 @@ def test_a_cut_openai_stream_is_served_without_done_and_stays_cut(tmp_path: Path
     assert replayed.result == assemble(cut, "openai_chat", origin="openai", id_seed="1")
 
 
-def test_full_history_appends_the_turn_then_the_following_messages(
+def test_resolve_appends_the_turn_then_the_following_messages_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     events = _events("anthropic")
-    path = _write(tmp_path, {"protocol": "anthropic", "events": events,
-                             "then": [{"role": "user", "content": "and Oslo?"}]})
-    scenario = load_scenario(path)
+    _write(tmp_path, {"protocol": "anthropic", "events": events,
+                      "then": [{"role": "user", "content": "and Oslo?"}]})
     calls: list[int] = []
     real = stream_replay.replay
 
@@ -178,14 +181,56 @@ def test_full_history_appends_the_turn_then_the_following_messages(
         return real(*args)
 
     monkeypatch.setattr(stream_replay, "replay", counted)
-    monkeypatch.setattr(stream_replay, "_CACHE", {})
+    work = plan(tmp_path, select(["openai", "anthropic", "gemini"], {}))
+    scenario = work.items[0].scenario
     turn = assemble(events, "anthropic", origin="anthropic").message
     want = History((*scenario.history.messages, turn, Message("user", (Text("and Oslo?"),))))
-    assert stream_replay.full_history(scenario) == want
-    for provider in select(["openai", "anthropic", "gemini"], {}):
-        for mode in ("raw", "normalized"):
-            build(scenario, provider, mode)
-    assert calls == [1]  # one replay per scenario, not per provider or mode
+    assert scenario.replayed == want
+    assert stream_replay.resolve(scenario) is scenario  # resolved once, never again
+    for item in work.items:
+        build(item.scenario, item.provider, item.mode)
+    assert calls == [1]  # one replay per scenario, when planned; none per body
+
+
+def test_building_a_body_starts_no_server(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path, {"protocol": "openai_chat", "events": _events("openai_chat")})
+    resolved = stream_replay.resolve(load_scenario(path))
+    import conformance.emulator as emulator
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("bodies.build started an emulator")
+
+    monkeypatch.setattr(emulator, "serve", refuse)
+    monkeypatch.setattr(stream_replay, "replay", refuse)
+    openai = select(["openai"], {})[0]
+    assert build(resolved, openai, "normalized").body["messages"]
+    with pytest.raises(ValueError, match="not resolved"):
+        build(load_scenario(path), openai, "raw")
+
+
+def test_a_stream_the_sdk_cannot_read_fails_its_items_not_the_plan(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _write(tmp_path, {"protocol": "openai_chat", "events": _events("openai_chat")})
+
+    def unreadable(*args: Any) -> Any:
+        raise StreamReplayError("the SDK read no event of the recorded openai_chat stream")
+
+    monkeypatch.setattr(stream_replay, "replay", unreadable)
+    work = plan(tmp_path, select(["openai"], {}), ["raw"])
+    result = run_item(work.items[0], Backends(choice="emulator"))
+    assert result.verdict.kind == "inconclusive"
+    assert "the SDK read no event" in result.verdict.reason
+
+
+def test_normalize_shows_the_stream_as_the_suite_reads_it() -> None:
+    """`conformance normalize` assembles the recorded events without SDK or server; for every
+    committed streaming scenario that is the history the suite reads through the SDK."""
+    folder = Path(__file__).parent.parent / "scenarios" / "streaming"
+    for path in sorted(folder.glob("*.yaml")):
+        scenario = load_scenario(path)
+        assert stream_replay.offline_history(scenario) == \
+            stream_replay.resolve(scenario).replayed, path
 
 
 def test_a_cut_stream_then_a_user_turn_is_calls_without_results(tmp_path: Path) -> None:
@@ -194,6 +239,7 @@ def test_a_cut_stream_then_a_user_turn_is_calls_without_results(tmp_path: Path) 
                              "then": [{"role": "user", "content": "still there?"}]})
     scenario = load_scenario(path)
     openai = select(["openai"], {})[0]
+    scenario = stream_replay.resolve(scenario)
     raw = build(scenario, openai, "raw")
     fixed = build(scenario, openai, "normalized")
     assert [v.rule for v in check(raw.body, "openai")][:1] == ["missing-tool-result"]
@@ -244,9 +290,13 @@ def test_string_arguments_stay_text_where_the_wire_is_text() -> None:
     assert not [c for c in fixed.changes if c.pass_name == "parse_string_arguments"]
 
 
-def test_conformance_normalize_replays_a_streaming_scenario(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_conformance_normalize_reads_a_streaming_scenario_offline(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import conformance.emulator as emulator
     from conformance.cli.main import main
+
+    monkeypatch.setattr(emulator, "serve", None)  # calling it would fail the test
 
     events = _events("anthropic")[:-4]  # cut before the second call's block_stop
     path = _write(tmp_path, {"protocol": "anthropic", "events": events,

@@ -1,19 +1,18 @@
 """The official SDKs' own stream accumulation agrees with our assemblers on the same recorded
-events. The events are served as SSE from a loopback HTTP server started here; the SDKs are
+events. The events are served as SSE from a loopback HTTP server (tests/loopback.py); the SDKs are
 unmodified (base_url, max_retries=0). Also: the SDKs' event objects, fed to our assemblers,
 give the same result as the raw JSON events."""
 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator, Mapping, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anthropic
 import openai
 import pytest
+from loopback import Answer, Loopback
 
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
 from normalizer.streaming import assemble, emit, sse
@@ -21,34 +20,14 @@ from normalizer.streaming import assemble, emit, sse
 KEY = "test-key-not-secret"
 
 
-class _Recording(BaseHTTPRequestHandler):
-    """Answers every POST with the SSE body the test put on the server."""
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        body: bytes = self.server.body  # type: ignore[attr-defined]
-        self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:  # keep test output clean
-        pass
-
-
 @pytest.fixture(scope="module")
-def server() -> Iterator[ThreadingHTTPServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Recording)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+def server() -> Iterator[Loopback]:
+    with Loopback(Answer.sse(b"")) as loopback:  # each test puts its SSE body on it
+        yield loopback
 
 
-def _url(httpd: ThreadingHTTPServer) -> str:
-    return f"http://127.0.0.1:{httpd.server_address[1]}"
+def _serve(server: Loopback, body: bytes) -> None:
+    server.answer = Answer.sse(body)
 
 
 def _pieces(s: str) -> list[str]:
@@ -127,14 +106,14 @@ def _ours(events: Sequence[Mapping[str, Any]], protocol: str) -> tuple[Part, ...
 # --- OpenAI Chat: chat.completions.stream(...).get_final_completion() ---------------------
 
 
-def _openai(httpd: ThreadingHTTPServer) -> openai.OpenAI:
-    return openai.OpenAI(api_key=KEY, base_url=_url(httpd) + "/v1", max_retries=0)
+def _openai(httpd: Loopback) -> openai.OpenAI:
+    return openai.OpenAI(api_key=KEY, base_url=httpd.url + "/v1", max_retries=0)
 
 
 @pytest.mark.parametrize("case", range(4))
-def test_openai_chat_stream_helper_agrees(server: ThreadingHTTPServer, case: int) -> None:
+def test_openai_chat_stream_helper_agrees(server: Loopback, case: int) -> None:
     events = _recordings("openai_chat")[case]
-    server.body = sse.encode(events, "openai_chat")  # type: ignore[attr-defined]
+    _serve(server, sse.encode(events, "openai_chat"))
     with _openai(server).chat.completions.stream(
             model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}]) as stream:
         final = stream.get_final_completion().choices[0].message
@@ -144,22 +123,22 @@ def test_openai_chat_stream_helper_agrees(server: ThreadingHTTPServer, case: int
     assert _ours(events, "openai_chat") == tuple(sdk)
 
 
-def test_openai_chat_sdk_chunks_assemble_like_raw_events(server: ThreadingHTTPServer) -> None:
+def test_openai_chat_sdk_chunks_assemble_like_raw_events(server: Loopback) -> None:
     events = _recordings("openai_chat")[0]
-    server.body = sse.encode(events, "openai_chat")  # type: ignore[attr-defined]
+    _serve(server, sse.encode(events, "openai_chat"))
     chunks = list(_openai(server).chat.completions.create(
         model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}], stream=True))
     assert assemble(chunks, "openai_chat") == assemble(events, "openai_chat")
 
 
-def test_openai_chat_cut_stream_fragments_agree(server: ThreadingHTTPServer) -> None:
+def test_openai_chat_cut_stream_fragments_agree(server: Loopback) -> None:
     """Connection dropped after every chunk in turn (no finish_reason, no [DONE]): the SDK
     hands back what it accumulated; our incomplete calls hold the same raw fragments."""
     events = emit(Message("assistant", (Text("hi"), *CALLS[:2])), "openai_chat",
                   split=_pieces, interleave=True)
     for cut in range(1, len(events)):
-        server.body = sse.encode(events[:cut], "openai_chat").removesuffix(  # type: ignore[attr-defined]
-            b"data: [DONE]\n\n")
+        _serve(server, sse.encode(events[:cut], "openai_chat").removesuffix(
+            b"data: [DONE]\n\n"))
         with _openai(server).chat.completions.stream(
                 model="gpt-4o-mini", messages=[{"role": "user", "content": "hi"}]) as stream:
             choice = stream.get_final_completion().choices[0]
@@ -180,10 +159,10 @@ REASONING = Message("assistant", (
 
 
 @pytest.mark.parametrize("case", range(4))
-def test_openai_responses_stream_helper_agrees(server: ThreadingHTTPServer, case: int) -> None:
+def test_openai_responses_stream_helper_agrees(server: Loopback, case: int) -> None:
     events = [*_recordings("openai_responses"),
               emit(REASONING, "openai_responses", split=_pieces)][case]
-    server.body = sse.encode(events, "openai_responses")  # type: ignore[attr-defined]
+    _serve(server, sse.encode(events, "openai_responses"))
     with _openai(server).responses.stream(model="gpt-4.1-mini", input="hi") as stream:
         seen = list(stream)
         final = stream.get_final_response()
@@ -209,8 +188,8 @@ def _without_item_id(part: Part) -> dict[str, Any]:
 # --- Anthropic: messages.stream(...) MessageStream.get_final_message() --------------------
 
 
-def _anthropic(httpd: ThreadingHTTPServer) -> anthropic.Anthropic:
-    return anthropic.Anthropic(api_key=KEY, base_url=_url(httpd), max_retries=0)
+def _anthropic(httpd: Loopback) -> anthropic.Anthropic:
+    return anthropic.Anthropic(api_key=KEY, base_url=httpd.url, max_retries=0)
 
 
 THINKING = Message("assistant", (
@@ -235,9 +214,9 @@ def _anthropic_parts(content: Sequence[Any]) -> tuple[Part, ...]:
 
 
 @pytest.mark.parametrize("case", range(5))
-def test_anthropic_message_stream_agrees(server: ThreadingHTTPServer, case: int) -> None:
+def test_anthropic_message_stream_agrees(server: Loopback, case: int) -> None:
     events = [*_recordings("anthropic"), emit(THINKING, "anthropic", split=_pieces)][case]
-    server.body = sse.encode(events, "anthropic")  # type: ignore[attr-defined]
+    _serve(server, sse.encode(events, "anthropic"))
     with _anthropic(server).messages.stream(
             model="claude-haiku-4-5", max_tokens=256,
             messages=[{"role": "user", "content": "hi"}]) as stream:
@@ -247,13 +226,13 @@ def test_anthropic_message_stream_agrees(server: ThreadingHTTPServer, case: int)
     assert assemble(seen, "anthropic") == assemble(events, "anthropic")
 
 
-def test_anthropic_cut_stream_closed_blocks_agree(server: ThreadingHTTPServer) -> None:
+def test_anthropic_cut_stream_closed_blocks_agree(server: Loopback) -> None:
     """A connection that drops mid-arguments: the SDK's snapshot and our result agree on
     every closed block; ours keeps the open call's raw fragment, marked incomplete."""
     events = _recordings("anthropic")[1]
     cut = next(i for i, e in enumerate(events) if e.get("type") == "content_block_delta"
                and e.get("index") == 2) + 2
-    server.body = sse.encode(events[:cut], "anthropic")  # type: ignore[attr-defined]
+    _serve(server, sse.encode(events[:cut], "anthropic"))
     with _anthropic(server).messages.stream(
             model="claude-haiku-4-5", max_tokens=256,
             messages=[{"role": "user", "content": "hi"}]) as stream:

@@ -5,6 +5,7 @@ sends them (captured on a loopback server)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,8 +13,9 @@ import pytest
 from google import genai
 from google.genai import types
 from hypothesis import given, settings
+from loopback import Answer, Loopback
 from sizing import examples
-from strategies_anthropic_gemini import Recorder, gemini_histories, wire_soup
+from strategies_anthropic_gemini import gemini_histories, wire_soup
 
 from normalizer.errors import WireFormatError
 from normalizer.model import History, Message, Text, Thinking, ToolCall, ToolResult, ToolSpec
@@ -27,8 +29,8 @@ WEATHER = ToolSpec("get_weather", "Current weather.",
 
 
 @pytest.fixture(scope="module")
-def sdk() -> Iterator[tuple[genai.Client, Recorder]]:
-    with Recorder(ANSWER) as recorder:
+def sdk() -> Iterator[tuple[genai.Client, Loopback]]:
+    with Loopback(Answer.json(ANSWER)) as recorder:
         options = types.HttpOptions(base_url=recorder.url,
                                     retry_options=types.HttpRetryOptions(attempts=1))
         client = genai.Client(api_key="test", http_options=options)
@@ -47,7 +49,20 @@ def _as_sent(model: type[types.BaseModel], value: dict[str, Any]) -> dict[str, A
 @settings(max_examples=examples(300, 1000), deadline=None)
 @given(gemini_histories())
 def test_round_trip(history: History) -> None:
-    assert wire.parse(wire.render(history, model="ignored")) == history
+    """Round trip, except that a result without a name comes back with its call's name
+    (the renderer fills it in where the history knows it, as Gemini requires)."""
+    back = wire.parse(wire.render(history, model="ignored"))
+    names = {c.name for m in history for c in m.tool_calls}
+    assert len(back) == len(history)
+    for before, after in zip(history, back, strict=True):
+        assert len(before.parts) == len(after.parts)
+        parts = []
+        for was, now in zip(before.parts, after.parts, strict=True):
+            if isinstance(was, ToolResult) and was.name is None and isinstance(now, ToolResult):
+                assert now.name is None or now.name in names
+                now = dataclasses.replace(now, name=None)
+            parts.append(now)
+        assert dataclasses.replace(after, parts=tuple(parts)) == before
 
 
 @settings(max_examples=100, deadline=None)
@@ -75,7 +90,7 @@ EXPECTED = History((
         Text("Summarize."))),
     Message("assistant", (Text("Paris 18C.", extras={"thought_signature": SIG}),)),
     Message("tool", (ToolResult(None, "", name="get_weather",
-                                extras={"response": {"temp": 18, "unit": "C"}}),)),
+                                value={"temp": 18, "unit": "C"}),)),
 ))
 
 
@@ -110,7 +125,7 @@ def _typed_request() -> tuple[list[types.Content], types.GenerateContentConfig]:
     return contents, config
 
 
-def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Recorder]) -> None:
+def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Loopback]) -> None:
     client, recorder = sdk
     contents, config = _typed_request()
     client.models.generate_content(model="gemini-test", contents=contents, config=config)
@@ -122,7 +137,7 @@ def test_sdk_captured_body_parses_and_renders_back(sdk: tuple[Any, Recorder]) ->
     assert wire.render(wire.parse(sent), model="gemini-test", options=options) == sent
 
 
-def test_sdk_sends_a_rendered_body_unchanged(sdk: tuple[Any, Recorder]) -> None:
+def test_sdk_sends_a_rendered_body_unchanged(sdk: tuple[Any, Loopback]) -> None:
     client, recorder = sdk
     body = wire.render(EXPECTED, tools=[WEATHER], model="gemini-test",
                        options={"generationConfig": {"temperature": 0.5}})
@@ -213,7 +228,7 @@ def test_foreign_extras_are_not_sent() -> None:
     ({"contents": [{"role": "user", "parts": {}}]}, "contents[0].parts"),
     ({"contents": [{"role": ["user"], "parts": []}]}, "contents[0].role"),
     ({"contents": [{"parts": [{"text": "a"}]}, {"role": "model", "parts": [
-        {"text": "a"}, {"inlineData": {"mimeType": "image/png", "data": ""}}]}]},
+        {"text": "a"}, 5]}]},
      "contents[1].parts[1]"),
     ({"contents": [{"role": "model", "parts": [{"functionCall": {"args": {}}}]}]},
      "contents[0].parts[0].functionCall.name"),

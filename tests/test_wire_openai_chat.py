@@ -50,7 +50,7 @@ SDK_MESSAGES: list[ChatCompletionMessageParam] = [
 def sdk_body(messages: list[ChatCompletionMessageParam], **kwargs: Any) -> dict[str, Any]:
     """The JSON body the unmodified SDK sends for chat.completions.create."""
     with recording_server() as server:
-        client = openai.OpenAI(base_url=server.base_url, api_key="test", max_retries=0)
+        client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="test", max_retries=0)
         client.chat.completions.create(model="gpt-4o-mini", messages=messages, **kwargs)
         client.close()
     [(path, body)] = server.bodies
@@ -162,10 +162,10 @@ def test_render_body_keys() -> None:
 
 @pytest.mark.parametrize(("body", "where"), [
     ({}, "messages"),
-    ({"messages": [{"role": "bot", "content": "x"}]}, "messages[0].role"),
+    ({"messages": [{"role": 5, "content": "x"}]}, "messages[0].role"),
     ({"messages": [{"role": "user"}]}, "messages[0].content"),
     ({"messages": [{"role": "user", "content": [{"type": "text", "text": "a"},
-                                                {"type": "image_url", "image_url": {}}]}]},
+                                                {"type": None}]}]},
      "messages[0].content[1].type"),
     ({"messages": [{"role": "user", "content": "a"}, {"role": "assistant", "tool_calls": [
         {"id": "c", "type": "function"}]}]}, "messages[1].tool_calls[0].function"),

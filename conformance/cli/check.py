@@ -6,6 +6,7 @@ Exit status: 0 no violation, 1 violations found, 2 unreadable input or unknown p
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from typing import Any
 
@@ -28,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     target.add_argument("--profile", help="a profile YAML file (e.g. written by `probe`)")
     parser.add_argument("--model", help="the model the request is for (Gemini: it is not in "
                                         "the body); defaults to the body's `model`")
+    parser.add_argument("--on", metavar="YYYY-MM-DD", type=_day,
+                        help="the date the request is for (default today): rules scoped by "
+                             "date (since/until) follow it")
     parser.add_argument("--json", action="store_true", help="print violations as JSON")
     parser.set_defaults(func=run)
 
@@ -42,11 +46,18 @@ def read_body(name: str) -> dict[str, Any]:
     return body
 
 
+def _day(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date YYYY-MM-DD") from exc
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         body = read_body(args.file)
         profile = load_profile(args.profile or args.provider)
-        found = check(body, profile, model=args.model)
+        found = check(body, profile, model=args.model, on=getattr(args, "on", None))
     except (ValueError, NormalizerError) as exc:
         print(f"conformance check: {exc}", file=sys.stderr)
         return 2

@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
 # One module per subcommand, `conformance/cli/<name>.py`, each with
 # `register(subparsers)` that adds its parser and sets `func`. Listed in --help order.
 SUBCOMMANDS: tuple[str, ...] = (
-    "run", "report", "record", "check", "normalize", "emulate", "probe",
+    "run", "report", "record", "check", "normalize", "emulate", "probe", "evidence",
 )
 
 

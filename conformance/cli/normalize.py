@@ -13,10 +13,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.bodies import change_json
 from conformance.cli.check import read_body
 from conformance.cli.output import dump_json
 from normalizer.errors import NormalizerError
-from normalizer.model import Change, History, ToolSpec
+from normalizer.model import History, ToolSpec
 from normalizer.normalize import Normalized, normalize
 from normalizer.passes import Policy
 from normalizer.tools import parse_declarations
@@ -98,11 +99,10 @@ def _read_scenario(name: str) -> tuple[History, tuple[ToolSpec, ...], None, dict
         scenario = load_scenario(name)
     except ScenarioError as exc:
         raise ValueError(str(exc)) from exc
-    if scenario.stream is not None:  # the recorded stream, replayed through the SDK
-        from conformance.scenarios.replay import full_history
+    # A recorded stream is assembled from its events directly: no SDK, no server.
+    from conformance.scenarios.replay import offline_history
 
-        return full_history(scenario), scenario.tools, None, {}
-    return scenario.history, scenario.tools, None, {}
+    return offline_history(scenario), scenario.tools, None, {}
 
 
 def report(result: Normalized, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -110,7 +110,3 @@ def report(result: Normalized, body: Mapping[str, Any]) -> dict[str, Any]:
             "body": body, "changes": [change_json(c) for c in result.changes],
             "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}
 
-
-def change_json(change: Change) -> dict[str, Any]:
-    return {"pass": change.pass_name, "code": change.code, "what": change.what,
-            "where": change.where, "lossless": change.lossless}

@@ -18,7 +18,6 @@ found, 6 a valid request was rejected, 7 rate-limited / server error / SDK refus
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from collections.abc import Mapping
@@ -40,13 +39,12 @@ from conformance.providers import (
     BUILTIN_PROVIDERS,
     Provider,
     ProvidersFileError,
+    key_from,
     load_providers_file,
 )
 from normalizer.errors import NormalizerError
 from normalizer.profiles import Profile, profile_from_mapping
 from normalizer.wire import PROTOCOLS
-
-NO_KEY = "conformance-probe-no-key"  # SDKs insist on some key; keyless servers ignore it
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -91,7 +89,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
               f"({args.protocol}, model {args.model}); nothing is sent", file=out)
         print("\n".join(requests_listing(probes, args.model)), file=out)
         return 0
-    key = _key(args.api_key_env)
+    key = key_from(args.api_key_env or "", keyless=not args.api_key_env)
     if key is None:
         print(f"conformance probe: {args.api_key_env} is not set (or empty); export the key "
               "in that variable, or omit --api-key-env for a keyless endpoint", file=err)
@@ -193,12 +191,6 @@ def _sender(args: argparse.Namespace, key: str) -> Send:
         return replace(got, body=scrub_url_secrets(got.body, args.base_url),
                        detail=scrub_url_secrets(got.detail, args.base_url))
     return sender
-
-
-def _key(variable: str | None) -> str | None:
-    if not variable:
-        return NO_KEY
-    return os.environ.get(variable) or None
 
 
 def name_from_url(base_url: str) -> str:

@@ -1,5 +1,5 @@
-"""`conformance report`: regenerate the published matrix (docs/generated/strictness.md and the HTML
-and JSON beside it) from the cassettes, offline, or from a results JSON of a run."""
+"""`conformance report`: regenerate the published matrix (docs/generated/strictness.md and
+the HTML and JSON beside it) from the cassettes, offline, or from a results JSON of a run."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.batch import add_common, backends_for, execute, plan, printer
+from conformance.batch import add_common
+from conformance.cli.batch_command import may_go_live, prepare
 from conformance.cli.jsonin import load_json, read_text
 from conformance.cli.output import folder_problem
+from conformance.item import Result
 from conformance.publish.matrix import write_reports
 from conformance.publish.recorded import with_requests
 from conformance.publish.vendors import write_vendor_pages
@@ -25,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--from", dest="source", metavar="JSON",
                         help="a strictness.json written by `conformance run`")
     parser.add_argument("--out", default="docs/generated", metavar="DIR",
-                        help="where strictness.json/.md/.html go (default: docs)")
+                        help="where strictness.json/.md/.html go (default: docs/generated)")
     parser.add_argument("--evidence", default="evidence", metavar="DIR",
                         help="observations for the per-vendor pages in OUT/vendors/ "
                              "(default: evidence; skipped when missing)")
@@ -76,17 +78,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.source:
         try:
-            results = read_results(args.source)
-        except ValueError as exc:
+            results = [Result.from_json(row) for row in read_results(args.source)]
+        except (ValueError, KeyError, TypeError) as exc:
             print(f"conformance report: {exc}", file=sys.stderr)
             return 2
     else:
-        try:
-            work = plan(args)
-        except (OSError, ValueError) as exc:
-            print(f"conformance report: {exc}", file=sys.stderr)
+        planned = prepare(args, "report")
+        if planned is None or not may_go_live(planned, args, "report"):
             return 2
-        results = execute(work.items, backends_for(args, work.providers), printer())
+        results = planned.execute()
     try:
         # The page shows each cell's request: read back from the cassette it was replayed from.
         written = write_reports(with_requests(results), Path(args.out))

@@ -7,11 +7,12 @@ import argparse
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
-from conformance.batch import add_common, backends_for, confirm_live, execute, plan, printer
+from conformance.batch import add_common
+from conformance.cli.batch_command import may_go_live, prepare
 from conformance.cli.output import folder_problem
 from conformance.expectations import prediction_summary
+from conformance.item import Result
 from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
@@ -27,24 +28,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        problem = folder_problem(Path(args.out))  # checked now, not after the whole run
-        if problem:
-            raise ValueError(problem)
-        work = plan(args)
-    except (OSError, ValueError) as exc:
-        print(f"conformance run: {exc}", file=sys.stderr)
+    problem = folder_problem(Path(args.out))  # checked now, not after the whole run
+    if problem:
+        print(f"conformance run: {problem}", file=sys.stderr)
         return 2
-    backends = backends_for(args, work.providers)
-    live = sum(1 for i in work.items
-               if backends.resolve(i.provider, i.cassette(backends.cassette_root)) == "live")
-    refusal = confirm_live(live, args.yes)
-    if refusal:
-        print(f"conformance run: {refusal}", file=sys.stderr)
+    planned = prepare(args, "run")
+    if planned is None or not may_go_live(planned, args, "run"):
         return 2
+    work = planned.work
     print(f"running {len(work.items)} items: {len(work.scenarios)} scenarios × "
           f"{len(work.providers)} providers (backend {args.backend})", file=sys.stderr)
-    results = execute(work.items, backends, printer())
+    results = planned.execute()
     print(matrix_summary(results, len(work.broken)))
     try:
         written = write_reports(results, Path(args.out)) if results else []
@@ -54,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for path in written:
         print(f"wrote {path}")
-    failed = sum(1 for r in results if r["problem"] and not r.get("known_gap"))
+    failed = sum(1 for r in results if r.counts_as_failure)
     return 1 if failed or work.broken else 0
 
 
-def matrix_summary(results: list[dict[str, Any]], broken: int) -> str:
+def matrix_summary(results: list[Result], broken: int) -> str:
     s = summary(results)
     lines = [f"{s['items']} items; raw: " + ", ".join(f"{v} {k}" for k, v in s["raw"].items())
              + "; normalized: " + ", ".join(f"{v} {k}" for k, v in s["normalized"].items()),
@@ -67,7 +61,7 @@ def matrix_summary(results: list[dict[str, Any]], broken: int) -> str:
              f"where check() predicted otherwise: {s['differs_from_check']}",
              provenance_line(results),
              "", f"{'provider':<18}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
-    counts = Counter((r["provider"], r["mode"], r["verdict"]) for r in results)
+    counts = Counter((r.provider, r.mode, r.verdict.kind) for r in results)
     for p in s["providers"]:
         lines.append(f"{p:<18}{counts[(p, 'raw', 'reject')]:>11}"
                      f"{counts[(p, 'raw', 'accept')]:>11}{counts[(p, 'normalized', 'accept')]:>12}")

@@ -3,6 +3,7 @@
 The order follows what a vendor does: the path, then the body's bytes (size, JSON, depth),
 then its skeleton (required fields, types), then the profile's history rules through
 `check()`. The first failure answers; a request that passes gets the protocol's small 200.
+A body the vendor was observed answering (evidence/) gets the observed answer instead.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from conformance.emulator import errors, replies, shape
+from conformance.emulator import errors, observed, replies, shape
 from conformance.emulator.errors import VendorError
 from normalizer.check import Violation, template_fields
 from normalizer.errors import WireFormatError
@@ -83,10 +84,22 @@ def decide(endpoint: Endpoint, request: Request, rid: str, checker: Checker) -> 
     except (ValueError, RecursionError) as exc:
         error = errors.bad_json(endpoint.error_format, _why(exc))
         return answer_error(endpoint, error, rid, "bad-json")
+    return _decide_body(endpoint, request, body, model, rid, checker)
+
+
+def _decide_body(endpoint: Endpoint, request: Request, body: Any, model: str, rid: str,
+                 checker: Checker) -> Reply:
+    """A parsed body: an observed answer (evidence/) if this very body was observed, else
+    its skeleton, then the profile's rules."""
+    seen = observed.lookup(endpoint.provider, body, model or "")
+    if seen is not None and not seen.accepted:
+        return answer_error(endpoint, observed.observed_error(seen), rid, "observed")
     problem = _body_problem(endpoint, body)
     if problem is not None:
         return answer_error(endpoint, problem, rid, "bad-input")
     model = model or body["model"]
+    if seen is not None:  # the vendor accepted this very body: so does its emulator
+        return _accept(endpoint, request, body, model, rid)
     try:
         found = checker(body, endpoint.profile, model=model)
     except WireFormatError as exc:  # off the history's skeleton (normalizer.skeleton)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from conformance.classify import Outcome, Verdict, classify
+from conformance.errors import ControlFailure
 from conformance.probe.cases import ProbeCase, ProbeSet
 from conformance.probe.limits import Search, boundary, cross_check
 
@@ -46,21 +47,6 @@ class Observation:
     exchanges: tuple[tuple[Any, Outcome], ...] = ()  # every body sent and its final answer
     limit: int | None = None  # a measured numeric parameter (largest accepted value)
     notes: str = ""  # how the limit was found, and the error text's own number
-
-
-@dataclass(frozen=True, slots=True)
-class ControlFailure:
-    """Why the control request failed: exit code, one-line cause, and the next step."""
-
-    exit_code: int
-    cause: str
-    hint: str
-    verdict: Verdict
-
-    def explain(self) -> str:
-        said = self.verdict.message or self.verdict.reason
-        status = f"HTTP {self.verdict.status}" if self.verdict.status else "no HTTP answer"
-        return f"{self.cause} ({status}: {said or 'no message'}). {self.hint}"
 
 
 # Exit codes of a failed control request, one per cause (0, 1 and 2 are taken by the CLI).
@@ -105,11 +91,11 @@ def _control_failure(outcome: Outcome, verdict: Verdict) -> ControlFailure:
         return ControlFailure(EXIT_UNREACHABLE, "the endpoint cannot be reached",
                               "Check --base-url (scheme, host, port) and that the server runs.",
                               verdict)
-    if status in (401, 403):
+    if status in (401, 403) or verdict.failure == "auth":  # Gemini answers a bad key with 400
         return ControlFailure(EXIT_AUTH, "the endpoint refused the API key",
                               "Check --api-key-env: the variable must hold a key this endpoint "
                               "accepts.", verdict)
-    if status == 404:
+    if status == 404 or verdict.failure == "model":
         return ControlFailure(EXIT_NOT_FOUND, "the endpoint or the model was not found",
                               "Check --base-url (it is what the SDK takes as base URL, e.g. "
                               "ending in /v1 for OpenAI-style endpoints), --protocol and "
@@ -189,12 +175,15 @@ def observe_limit(send: Send, case: ProbeCase, *, sleep: Sleep = time.sleep) -> 
 # the request (OpenAI answers an unknown reasoning item id with 404), so the neighbour
 # decides; keys, rate limits and timeouts are never about the request.
 _NOT_ABOUT_THE_REQUEST = frozenset({401, 403, 408, 429})
+# Nor is a 4xx that classify() found to be about the key, the context length or the model.
+_NOT_ABOUT_THE_RULE = frozenset({"auth", "context", "model"})
 
 
 def _as_rejection(verdict: Verdict) -> Verdict:
     status = verdict.status or 0
     if verdict.kind == "inconclusive" and 400 <= status < 500 \
-            and status not in _NOT_ABOUT_THE_REQUEST:
+            and status not in _NOT_ABOUT_THE_REQUEST \
+            and verdict.failure not in _NOT_ABOUT_THE_RULE:
         return replace(verdict, kind="reject", reason="")
     return verdict
 

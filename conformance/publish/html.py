@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 VERDICTS = ("accept", "reject", "inconclusive")
-LEVELS = ("observed", "documented", "modeled")
+LEVELS = ("observed", "contradicted", "documented", "modeled")
 # Fields of a result the page needs; the rest (ids, full provenance) stays in the JSON.
 ITEM_FIELDS = ("provider", "mode", "verdict", "status", "expected", "message", "error_type",
                "error_code", "reason", "predicted", "predicted_rule", "predicted_message",

@@ -3,37 +3,57 @@
 Deterministic: rows sorted by topic and scenario, providers in the built-in order then by
 name, no timestamps in the body (dates appear only as cassette provenance). The
 differential section lists every verdict `check` predicted otherwise: there our model of
-the vendor is wrong, and the report says so rather than hiding it.
+the vendor is wrong, and the report says so rather than hiding it. Every cell also says
+what backs it (publish/backing.py: observed, documented or modeled only), and the observed
+vendor answers in evidence/ are compared with check() (publish/observed.py).
+
+Every function takes item `Result`s or their JSON rows (a strictness.json's results, an
+xdist worker's report); the pages are written from the rows.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance.evidence.agree import Agreement
+from conformance.item import Result
+from conformance.publish.backing import MARK, backing_counts, default_evidence, with_backing
 from conformance.publish.html import render_html
+from conformance.publish.observed import backing_section, evidence_section
 from normalizer.profiles import PROVIDERS
 
 NAMES = {"json": "strictness.json", "md": "strictness.md", "html": "strictness.html"}
 SYMBOL = {"accept": "✓", "reject": "✗", "inconclusive": "?"}
+Rows = Iterable[Result | Mapping[str, Any]]
 
 
-def provider_order(results: Iterable[Mapping[str, Any]]) -> list[str]:
-    seen = {r["provider"] for r in results}
+def rows_of(results: Rows) -> list[dict[str, Any]]:
+    """The JSON rows of `results` (Results or rows already)."""
+    return [r.to_json() if isinstance(r, Result) else dict(r) for r in results]
+
+
+def provider_order(results: Rows) -> list[str]:
+    seen = {r["provider"] for r in rows_of(results)}
     return [p for p in PROVIDERS if p in seen] + sorted(seen - set(PROVIDERS))
 
 
-def sort_results(results: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    results = [dict(r) for r in results]
+def sort_results(results: Rows,
+                 evidence: Sequence[Agreement] | None = None) -> list[dict[str, Any]]:
+    """The results in report order, each with what backs it (`evidence`), judged against
+    `evidence` (default: every observation under evidence/)."""
+    results = rows_of(results)
     rank = {p: i for i, p in enumerate(provider_order(results))}
-    return sorted(results, key=lambda r: (r["topic"], r["scenario"], rank[r["provider"]],
-                                          r["mode"] != "raw"))
+    ordered = sorted(results, key=lambda r: (r["topic"], r["scenario"], rank[r["provider"]],
+                                             r["mode"] != "raw"))
+    return with_backing(ordered, default_evidence() if evidence is None else evidence)
 
 
-def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+def summary(results: Rows) -> dict[str, Any]:
+    results = rows_of(results)
     verdicts = Counter((r["mode"], r["verdict"]) for r in results)
     backends = Counter(_origin(r) for r in results)
     return {
@@ -46,13 +66,14 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         "known_gaps": sum(1 for r in results if r.get("problem") and r.get("known_gap")),
         "differs_from_check": sum(1 for r in results if differs(r)),
         "sources": dict(sorted(backends.items())),
+        "backing": backing_counts(results),
     }
 
 
-def provenance_line(results: Iterable[Mapping[str, Any]]) -> str:
+def provenance_line(results: Rows) -> str:
     """Where the verdicts came from, in words a reader of a CI log can trust: a verdict
     replayed from a cassette recorded against our emulator says nothing about the vendor."""
-    origins = Counter(_origin(r) for r in results)
+    origins = Counter(_origin(r) for r in rows_of(results))
     parts = [(origins.pop("live", 0), "from live vendors"),
              (origins.pop("cassette (recorded against live)", 0), "from live-recorded cassettes"),
              (origins.pop("cassette (recorded against emulator)", 0),
@@ -74,17 +95,30 @@ def _origin(r: Mapping[str, Any]) -> str:
     return str(source.get("backend", "unknown"))
 
 
-def render_json(results: list[dict[str, Any]]) -> str:
+def render_json(results: Rows) -> str:
+    results = rows_of(results)
     return json.dumps({"summary": summary(results), "results": results}, indent=1,
                       sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def render_markdown(results: list[dict[str, Any]]) -> str:
+def render_page(results: Rows) -> str:
+    """The HTML page of sorted results."""
+    results = rows_of(results)
+    return render_html(results, summary(results))
+
+
+def render_markdown(results: Rows, evidence: Sequence[Agreement] | None = None) -> str:
+    """The Markdown page of sorted results (`sort_results`), with the evidence sections."""
+    results = rows_of(results)
+    evidence = default_evidence() if evidence is None else evidence
     s = summary(results)
     providers = s["providers"]
     lines = ["# Strictness matrix", "",
              "Generated by `conformance report`; do not edit by hand. Each cell is "
-             "raw → normalized: ✓ accept, ✗ reject (HTTP 400/422), ? inconclusive.", "",
+             "raw → normalized: ✓ accept, ✗ reject (HTTP 400/422), ? inconclusive; the mark "
+             f"after the raw verdict says what backs it ({MARK['observed']} observed, "
+             f"{MARK['contradicted']} contradicted, {MARK['documented']} documented, "
+             f"{MARK['modeled']} modeled only: see below).", "",
              f"{s['scenarios']} scenarios × {len(providers)} providers × 2 modes = "
              f"{s['items']} items. Verdicts came from: "
              + ", ".join(f"{k}: {v}" for k, v in s["sources"].items()) + ".", "",
@@ -95,6 +129,7 @@ def render_markdown(results: list[dict[str, Any]]) -> str:
         lines += ["> Verdicts recorded against the loopback emulators show what our profiles "
                   "predict, not what the vendors said. Record live (`conformance record`) to "
                   "replace them.", ""]
+    lines += backing_section(results, providers, evidence)
     by_topic: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         by_topic.setdefault(r["topic"], []).append(r)
@@ -103,7 +138,8 @@ def render_markdown(results: list[dict[str, Any]]) -> str:
                   "|---|" + "---|" * len(providers)]
         lines += _topic_rows(rows, providers)
         lines.append("")
-    return "\n".join(lines + _differential(results) + _texts(results)).rstrip() + "\n"
+    tail = _differential(results) + evidence_section(evidence) + _texts(results)
+    return "\n".join(lines + tail).rstrip() + "\n"
 
 
 def _counts(counts: Mapping[str, int]) -> str:
@@ -111,22 +147,36 @@ def _counts(counts: Mapping[str, int]) -> str:
 
 
 def _topic_rows(rows: list[dict[str, Any]], providers: list[str]) -> list[str]:
-    cells: dict[str, dict[tuple[str, str], str]] = {}
+    cells: dict[str, dict[tuple[str, str], Mapping[str, Any]]] = {}
     titles: dict[str, str] = {}
     for r in rows:
-        cells.setdefault(r["scenario"], {})[(r["provider"], r["mode"])] = r["verdict"]
+        cells.setdefault(r["scenario"], {})[(r["provider"], r["mode"])] = r
         titles[r["scenario"]] = r["title"]
     out = []
     for scenario, got in cells.items():
-        row = [f"{SYMBOL.get(got.get((p, 'raw'), ''), ' ')}→"
-               f"{SYMBOL.get(got.get((p, 'normalized'), ''), ' ')}" for p in providers]
+        row = [f"{_mark(got.get((p, 'raw')))}→{_mark(got.get((p, 'normalized')), False)}"
+               for p in providers]
         out.append(f"| {titles[scenario].replace('|', '/')} | " + " | ".join(row) + " |")
-    return out
+    counts = backing_counts(r for r in rows if r["mode"] == "raw")
+    observed = [f"{counts.get(p, {}).get('observed', 0)}/{counts.get(p, {}).get('cells', 0)}"
+                for p in providers]
+    return [*out, "| *raw verdicts observed* | " + " | ".join(observed) + " |"]
+
+
+def _mark(r: Mapping[str, Any] | None, backing: bool = True) -> str:
+    if r is None:
+        return " "
+    level = (r.get("evidence") or {}).get("level", "modeled")
+    return SYMBOL.get(r["verdict"], " ") + (MARK[level] if backing else "")
 
 
 def _differential(results: list[dict[str, Any]]) -> list[str]:
     rows = [r for r in results if differs(r)]
     lines = ["## Where check() predicted otherwise", ""]
+    if not rows and results and all("emulator" in _origin(r) for r in results):
+        return [*lines, "None, by construction: every verdict came from our emulators, which "
+                "answer with `check()`. The observed vendor answers below are the real test.",
+                ""]
     if not rows:
         return [*lines, "None: every conclusive verdict is the one `check` predicted.", ""]
     lines += ["| item | observed | predicted | vendor said |", "|---|---|---|---|"]
@@ -137,15 +187,24 @@ def _differential(results: list[dict[str, Any]]) -> list[str]:
 
 
 def _texts(results: list[dict[str, Any]]) -> list[str]:
-    seen: dict[tuple[str, str], str] = {}
-    for r in results:
-        if r["verdict"] == "reject" and r["mode"] == "raw":
-            seen.setdefault((r["provider"], r.get("predicted_rule") or "?"), r.get("message", ""))
-    lines = ["## Error texts seen (raw requests)", "", "| provider | rule | text |",
-             "|---|---|---|"]
-    for (provider, rule), text in sorted(seen.items()):
-        lines.append(f"| {provider} | `{rule}` | {_cell(text)} |")
-    return [*lines, ""]
+    """Error texts of raw rejects: those vendors sent apart from those our emulators sent
+    (the emulators' texts are the profiles' words, not something seen)."""
+    out: list[str] = []
+    for emulated, heading in ((False, "## Error texts seen from vendors (raw requests)"),
+                              (True, "## Error texts emulated (raw requests; the profiles' "
+                                     "words, answered by our emulators)")):
+        seen: dict[tuple[str, str], str] = {}
+        for r in results:
+            if r["verdict"] == "reject" and r["mode"] == "raw" \
+                    and ("emulator" in _origin(r)) == emulated:
+                seen.setdefault((r["provider"], r.get("predicted_rule") or "?"),
+                                r.get("message", ""))
+        if seen:
+            out += [heading, "", "| provider | rule | text |", "|---|---|---|"]
+            out += [f"| {p} | `{rule}` | {_cell(text)} |"
+                    for (p, rule), text in sorted(seen.items())]
+            out.append("")
+    return out
 
 
 def _cell(text: str) -> str:
@@ -153,16 +212,17 @@ def _cell(text: str) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def write_reports(results: Iterable[Mapping[str, Any]], out_dir: Path,
-                  markdown_path: Path | None = None) -> list[Path]:
+def write_reports(results: Rows, out_dir: Path,
+                  markdown_path: Path | None = None,
+                  evidence: Sequence[Agreement] | None = None) -> list[Path]:
     """Write strictness.json, .md and .html into out_dir (the Markdown to markdown_path
     when given); returns the paths written."""
-    ordered = sort_results(results)
+    ordered = sort_results(results, evidence)
     out_dir.mkdir(parents=True, exist_ok=True)
     md_path = markdown_path or out_dir / NAMES["md"]
     md_path.parent.mkdir(parents=True, exist_ok=True)
     written = [out_dir / NAMES["json"], md_path, out_dir / NAMES["html"]]
     written[0].write_text(render_json(ordered), encoding="utf-8")
-    written[1].write_text(render_markdown(ordered), encoding="utf-8")
-    written[2].write_text(render_html(ordered, summary(ordered)), encoding="utf-8")
+    written[1].write_text(render_markdown(ordered, evidence), encoding="utf-8")
+    written[2].write_text(render_page(ordered), encoding="utf-8")
     return written

@@ -8,13 +8,15 @@ cassette that can be read; results from a live run without cassettes stay as the
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from conformance.cassettes import read_cassette
+from conformance.item import Result
 
 
 def recorded_request(path: Path) -> Any:
@@ -38,17 +40,15 @@ def recorded_request(path: Path) -> Any:
         return None
 
 
-def with_requests(results: Iterable[Mapping[str, Any]], root: Path = Path(".")
-                  ) -> list[dict[str, Any]]:
+def with_requests(results: Iterable[Result], root: Path = Path(".")) -> list[Result]:
     """Copies of `results`, each with `request` read from its cassette (relative paths are
     taken from `root`) where it has none yet and the cassette holds a JSON body."""
     out = []
     for r in results:
-        r = dict(r)
-        cassette = (r.get("source") or {}).get("cassette")
-        if r.get("request") is None and cassette:
+        cassette = r.source.get("cassette")
+        if r.request is None and cassette:
             body = recorded_request(root / cassette)
             if body is not None:
-                r["request"] = body
+                r = replace(r, request=body)
         out.append(r)
     return out

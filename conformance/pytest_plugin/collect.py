@@ -5,7 +5,6 @@ Run state lives in `config.stash` (state.py)."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
@@ -17,11 +16,13 @@ from conformance import netguard
 from conformance.backends import Backends
 from conformance.batch import confirm_live
 from conformance.bodies import MODES
+from conformance.errors import ScenarioFailure
 from conformance.item import Item, Result, run_item
 from conformance.options import plugin_flag
 from conformance.providers import Provider, load_providers_file, select
 from conformance.pytest_plugin.state import BACKENDS, PROPERTY, PROVIDERS
 from conformance.scenarios.load import ScenarioError, load_scenario
+from conformance.scenarios.replay import resolve
 
 
 def option(config: pytest.Config, name: str) -> Any:
@@ -78,15 +79,6 @@ def record(item: pytest.Item, result: Result) -> None:
     item.user_properties.append((PROPERTY, json.dumps(result.to_json(), sort_keys=True)))
 
 
-class ScenarioFailure(Exception):
-    """An item whose verdict is not the expected one (shown without a traceback)."""
-
-    def __init__(self, result: Result, nodeid: str) -> None:
-        super().__init__(result.problem)
-        self.result = result
-        self.nodeid = nodeid
-
-
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         providers = selected_providers(self.config)
@@ -99,6 +91,7 @@ class ScenarioFile(pytest.File):
             # and one bad file must never stop the other scenarios.
             yield BrokenScenario.from_parent(self, name="load", error=exc)
             return
+        scenario = resolve(scenario)  # a recorded stream is read once, here, not per item
         for provider in providers:
             for mode in MODES:
                 yield ScenarioItem.from_parent(self, name=f"{provider.name}[{mode}]",
@@ -141,7 +134,7 @@ class ScenarioItem(pytest.Item):
         backends = backends_of(self.config)
         provider = self.item.provider
         live = self.resolved_backend(backends) == "live"
-        if live and not (provider.api_key_env and os.environ.get(provider.api_key_env)):
+        if live and provider.api_key() is None:
             pytest.skip(f"live: {provider.api_key_env or 'no key variable'} is not set for "
                         f"{provider.name}")
         # Loopback only unless this item goes live; the guard ends with the item, pass or fail.

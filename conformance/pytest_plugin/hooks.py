@@ -120,11 +120,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     out = config.getoption(plugin_flag("report"))
     if out:
+        from conformance.item import Result
         from conformance.publish.matrix import write_reports
         from conformance.publish.recorded import with_requests
 
         # As `conformance report` writes them: each cell with the request it sent.
-        written = write_reports(with_requests(results, root=config.rootpath), Path(out))
+        written = write_reports(with_requests([Result.from_json(r) for r in results],
+                                              root=config.rootpath), Path(out))
         if reporter is not None:
             reporter.write_line(f"conformance report: {', '.join(str(p) for p in written)}")
     _check_published(session, results, reporter)

@@ -27,15 +27,15 @@ def stale_pages(results: Sequence[Mapping[str, Any]], folder: Path, root: Path =
     """The published pages that differ from `results`; None when the run did not cover
     exactly the published items (a partial run proves nothing about the pages). Cassette
     paths in the results are relative to `root`."""
-    from conformance.publish.html import render_html
-    from conformance.publish.matrix import render_json, render_markdown, sort_results, summary
+    from conformance.item import Result
+    from conformance.publish.matrix import render_json, render_markdown, render_page, sort_results
     from conformance.publish.recorded import with_requests
 
     published = published_ids(folder)
     if published is None or {r["id"] for r in results} != published:
         return None
-    ordered = sort_results(with_requests(results, root=root))  # as `conformance report` does
+    ordered = sort_results(with_requests((Result.from_json(r) for r in results), root=root))
     fresh = {"strictness.md": render_markdown(ordered), "strictness.json": render_json(ordered),
-             "strictness.html": render_html(ordered, summary(ordered))}
+             "strictness.html": render_page(ordered)}
     return [name for name, text in fresh.items()
             if (folder / name).read_text(encoding="utf-8") != text]

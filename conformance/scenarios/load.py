@@ -10,13 +10,14 @@ stops other files loading.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from conformance.errors import ScenarioError
 from conformance.scenarios.format import ScenarioIn
 from conformance.scenarios.history import Located, build_history, model_at
 from conformance.scenarios.safe_yaml import Problem, read_yaml
@@ -32,19 +33,6 @@ SYNONYMS = {"tool_call_id": "call_id", "tool_use_id": "call_id", "args": "argume
             "input": "arguments", "inputSchema": "input_schema", "parameters": "input_schema",
             "functionCall": "tool_calls", "function_call": "tool_calls", "reasoning": "thinking",
             "reasoning_content": "thinking", "expected": "expect", "ref": "refs"}
-
-
-class ScenarioError(Exception):
-    """All problems of one scenario file, each as `path:line:col: key.path: problem`."""
-
-    def __init__(self, path: str, problems: Sequence[Problem]) -> None:
-        self.path = path
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        return [f"{self.path}:{p.line}:{p.col}: {p.where or '(top)'}: {p.message}"
-                for p in self.problems]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +56,10 @@ class Scenario:
     known_gaps: tuple[str, ...]
     draft: bool
     stream: RecordedStream | None = None  # a streamed turn after `history` (scenario_stream)
+    # Set when a run is planned (scenarios.replay.resolve): the history the items send, with
+    # the streamed turn read through the SDK; or why the SDK could not read the stream.
+    replayed: History | None = None
+    replay_error: str = ""
 
     @property
     def id(self) -> str:
@@ -108,7 +100,7 @@ def _shown(path: Path, root: Path | None) -> str:
 
 def _validate(data: dict[str, Any], located: Located, shown: str, path: Path,
               providers: tuple[str, ...]) -> Scenario:
-    problems = _provider_keys(data, located, providers)
+    problems = _provider_keys(data, located, providers) + _gap_targets(data, located, providers)
     try:
         spec = ScenarioIn.model_validate(data)
     except ValidationError as exc:
@@ -177,13 +169,35 @@ def _provider_keys(data: Mapping[str, Any], located: Located,
     return problems
 
 
-def _problem(err: Mapping[str, Any], located: Located) -> Problem:
+def _gap_targets(data: Mapping[str, Any], located: Located,
+                 providers: tuple[str, ...]) -> list[Problem]:
+    """A `known_gaps` entry is "provider: reason" or "provider[mode]: reason"; a typo in the
+    provider part would never match an item, so it is a located error."""
+    gaps = data.get("known_gaps")
+    problems = []
+    for i, gap in enumerate(gaps if isinstance(gaps, list) else ()):
+        if not isinstance(gap, str):
+            continue  # the schema reports the type
+        target = gap.split(":", 1)[0].strip()
+        name, _, mode = target.partition("[")
+        if name in providers and mode in {"", "raw]", "normalized]"}:
+            continue
+        wanted = "'provider: reason' or 'provider[raw|normalized]: reason'"
+        hint = _hint(name, providers) if name not in providers else ""
+        problems.append(Problem(*located.mark(("known_gaps", i)), f"known_gaps[{i}]",
+                                f"{target!r} names no provider and mode{hint}; write "
+                                f"{wanted}"))
+    return problems
+
+
+def _problem(err: Mapping[str, Any], located: Located,
+             fmt: type[BaseModel] = ScenarioIn) -> Problem:
     loc = tuple(err["loc"])
     where = _dotted(loc)
     message = err["msg"]
     if err["type"] == "extra_forbidden":
         key = str(loc[-1])
-        allowed = model_at(ScenarioIn, loc[:-1])
+        allowed = model_at(fmt, loc[:-1])
         message = f"unknown key {key!r}{_hint(key, allowed)}"
         return Problem(*located.mark(loc, key=True), where, message)
     if err["type"] == "missing":

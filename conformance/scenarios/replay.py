@@ -2,36 +2,36 @@
 
 For a scenario with `stream`, the recorded events are served by the emulator (a replay,
 `conformance/emulator/replay.py`) over loopback HTTP; the protocol's official SDK asks for
-a stream with the scenario's history as its request, and every object its streaming
-iterator yields is fed to `normalizer.streaming`'s assembler. The assembled assistant turn
-is appended to the history, then the scenario's `then` messages: that is the history the
-items send (raw or normalized). Replayed once per scenario content and process, not per
-provider or mode.
+a stream with the scenario's history as its request (through the one SDK seam,
+conformance/clients.py), and every object its streaming iterator yields is fed to
+`normalizer.streaming`'s assembler. The assembled assistant turn is appended to the
+history, then the scenario's `then` messages: that is the history the items send (raw or
+normalized).
+
+`resolve(scenario)` does this once, when a run is planned (conformance.batch.plan, and the
+pytest plugin's collector), and hands on the scenario with `replayed` set; building a
+request body (conformance.bodies) only reads it. `offline_history` assembles the recorded
+events directly, without SDK or server, for `conformance normalize`.
 """
 
 from __future__ import annotations
 
-import inspect
-import threading
-from collections.abc import Callable, Iterator, Mapping
+import dataclasses
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.emulator.calls import client
+from conformance.clients import call, new_client
+from conformance.errors import StreamReplayError
 from conformance.scenarios.load import Scenario
 from conformance.scenarios.stream import RecordedStream
 from normalizer.model import History, ToolSpec, thaw
-from normalizer.streaming import StreamResult, assembler
+from normalizer.streaming import StreamResult, assemble, assembler
 from normalizer.wire import render
 
 REPLAY_NAME = "stream"
-# Gemini REST fields the SDK takes in its config (as conformance.emulator.calls maps them).
-_GEMINI_CONFIG = {"systemInstruction": "system_instruction", "tools": "tools",
-                  "toolConfig": "tool_config"}
-
-
-class StreamReplayError(ValueError):
-    """The recorded stream could not be read through the SDK at all (no event arrived)."""
+# Any key: the loopback replay server never checks it. Not a secret.
+REPLAY_KEY = "conformance-stream-replay"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,27 +44,30 @@ class Replayed:
     sdk_error: str = ""
 
 
-def full_history(scenario: Scenario) -> History:
-    """The history an item sends: the scenario's history, plus for a streaming scenario the
-    replayed, assembled turn and the `then` messages."""
+def resolve(scenario: Scenario) -> Scenario:
+    """`scenario` with the history its items send stored in `replayed` (a scenario without
+    a stream, or already resolved, comes back as it is). A stream the SDK cannot read at all
+    is kept as `replay_error`: every item of the scenario then reports it (inconclusive),
+    and the other scenarios still run."""
+    if scenario.stream is None or scenario.replayed is not None or scenario.replay_error:
+        return scenario
+    try:
+        turn = replay(scenario.history, scenario.tools, scenario.stream).result.message
+    except StreamReplayError as exc:
+        return dataclasses.replace(scenario, replay_error=str(exc))
+    full = History((*scenario.history.messages, turn, *scenario.stream.then.messages))
+    return dataclasses.replace(scenario, replayed=full)
+
+
+def offline_history(scenario: Scenario) -> History:
+    """The history with the recorded turn assembled straight from the recorded events (no
+    SDK, no server): what `conformance normalize` shows for a streaming scenario."""
     stream = scenario.stream
     if stream is None:
         return scenario.history
-    turn = replayed(scenario.history, scenario.tools, stream).result.message
+    turn = assemble([thaw(e) for e in stream.events], stream.protocol, origin=stream.origin,
+                    **_id_options(stream.protocol, scenario.history)).message
     return History((*scenario.history.messages, turn, *stream.then.messages))
-
-
-_CACHE: dict[tuple[History, tuple[ToolSpec, ...], RecordedStream], Replayed] = {}
-_LOCK = threading.Lock()
-
-
-def replayed(history: History, tools: tuple[ToolSpec, ...], stream: RecordedStream) -> Replayed:
-    """`replay`, once per (history, tools, stream) in this process."""
-    key = (history, tools, stream)
-    with _LOCK:  # held during the replay: concurrent items of one scenario wait, not repeat
-        if key not in _CACHE:
-            _CACHE[key] = replay(history, tools, stream)
-        return _CACHE[key]
 
 
 def replay(history: History, tools: tuple[ToolSpec, ...], stream: RecordedStream) -> Replayed:
@@ -78,9 +81,10 @@ def replay(history: History, tools: tuple[ToolSpec, ...], stream: RecordedStream
     body = render(history, protocol, tools=tools, model=model, options=options)
     acc = assembler(protocol, origin=stream.origin, **_id_options(protocol, history))
     with serve([], replays={REPLAY_NAME: Replay.of(protocol, events)}) as emu:
-        sdk = client(protocol, emu.replay_url(REPLAY_NAME, protocol))
+        sdk = new_client(protocol, emu.replay_url(REPLAY_NAME, protocol), REPLAY_KEY, 30.0)
         try:
-            seen, error = _drain(sdk_stream(protocol, sdk, body, model), acc.feed)
+            seen, error = _drain(call(protocol, sdk, body, model=model, stream=True),
+                                 acc.feed)
         finally:
             sdk.close()
     if seen == 0 and error:
@@ -107,24 +111,3 @@ def _drain(events: Iterator[Any], feed: Callable[[Any], None]) -> tuple[int, str
 def _id_options(protocol: str, history: History) -> dict[str, str]:
     """Salt for derived ids: the turn's index, so two streamed turns never share one."""
     return {"id_seed": str(len(history))} if protocol in {"openai_chat", "gemini"} else {}
-
-
-def sdk_stream(protocol: str, sdk: Any, body: Mapping[str, Any], model: str) -> Iterator[Any]:
-    """The SDK's streaming iterator for `body`: what it yields, one object per event."""
-    if protocol == "gemini":
-        config = dict(body.get("generationConfig") or {})
-        config.update({sdk_key: body[k] for k, sdk_key in _GEMINI_CONFIG.items() if k in body})
-        yield from sdk.models.generate_content_stream(
-            model=model, contents=body.get("contents", []), config=config or None)
-        return
-    if protocol == "openai_chat":
-        create = sdk.chat.completions.create
-    else:
-        create = sdk.responses.create if protocol == "openai_responses" else sdk.messages.create
-    known = inspect.signature(create).parameters
-    kwargs = {k: v for k, v in body.items() if k in known}
-    extra = {k: v for k, v in body.items() if k not in known}
-    if extra:
-        kwargs["extra_body"] = extra
-    with create(**kwargs, stream=True) as events:
-        yield from events

@@ -136,9 +136,15 @@ def tools_not_declared(body: Mapping[str, Any], rule: Rule,
 
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
-    """`duplicate-tool-call-id`: two tool calls with the same id."""
+    """`duplicate-tool-call-id`: two tool calls with the same id; params.scope `message`
+    counts within one message only (ids reused across turns were accepted,
+    evidence/anthropic), default `history`."""
+    per_message = rule.params.get("scope", "history") == "message"
     seen: set[str] = set()
+    last = -1
     for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
+        if per_message and i != last:
+            seen, last = set(), i
         if call_id in seen:
             yield Finding(f"messages[{i}].content[{j}].id", {"index": i, "block": j, "id": call_id})
         seen.add(call_id)

@@ -137,24 +137,32 @@ def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
 def call_turn_placement(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """`call-turn-placement`: a function-call turn not right after a user or function-response
-    turn."""
+    turn; with params.consecutive_call_turns also allowed right after a call turn (Gemini 3)."""
     contents = _contents(body)
+    chained = bool(rule.params.get("consecutive_call_turns"))
     for k, (i, content) in enumerate(contents):
-        if _calls(content) and (k == 0 or _role(contents[k - 1][1]) != "user"):
+        before = contents[k - 1][1] if k else None
+        if not _calls(content) or (before is not None and _role(before) == "user"):
+            continue
+        if not (chained and before is not None and _calls(before)):
             yield Finding(f"contents[{i}]", {"index": i})
 
 
 def function_response_count(body: Mapping[str, Any], rule: Rule,
                             model: str | None) -> Iterator[Finding]:
     """`function-response-count`: function-response parts not equal in number to the call parts of
-    the call turn, in one turn right after it."""
+    the call turn, in one turn right after it; with params.consecutive_call_turns, to the calls of
+    the whole run of consecutive call turns before it (Gemini 3)."""
     contents = _contents(body)
+    chained = bool(rule.params.get("consecutive_call_turns"))
+    run = 0  # calls in the run of consecutive call turns ending here
     for k, (_, content) in enumerate(contents[:-1]):
         calls = _calls(content)
+        run = (run if chained else 0) + len(calls) if calls else 0
         j, after = contents[k + 1]
         answers = _responses(after)
-        if calls and answers and len(answers) != len(calls):
-            yield Finding(f"contents[{j}]", {"index": j, "calls": len(calls),
+        if calls and answers and len(answers) != run:
+            yield Finding(f"contents[{j}]", {"index": j, "calls": run,
                                               "responses": len(answers)})
 
 

@@ -82,13 +82,14 @@ def missing_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[F
 def duplicate_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A second tool message for the same call id within one block."""
     for block in call_blocks(body):
-        seen: set[str] = set()
+        seen: dict[str, int] = {}  # id -> index of its first result (OpenAI names both)
         for k, msg in block.results:
             rid = result_id(msg)
             if rid is not None and rid in seen:
-                yield _result_finding(k, rid)
+                found = _result_finding(k, rid)
+                yield Finding(found.location, {**found.fields, "first": seen[rid]})
             if rid is not None:
-                seen.add(rid)
+                seen.setdefault(rid, k)
 
 
 def duplicate_tool_call_id(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -18,6 +18,7 @@ from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles.validate import validate
 from normalizer.protocols import PROTOCOLS
 from normalizer.rules import RULE_IDS
+from normalizer.scope import SCOPE_KEYS, is_scoped, model_in, parse_scope
 
 HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
 PROVIDERS: tuple[str, ...] = (
@@ -27,7 +28,8 @@ PROVIDERS: tuple[str, ...] = (
 )
 UNKNOWN = "unknown"
 _RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_verified",
-              "confidence", "params", "enforced", "observed", "inherited", "notes"}
+              "confidence", "params", "enforced", "observed", "inherited", "notes",
+              *SCOPE_KEYS}
 _PROFILE_KEYS = {"provider", "protocol", "error_format", "inherits", "disable", "rules", "notes",
                  "extends_rules_from", "probed"}
 
@@ -49,6 +51,11 @@ class Rule:
     inherited: bool = False
     observed: JsonMap = EMPTY  # what a probe saw: verdict, status, text, date
     notes: str = ""
+    # Where and when the rule holds (normalizer/scope.py): model globs, [since, until), hosts.
+    models: tuple[str, ...] = ()
+    since: str = ""
+    until: str = ""
+    endpoints: tuple[str, ...] = ()
 
     @property
     def message_known(self) -> bool:
@@ -56,8 +63,11 @@ class Rule:
         return self.message != UNKNOWN
 
     def applies_to(self, model: str | None, *, when_unknown: bool) -> bool:
-        """Whether the rule holds for `model`: rules with `params.model_prefixes` hold only
-        for models starting with one of them (`models/` prefix ignored)."""
+        """Whether the rule holds for `model`: rules with `models` globs hold only for a
+        matching model; rules with `params.model_prefixes` only for models starting with one
+        of them (`models/` prefix ignored)."""
+        if not model_in(self.models, model, when_unknown=when_unknown):
+            return False
         prefixes = self.params.get("model_prefixes")
         if not prefixes:
             return True
@@ -148,8 +158,10 @@ def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path
         inherited = [replace(r, inherited=True) for r in base.rules
                      if r.id not in own and r.id not in disabled]
         rules = _merge_in_base_order(base.rules, inherited, rules)
-    ids = [r.id for r in rules]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    # The same id twice is allowed only when every copy is scoped (normalizer/scope.py).
+    ids = [r.id for r in rules if not is_scoped(r)]
+    scoped_ids = {r.id for r in rules if is_scoped(r)}
+    dupes = sorted({i for i in ids if ids.count(i) > 1 or i in scoped_ids})
     if dupes:
         raise ProfileError(source, "rules", f"rule ids listed twice: {dupes}")
     return Profile(provider=data["provider"], protocol=data["protocol"],
@@ -161,9 +173,14 @@ def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path
 def _merge_in_base_order(
     base: tuple[Rule, ...], inherited: list[Rule], own: list[Rule]
 ) -> list[Rule]:
-    """Own rules replace the base rule of the same id in place; new own rules go after."""
-    by_id = {r.id: r for r in inherited} | {r.id: r for r in own}
-    merged = [by_id[r.id] for r in base if r.id in by_id]
+    """Own rules replace the base rule of the same id in place (all scoped copies of it);
+    new own rules go after."""
+    own_by_id: dict[str, list[Rule]] = {}
+    for r in own:
+        own_by_id.setdefault(r.id, []).append(r)
+    by_id = {r.id: [r] for r in inherited} | own_by_id
+    base_ids = dict.fromkeys(r.id for r in base)
+    merged = [rule for rid in base_ids if rid in by_id for rule in by_id[rid]]
     placed = {r.id for r in merged}
     return merged + [r for r in own if r.id not in placed]
 
@@ -195,7 +212,17 @@ def _rule(raw: Any, source: str, where: str) -> Rule:
                 source=raw["source"], last_verified=verified, confidence=confidence,
                 error=JsonMap(raw.get("error") or {}), params=JsonMap(raw.get("params") or {}),
                 enforced=bool(raw.get("enforced", True)), inherited=bool(raw.get("inherited")),
-                observed=JsonMap(raw.get("observed") or {}), notes=str(raw.get("notes") or ""))
+                observed=JsonMap(raw.get("observed") or {}), notes=str(raw.get("notes") or ""),
+                **_scope(raw, source, where))
+
+
+def _scope(raw: Mapping[str, Any], source: str, where: str) -> dict[str, Any]:
+    """The rule's models / since / until / endpoints (normalizer/scope.py)."""
+    scope, wrong = parse_scope(raw)
+    if wrong:
+        key, problem = wrong[0]
+        raise ProfileError(source, f"{where}.{key}", problem)
+    return scope
 
 
 def builtin_profiles() -> tuple[Profile, ...]:

@@ -24,12 +24,13 @@ from typing import Any
 from normalizer.errors import ProfileError
 from normalizer.protocols import PROTOCOLS
 from normalizer.rules import RULE_IDS
+from normalizer.scope import SCOPE_KEYS, parse_scope
 
 PROFILE_KEYS = frozenset({"provider", "protocol", "error_format", "inherits", "disable",
                           "rules", "notes", "extends_rules_from", "probed"})
 RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "last_verified", "confidence", "params", "enforced", "observed",
-                       "inherited", "notes"})
+                       "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
 _LENGTHS = ("max_length", "min_messages")  # positive integers where present
 _PATTERNS = ("pattern", "default_on_model")  # regular expressions where present
@@ -126,6 +127,9 @@ def _rule_extras(raw: Mapping[str, Any], fail: Fail) -> None:
             raise fail(f"expected a mapping, got {type(raw[key]).__name__}", key)
     if raw.get("notes") is not None and not isinstance(raw["notes"], str):
         raise fail("expected a string", "notes")
+    wrong = parse_scope(raw)[1]  # models / since / until / endpoints (normalizer/scope.py)
+    if wrong:
+        raise fail(wrong[0][1], wrong[0][0])
 
 
 def _params(params: Mapping[str, Any], protocol: str, rule_id: str, enforced: bool,

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from normalizer.model import STREAM_MARKERS, JsonMap, thaw
+from normalizer.model import STREAM_MARKERS, WIRE_MARKERS, JsonMap, thaw
 from normalizer.protocols import foreign_extras
 
 
 def skipped(protocol: str, *handled: str) -> frozenset[str]:
     """The extras keys `protocol`'s renderer leaves out of a generic extras write: other
     protocols' keys, reserved markers, and `handled` (keys the renderer writes itself)."""
-    return foreign_extras(protocol) | STREAM_MARKERS | frozenset(handled)
+    return foreign_extras(protocol) | STREAM_MARKERS | WIRE_MARKERS | frozenset(handled)
 
 
 def written(extras: JsonMap, protocol: str, handled: tuple[str, ...]) -> dict[str, Any]:

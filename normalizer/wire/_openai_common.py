@@ -9,8 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
-from normalizer.model import JsonMap, Message, Text, ToolResult, thaw
+from normalizer.model import JsonMap, Media, Message, Opaque, Text, ToolCall, ToolResult, thaw
 from normalizer.tools import parse_arguments
+from normalizer.wire._media import chat_media, chat_wire, responses_media, responses_wire
+
+ContentPart = Text | Media | Opaque
+_MEDIA = {"openai_chat": (chat_media, chat_wire),
+          "openai_responses": (responses_media, responses_wire)}
 
 
 def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
@@ -30,10 +35,12 @@ def string_field(obj: Mapping[str, Any], key: str, where: str, *,
     return value
 
 
-def result_content(raw: Any, where: str, default_type: str,
-                   text_types: Iterable[str]) -> str | tuple[Text, ...]:
-    """A tool result's content: a string stays a string, an array becomes Text parts."""
-    return raw if isinstance(raw, str) else text_parts(raw, where, default_type, text_types)
+def result_content(raw: Any, where: str, default_type: str, text_types: Iterable[str],
+                   protocol: str) -> str | tuple[ContentPart, ...]:
+    """A tool result's content: a string stays a string, an array becomes parts."""
+    if isinstance(raw, str):
+        return raw
+    return text_parts(raw, where, default_type, text_types, protocol)
 
 
 def kind(value: Any) -> str:
@@ -41,15 +48,21 @@ def kind(value: Any) -> str:
             type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
-def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str]) -> Text:
-    """One content part -> Text. The part's `type` is kept in extras only when it is not the
-    default for its place, so a wrong type (input_text in an assistant item) survives."""
+def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str],
+              protocol: str) -> ContentPart:
+    """One content part -> Text, Media, or (a type the model does not know) Opaque kept
+    verbatim. A Text's `type` is kept in extras only when it is not the default for its
+    place, so a wrong type (input_text in an assistant item) survives."""
     part = require_mapping(part, where)
     kind = part.get("type")
     allowed = (*text_types, "refusal")
     if kind not in allowed:
-        raise WireFormatError(f"{where}.type", f"unsupported content part type {kind!r}; this "
-                              f"library models text only (expected one of {', '.join(allowed)})")
+        media = _MEDIA[protocol][0](part)
+        if media is not None:
+            return media
+        if not isinstance(kind, str):
+            raise WireFormatError(f"{where}.type", f"expected a part type, got {kind!r}")
+        return Opaque(protocol, kind, part)
     key = "refusal" if kind == "refusal" else "text"
     text = string_field(part, key, where)
     extras = {k: v for k, v in part.items() if k not in ("type", key)}
@@ -59,32 +72,53 @@ def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str
 
 
 def text_parts(content: Any, where: str, default_type: str,
-               text_types: Iterable[str]) -> tuple[Text, ...]:
-    """Message content (a string or an array of parts) -> Text parts."""
+               text_types: Iterable[str], protocol: str) -> tuple[ContentPart, ...]:
+    """Message content (a string or an array of parts) -> parts."""
     if isinstance(content, str):
         return (Text(content),)
     if isinstance(content, list):
         types = tuple(text_types)
-        return tuple(text_part(p, f"{where}[{i}]", default_type, types)
+        return tuple(text_part(p, f"{where}[{i}]", default_type, types, protocol)
                      for i, p in enumerate(content))
     raise WireFormatError(where, f"expected a string or an array of content parts, "
                                  f"got {kind(content)}")
 
 
-def part_to_wire(text: Text, default_type: str, skip: Iterable[str]) -> dict[str, Any]:
+def part_to_wire(text: ContentPart, default_type: str, skip: Iterable[str],
+                 protocol: str) -> dict[str, Any]:
+    """A part as a content part: Opaque verbatim, Media in the protocol's form."""
+    if isinstance(text, Opaque):
+        return thaw(text.data)
+    if isinstance(text, Media):
+        wire = _MEDIA[protocol][1](text)
+        if wire is None:
+            raise WireFormatError("parts", f"a {text.kind} ({text.source}) has no form in "
+                                  f"{protocol}; the crossing pass converts it")
+        return wire
     kind = text.extras.get("type", default_type)
     fields = {"type": kind, "refusal" if kind == "refusal" else "text": text.text}
     return with_extras(fields, text.extras, skip)
 
 
-def content_to_wire(texts: Sequence[Text], default_type: str,
-                    skip: Iterable[str]) -> str | list[dict[str, Any]]:
-    """One plain Text -> a string; anything else (none, several, or with extras) -> parts.
-    Extras this protocol does not write (`skip`) do not make a Text less plain."""
+def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Iterable[str],
+                    protocol: str, form: Any = None) -> str | list[dict[str, Any]]:
+    """One plain Text -> a string, unless the body it came from spelled it as an array
+    (`form`, the `content_form` marker); anything else -> parts. Extras this protocol does
+    not write (`skip`) do not make a Text less plain."""
     skip = tuple(skip)
-    if len(texts) == 1 and all(key in skip for key in texts[0].extras):
+    if (len(texts) == 1 and isinstance(texts[0], Text) and form != "array"
+            and all(key in skip for key in texts[0].extras)):
         return texts[0].text
-    return [part_to_wire(t, default_type, skip) for t in texts]
+    return [part_to_wire(t, default_type, skip, protocol) for t in texts]
+
+
+def content_form(content: Any, parts: Sequence[ContentPart]) -> dict[str, Any]:
+    """The `content_form` marker for a message whose array content holds one plain text
+    (which render would otherwise write as a string)."""
+    if isinstance(content, list) and len(parts) == 1 and isinstance(parts[0], Text) \
+            and not parts[0].extras:
+        return {"content_form": "array"}
+    return {}
 
 
 def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
@@ -110,6 +144,15 @@ def arguments_to_wire(arguments: JsonMap | str) -> str:
     return json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))
 
 
+def call_arguments(call: ToolCall, where: str) -> str:
+    """A call's arguments string: the one the body sent, byte for byte, while it still
+    parses to the call's arguments (prompt caches key on those bytes); else canonical."""
+    wire = call.wire_arguments
+    if wire is not None and arguments_from_wire(wire, where) == call.arguments:
+        return wire
+    return arguments_to_wire(call.arguments)
+
+
 def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
                 skip: Iterable[str] = ()) -> dict[str, Any]:
     """Modelled fields first; extras add only keys the fields do not already hold."""
@@ -120,16 +163,17 @@ def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
     return fields
 
 
-def split_tool_turn(message: Message, where: str,
-                    protocol: str) -> tuple[list[ToolResult], list[Text]]:
-    """A tool message's results and its Text parts (which both OpenAI protocols render as a
-    user message after the results); any other part has no place there."""
-    results: list[ToolResult] = []
-    texts: list[Text] = []
+def split_tool_turn(message: Message, where: str, protocol: str,
+                    ) -> tuple[list[ToolResult | Opaque], list[ContentPart]]:
+    """A tool message's results (and Opaque items in their place) and its Text and Media
+    parts (which both OpenAI protocols render as a user message after the results); any
+    other part has no place there."""
+    results: list[ToolResult | Opaque] = []
+    texts: list[ContentPart] = []
     for j, part in enumerate(message.parts):
-        if isinstance(part, Text):
+        if isinstance(part, Text | Media) or (isinstance(part, Opaque) and part.slot == "part"):
             texts.append(part)
-        elif isinstance(part, ToolResult):
+        elif isinstance(part, ToolResult | Opaque):
             results.append(part)
         else:
             raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "

@@ -24,7 +24,9 @@ from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
+    Media,
     Message,
+    Opaque,
     Part,
     Text,
     Thinking,
@@ -35,6 +37,7 @@ from normalizer.model import (
 )
 from normalizer.tools import declare
 from normalizer.wire._extras import written
+from normalizer.wire._media import anthropic_media, anthropic_wire
 
 PROTOCOL = "anthropic"
 DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
@@ -42,6 +45,15 @@ DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
 DEFAULT_MAX_TOKENS = 256
 VENDOR = "anthropic"
 BLOCK_TYPES = ("text", "tool_use", "tool_result", "thinking", "redacted_thinking")
+# Server-side tool activity: kept verbatim as Opaque(hosted=True) parts. Any other block type
+# the model does not know (compaction, ...) is kept verbatim too, as Opaque(hosted=False).
+HOSTED = frozenset({"server_tool_use", "mcp_tool_use", "mcp_tool_result", "tool_reference",
+                    "container_upload"})
+
+
+def is_hosted(kind: str) -> bool:
+    """Whether an Anthropic block type is server-side tool activity (`*_tool_result` too)."""
+    return kind in HOSTED or (kind.endswith("_tool_result") and kind != "tool_result")
 
 _OWN_KEYS = {
     "text": ("type", "text"),
@@ -61,7 +73,8 @@ def parse(body: Mapping[str, Any]) -> History:
         raise WireFormatError("body", f"expected a JSON object, got {type(body).__name__}")
     messages: list[Message] = []
     if "system" in body and body["system"] is not None:
-        messages.append(Message("system", _parse_content(body["system"], "system")))
+        system = _parse_content(body["system"], "system")
+        messages.append(Message("system", system, extras=_form(body["system"], system, {})))
     raw = body.get("messages")
     if not isinstance(raw, list | tuple):
         raise WireFormatError("messages", "expected a list of messages")
@@ -81,7 +94,18 @@ def _parse_message(raw: Any, where: str) -> Message:
     if role == "user" and any(isinstance(p, ToolResult) for p in parts):
         role = "tool"
     extras = {k: v for k, v in raw.items() if k not in ("role", "content")}
-    return Message(role, parts, extras=extras)
+    return Message(role, parts, extras=_form(raw["content"], parts, extras))
+
+
+def _form(content: Any, parts: tuple[Part, ...], extras: dict[str, Any]) -> dict[str, Any]:
+    """Marks an array content that a lone plain text would not need, so render keeps it."""
+    if not isinstance(content, str) and _lone_text(parts):
+        return {**extras, "content_form": "array"}
+    return extras
+
+
+def _lone_text(parts: tuple[Part, ...]) -> bool:
+    return len(parts) == 1 and isinstance(parts[0], Text) and not parts[0].extras
 
 
 def _parse_content(content: Any, where: str) -> tuple[Part, ...]:
@@ -97,8 +121,12 @@ def _parse_block(block: Any, where: str) -> Part:
         raise WireFormatError(where, f"expected a content block object, got {type(block).__name__}")
     kind = block.get("type")
     if kind not in BLOCK_TYPES:
-        raise WireFormatError(f"{where}.type", f"unsupported block type {kind!r}; "
-                              f"supported: {', '.join(BLOCK_TYPES)}")
+        media = anthropic_media(block)
+        if media is not None:
+            return media
+        if not isinstance(kind, str):
+            raise WireFormatError(f"{where}.type", f"expected a block type, got {kind!r}")
+        return Opaque(PROTOCOL, kind, block, hosted=is_hosted(kind))
     extras = {k: v for k, v in block.items() if k not in _OWN_KEYS[kind]}
     if kind == "text":
         return Text(_string(block, "text", where), extras=extras)
@@ -110,8 +138,8 @@ def _parse_block(block: Any, where: str) -> Part:
         signature = block.get("signature")
         if signature is not None and not isinstance(signature, str):
             raise WireFormatError(f"{where}.signature", "expected a string")
-        return Thinking(_string(block, "thinking", where), signature=signature, vendor=VENDOR,
-                        extras=extras)
+        return Thinking(_string(block, "thinking", where), signature=signature,
+                        vendor=VENDOR, extras=extras)
     return Thinking("", signature=_string(block, "data", where), vendor=VENDOR, redacted=True,
                     extras=extras)
 
@@ -132,17 +160,22 @@ def _parse_tool_result(block: Mapping[str, Any], where: str, extras: dict[str, A
     if call_id is not None and not isinstance(call_id, str):
         raise WireFormatError(f"{where}.tool_use_id", "expected a string")
     raw = block.get("content", "")
-    content: str | tuple[Text, ...]
+    content: str | tuple[Text | Media | Opaque, ...]
     if isinstance(raw, str):
         content = raw
     else:
         parts = _parse_content(raw, f"{where}.content")
-        if not all(isinstance(p, Text) for p in parts):
-            raise WireFormatError(f"{where}.content", "expected only text blocks")
-        content = tuple(p for p in parts if isinstance(p, Text))
+        if not all(isinstance(p, Text | Media | Opaque) for p in parts):
+            raise WireFormatError(f"{where}.content", "expected text, image or document "
+                                  "blocks")
+        content = tuple(p for p in parts if isinstance(p, Text | Media | Opaque))
     is_error = block.get("is_error", False)
     if not isinstance(is_error, bool):
         raise WireFormatError(f"{where}.is_error", "expected true or false")
+    if "is_error" in block and not is_error:
+        extras = {**extras, "is_error": False}  # sent back as it came
+    if "content" not in block:
+        extras = {**extras, "content_form": "absent"}  # content is optional here
     return ToolResult(call_id, content, is_error=is_error, extras=extras)
 
 
@@ -172,7 +205,8 @@ def render(
                             "max_tokens": opts.pop("max_tokens", DEFAULT_MAX_TOKENS)}
     messages = list(history.messages)
     if messages and messages[0].role == "system":
-        body["system"] = _render_content(messages.pop(0).parts)
+        system = messages.pop(0)
+        body["system"] = _render_content(system.parts, system.extras.get("content_form"))
     body["messages"] = [_render_message(m) for m in messages]
     if tools:
         body["tools"] = declare(tools, VENDOR)[0]
@@ -186,20 +220,29 @@ def _render_message(message: Message) -> dict[str, Any]:
         # Results always travel as blocks: that is what makes parse read them back as a tool turn.
         content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
     else:
-        content = _render_content(message.parts)
+        content = _render_content(message.parts, message.extras.get("content_form"))
     return {"role": role, "content": content,
             **written(message.extras, PROTOCOL, ("role", "content"))}
 
 
-def _render_content(parts: tuple[Part, ...]) -> str | list[dict[str, Any]]:
-    """A lone plain text part is sent as a string (the common SDK shape); anything else as
-    blocks. Both spellings parse back to the same parts."""
-    if len(parts) == 1 and isinstance(parts[0], Text) and not parts[0].extras:
-        return parts[0].text
+def _render_content(parts: tuple[Part, ...], form: Any = None) -> str | list[dict[str, Any]]:
+    """A lone plain text part is sent as a string (the common SDK shape) unless the body it
+    came from spelled it as an array (`content_form`); anything else as blocks."""
+    if _lone_text(parts) and form != "array":
+        return parts[0].text  # type: ignore[union-attr]
     return [_render_block(p) for p in parts]
 
 
 def _render_block(part: Part) -> dict[str, Any]:
+    if isinstance(part, Opaque):
+        # Verbatim, whoever owns it: render is faithful; the crossing pass converts foreign ones.
+        return thaw(part.data)
+    if isinstance(part, Media):
+        block = anthropic_wire(part)
+        if block is None:
+            raise WireFormatError("parts", f"a {part.kind} ({part.source}) has no form in "
+                                  "Anthropic; the crossing pass converts it")
+        return block
     block = _render_own_fields(part)
     return {**block, **written(part.extras, PROTOCOL, _OWN_KEYS[block["type"]])}
 
@@ -234,8 +277,11 @@ def _render_tool_result(part: ToolResult) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result"}
     if part.call_id is not None:
         block["tool_use_id"] = part.call_id
-    block["content"] = content
+    if content or part.extras.get("content_form") != "absent":
+        block["content"] = content
     if part.is_error:
         block["is_error"] = True
+    elif part.extras.get("is_error") is False:
+        block["is_error"] = False
     return block
 

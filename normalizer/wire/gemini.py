@@ -31,7 +31,9 @@ from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
     JsonMap,
+    Media,
     Message,
+    Opaque,
     Part,
     Text,
     Thinking,
@@ -42,6 +44,7 @@ from normalizer.model import (
 )
 from normalizer.tools import declare
 from normalizer.wire._extras import written
+from normalizer.wire._media import gemini_media, gemini_wire
 
 PROTOCOL = "gemini"
 DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
@@ -51,6 +54,12 @@ SIGNATURE = "thought_signature"  # the extras key of a signature on a non-though
 _SNAKE = {"system_instruction": "systemInstruction", "function_call": "functionCall",
           "function_response": "functionResponse", "thought_signature": "thoughtSignature"}
 _PART_KINDS = ("text", "functionCall", "functionResponse")
+# Server-side tool activity: kept verbatim as Opaque(hosted=True) parts; any other part kind
+# the model does not know is kept verbatim as Opaque(hosted=False).
+HOSTED = frozenset({"executableCode", "codeExecutionResult", "toolCall", "toolResponse",
+                    "executable_code", "code_execution_result", "tool_call", "tool_response"})
+_NOT_KINDS = ("thoughtSignature", "thought_signature", "thought", "partMetadata",
+              "videoMetadata", "mediaResolution")
 
 
 # ---------------------------------------------------------------- parse
@@ -115,19 +124,11 @@ def _parse_turn(raw: Any, where: str) -> tuple[Any, tuple[Part, ...], dict[str, 
 def _parse_part(raw: Any, where: str) -> Part:
     if not isinstance(raw, Mapping):
         raise WireFormatError(where, f"expected a Part object, got {type(raw).__name__}")
-    raw = _camel(raw)
+    original, raw = raw, _camel(raw)
     kinds = [k for k in _PART_KINDS if k in raw]
     if len(kinds) != 1:
-        found = ", ".join(sorted(raw)) or "nothing"
-        raise WireFormatError(where, f"expected exactly one of text, functionCall, "
-                              f"functionResponse (snake_case accepted); found {found}")
-    signature = raw.get("thoughtSignature")
-    if isinstance(signature, bytes):
-        # `Part.model_dump()` in Python mode holds raw bytes; on the wire google-genai
-        # sends them as URL-safe base64, so that is the spelling kept.
-        signature = base64.urlsafe_b64encode(signature).decode("ascii")
-    if signature is not None and not isinstance(signature, str):
-        raise WireFormatError(f"{where}.thoughtSignature", "expected a base64 string")
+        return _other_part(original, raw, where)
+    signature = _signature(raw, where)
     rest = {k: v for k, v in raw.items() if k not in (kinds[0], "thoughtSignature")}
     if kinds[0] == "text":
         return _parse_text(raw["text"], signature, rest, where)
@@ -135,6 +136,30 @@ def _parse_part(raw: Any, where: str) -> Part:
     if kinds[0] == "functionCall":
         return _parse_call(raw["functionCall"], signed, f"{where}.functionCall")
     return _parse_response(raw["functionResponse"], signed, f"{where}.functionResponse")
+
+
+def _other_part(original: Mapping[str, Any], raw: dict[str, Any], where: str) -> Part:
+    """inlineData/fileData -> Media; anything else -> Opaque, verbatim as sent."""
+    signature = _signature(raw, where)
+    media = gemini_media({k: v for k, v in raw.items() if k != "thoughtSignature"})
+    if media is not None:
+        if signature is None:
+            return media
+        return Media(media.kind, media.media_type, media.data, media.url,
+                     extras={SIGNATURE: signature, **media.extras})
+    kind = next((k for k in raw if k not in _NOT_KINDS), "empty")
+    return Opaque(PROTOCOL, kind, original, hosted=kind in HOSTED)
+
+
+def _signature(raw: Mapping[str, Any], where: str) -> str | None:
+    signature = raw.get("thoughtSignature")
+    if isinstance(signature, bytes):
+        # `Part.model_dump()` in Python mode holds raw bytes; on the wire google-genai
+        # sends them as URL-safe base64, so that is the spelling kept.
+        signature = base64.urlsafe_b64encode(signature).decode("ascii")
+    if signature is not None and not isinstance(signature, str):
+        raise WireFormatError(f"{where}.thoughtSignature", "expected a base64 string")
+    return signature
 
 
 def _parse_text(text: Any, signature: str | None, rest: dict[str, Any], where: str) -> Part:
@@ -178,7 +203,7 @@ def _parse_response(raw: Any, extras: dict[str, Any], where: str) -> ToolResult:
     if only in ("output", "error") and isinstance(response[only], str):
         return ToolResult(call_id, response[only], is_error=only == "error", name=name,
                           extras=extras)
-    return ToolResult(call_id, "", name=name, extras={**extras, "response": response})
+    return ToolResult(call_id, "", name=name, extras=extras, value=response)
 
 
 def _name_and_id(raw: Mapping[str, Any], where: str) -> tuple[str | None, str | None]:
@@ -208,7 +233,8 @@ def render(
     body: dict[str, Any] = {}
     if messages and messages[0].role == "system":
         body["systemInstruction"] = _render_system(messages.pop(0))
-    body["contents"] = [_render_message(m) for m in messages]
+    names = _call_names(messages)
+    body["contents"] = [_render_message(m, names.get(i, {})) for i, m in enumerate(messages)]
     if tools:
         body["tools"] = declare(tools, VENDOR, subset=False)[0]
     body.update(options or {})
@@ -224,15 +250,48 @@ def _render_system(message: Message) -> dict[str, Any]:
     return {**content, **written(message.extras, PROTOCOL, ("role", "parts"))}
 
 
-def _render_message(message: Message) -> dict[str, Any]:
+def _call_names(messages: Sequence[Message]) -> dict[int, dict[int, str]]:
+    """Per tool message (by index), the call name each of its results answers, where the
+    history knows it: the call with the result's id, else the call at the same position
+    in the assistant message just before. Gemini rejects a functionResponse without a
+    name ("Name cannot be empty", quoted in openclaw/openclaw#47857)."""
+    by_id = {c.id: c.name for m in messages for c in m.tool_calls if c.id is not None}
+    out: dict[int, dict[int, str]] = {}
+    for i, message in enumerate(messages):
+        if message.role != "tool":
+            continue
+        before = messages[i - 1].tool_calls if i and messages[i - 1].role == "assistant" else ()
+        names: dict[int, str] = {}
+        for k, result in enumerate(message.tool_results):
+            name = by_id.get(result.call_id) if result.call_id is not None else None
+            if name is None and result.call_id is None and k < len(before):
+                name = before[k].name
+            if name is not None:
+                names[k] = name
+        out[i] = names
+    return out
+
+
+def _render_message(message: Message, names: Mapping[int, str]) -> dict[str, Any]:
     """A system message after the first renders with role "system", as a naive client
-    would send it (Gemini accepts only user and model)."""
+    would send it (Gemini accepts only user and model). A result without a name takes its
+    call's name from `names` (by the result's position among the message's results)."""
     role = {"assistant": "model", "tool": "user"}.get(message.role, message.role)
-    return {"role": role, "parts": [_render_part(p) for p in message.parts],
+    parts, k = [], 0
+    for part in message.parts:
+        if isinstance(part, ToolResult):
+            parts.append(_render_part(part, names.get(k)))
+            k += 1
+        else:
+            parts.append(_render_part(part))
+    return {"role": role, "parts": parts,
             **written(message.extras, PROTOCOL, ("role", "parts"))}
 
 
-def _render_part(part: Part) -> dict[str, Any]:
+def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
+    if isinstance(part, Opaque):
+        # Verbatim, whoever owns it: render is faithful; the crossing pass converts foreign ones.
+        return thaw(part.data)
     if isinstance(part, Thinking):
         out: dict[str, Any] = {"text": part.text, "thought": True}
         if part.signature is not None:
@@ -242,8 +301,14 @@ def _render_part(part: Part) -> dict[str, Any]:
         out = {"text": part.text}
     elif isinstance(part, ToolCall):
         out = {"functionCall": _render_call(part)}
+    elif isinstance(part, Media):
+        media = gemini_wire(part)
+        if media is None:
+            raise WireFormatError("parts", f"a {part.kind} ({part.source}) has no form in "
+                                  "Gemini; the crossing pass converts it")
+        out = media
     else:
-        out = {"functionResponse": _render_response(part)}
+        out = {"functionResponse": _render_response(part, name)}
     if SIGNATURE in part.extras:
         out["thoughtSignature"] = part.extras[SIGNATURE]
     own = (*out, SIGNATURE, "function_call", "function_response", "response")
@@ -257,13 +322,18 @@ def _render_call(call: ToolCall) -> dict[str, Any]:
     return {**out, **written(call.extras.get("function_call", JsonMap()), PROTOCOL, tuple(out))}
 
 
-def _render_response(result: ToolResult) -> dict[str, Any]:
-    """`extras["response"]` wins over `content`; otherwise {"output": text} or, for an
-    error, {"error": text}. Text parts of a tuple content are joined."""
+def _render_response(result: ToolResult, name: str | None = None) -> dict[str, Any]:
+    """A structured `value` (or an older `extras["response"]`) wins over `content`;
+    otherwise {"output": text} or, for an error, {"error": text}. Text parts of a tuple
+    content are joined. `name` stands in for a result without one."""
     out: dict[str, Any] = {"id": result.call_id} if result.call_id is not None else {}
-    if result.name is not None:
-        out["name"] = result.name
-    if "response" in result.extras:
+    if result.name is not None or name is not None:
+        out["name"] = result.name if result.name is not None else name
+    if isinstance(result.value, JsonMap):
+        out["response"] = thaw(result.value)
+    elif result.value is not None:
+        out["response"] = {"output": thaw(result.value)}
+    elif "response" in result.extras:
         out["response"] = thaw(result.extras["response"])
     else:
         out["response"] = {"error" if result.is_error else "output": result.text}

@@ -16,7 +16,9 @@ from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
+    Media,
     Message,
+    Opaque,
     Part,
     Text,
     Thinking,
@@ -29,7 +31,8 @@ from normalizer.tools import declare
 from normalizer.wire._extras import skipped
 from normalizer.wire._openai_common import (
     arguments_from_wire,
-    arguments_to_wire,
+    call_arguments,
+    content_form,
     content_to_wire,
     kind,
     part_to_wire,
@@ -52,6 +55,9 @@ _ROLES = ("system", "developer", "user", "assistant", "tool")
 # Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
 # which protocol owns which) and the neutral model's reserved markers.
 FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
+# Gemini owns `function_call` on its ToolCall parts; on a Chat assistant message it is the
+# deprecated Chat field of that name, which the message's extras write back.
+_MESSAGE_SKIP = tuple(k for k in FOREIGN_KEYS if k != "function_call")
 
 
 # --- parse ---
@@ -84,16 +90,20 @@ def _parse_message(raw: Any, where: str) -> Message | ToolResult:
     msg = require_mapping(raw, where)
     role = msg.get("role")
     if role not in _ROLES:
-        raise WireFormatError(f"{where}.role", f"expected one of {', '.join(_ROLES)}; "
-                                               f"got {role!r}")
+        if not isinstance(role, str):
+            raise WireFormatError(f"{where}.role", f"expected one of {', '.join(_ROLES)}; "
+                                                   f"got {role!r}")
+        # A role the model does not know (the deprecated `function` role): kept verbatim.
+        return Message("user", (Opaque(PROTOCOL, role, msg, slot="message"),))
     if role == "tool":
         return _parse_tool(msg, where)
     if role == "assistant":
         return _parse_assistant(msg, where)
     if "content" not in msg:
         raise WireFormatError(f"{where}.content", f"required in a {role} message")
-    parts = text_parts(msg["content"], f"{where}.content", "text", ("text",))
+    parts = text_parts(msg["content"], f"{where}.content", "text", ("text",), PROTOCOL)
     extras = {k: v for k, v in msg.items() if k not in ("role", "content")}
+    extras.update(content_form(msg["content"], parts))
     if role == "developer":
         extras = {"role": "developer", **extras}
     return Message("user" if role == "user" else "system", parts, extras=extras)
@@ -102,7 +112,7 @@ def _parse_message(raw: Any, where: str) -> Message | ToolResult:
 def _parse_tool(msg: Mapping[str, Any], where: str) -> ToolResult:
     if "content" not in msg:
         raise WireFormatError(f"{where}.content", "required in a tool message")
-    content = result_content(msg["content"], f"{where}.content", "text", ("text",))
+    content = result_content(msg["content"], f"{where}.content", "text", ("text",), PROTOCOL)
     call_id = string_field(msg, "tool_call_id", where, optional=True)
     extras = {k: v for k, v in msg.items() if k not in ("role", "content", "tool_call_id")}
     return ToolResult(call_id, content, extras=extras)
@@ -116,8 +126,11 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
         parts.append(Thinking(reasoning))
         consumed.add("reasoning_content")
     content = msg.get("content")
+    form: dict[str, Any] = {} if "content" in msg else {"content_form": "absent"}
     if content is not None:
-        parts.extend(text_parts(content, f"{where}.content", "text", ("text",)))
+        texts = text_parts(content, f"{where}.content", "text", ("text",), PROTOCOL)
+        parts.extend(texts)
+        form = content_form(content, texts) if texts else {"content_form": "array"}
     calls = msg.get("tool_calls")
     if isinstance(calls, list) and calls:
         parts.extend(_parse_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(calls))
@@ -127,24 +140,28 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
     # Kept verbatim so that `tool_calls: []` or `reasoning_content: null`, which some vendors
     # reject, still reach the request.
     extras = {k: v for k, v in msg.items() if k not in consumed}
-    return Message("assistant", tuple(parts), extras=extras)
+    return Message("assistant", tuple(parts), extras={**extras, **form})
 
 
-def _parse_call(raw: Any, where: str) -> ToolCall:
+def _parse_call(raw: Any, where: str) -> ToolCall | Opaque:
     call = require_mapping(raw, where)
     kind = call.get("type", "function")
     if kind != "function":
-        raise WireFormatError(f"{where}.type", f"unsupported tool call type {kind!r}; "
-                                               "expected 'function'")
+        if not isinstance(kind, str):
+            raise WireFormatError(f"{where}.type", f"expected a call type, got {kind!r}")
+        # A custom tool call (free-form input) or a type the model does not know: verbatim.
+        return Opaque(PROTOCOL, kind, call, slot="call")
     fn = require_mapping(call.get("function"), f"{where}.function")
     name = string_field(fn, "name", f"{where}.function")
-    arguments = arguments_from_wire(fn.get("arguments"), f"{where}.function.arguments")
+    raw = fn.get("arguments")
+    arguments = arguments_from_wire(raw, f"{where}.function.arguments")
     call_id = string_field(call, "id", where, optional=True)
     extras = {k: v for k, v in call.items() if k not in ("id", "type", "function")}
     fn_extras = {k: v for k, v in fn.items() if k not in ("name", "arguments")}
     if fn_extras:
         extras["function"] = fn_extras
-    return ToolCall(name, arguments, call_id, extras)
+    return ToolCall(name, arguments, call_id, extras,
+                    wire_arguments=raw if isinstance(raw, str) else None)
 
 
 # --- render ---
@@ -174,21 +191,29 @@ def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
         return [_render_assistant(message, where)]
     if message.role == "tool":
         return _render_tool(message, where)
-    texts = _only_texts(message, where)
+    if len(message.parts) == 1 and _slot(message.parts[0]) == "message":
+        return [thaw(message.parts[0].data)]  # type: ignore[union-attr]
+    texts = _only_content(message, where)
     role = message.role
     if role == "system" and message.extras.get("role") == "developer":
         role = "developer"
-    fields = {"role": role, "content": _content(texts)}
+    fields = {"role": role, "content": _content(texts, message.extras)}
     return [with_extras(fields, message.extras, (*FOREIGN_KEYS, "role"))]
 
 
-def _content(texts: Sequence[Text]) -> str | list[dict[str, Any]]:
-    return content_to_wire(texts, "text", FOREIGN_KEYS)
+def _slot(part: Part) -> str | None:
+    return part.slot if isinstance(part, Opaque) else None
 
 
-def _only_texts(message: Message, where: str) -> tuple[Text, ...]:
+def _content(texts: Sequence[Text | Media | Opaque],
+             extras: Mapping[str, Any] | None = None) -> str | list[dict[str, Any]]:
+    form = (extras or {}).get("content_form")
+    return content_to_wire(texts, "text", FOREIGN_KEYS, PROTOCOL, form)
+
+
+def _only_content(message: Message, where: str) -> tuple[Text | Media | Opaque, ...]:
     for j, part in enumerate(message.parts):
-        if not isinstance(part, Text):
+        if not isinstance(part, Text | Media | Opaque):
             raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
                                   f"place in a {message.role} message in {PROTOCOL}")
     return message.parts  # type: ignore[return-value]
@@ -196,24 +221,31 @@ def _only_texts(message: Message, where: str) -> tuple[Text, ...]:
 
 def _render_assistant(message: Message, where: str) -> dict[str, Any]:
     thinking = [p for p in message.parts if isinstance(p, Thinking)]
-    texts = [p for p in message.parts if isinstance(p, Text)]
-    calls = [p for p in message.parts if isinstance(p, ToolCall)]
+    texts = [p for p in message.parts
+             if isinstance(p, Text | Media) or (_slot(p) == "part")]
+    calls = [p for p in message.parts if isinstance(p, ToolCall) or _slot(p) == "call"]
     for j, part in enumerate(message.parts):
-        if isinstance(part, ToolResult):
-            raise WireFormatError(f"{where}.parts[{j}]", "a ToolResult has no place in an "
-                                  f"assistant message in {PROTOCOL}")
+        if isinstance(part, ToolResult) or _slot(part) == "message":
+            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
+                                  f"place in an assistant message in {PROTOCOL}")
     fields: dict[str, Any] = {"role": "assistant",
-                              "content": _content(texts) if texts else None}
+                              "content": _content(texts, message.extras) if texts else None}
+    if not texts and message.extras.get("content_form") == "absent":
+        del fields["content"]
+    elif not texts and message.extras.get("content_form") == "array":
+        fields["content"] = []
     if thinking:
         # Signatures and vendors have no field here: only the text travels (lossy, documented).
         fields["reasoning_content"] = THINKING_JOIN.join(t.text for t in thinking)
     if calls:
         fields["tool_calls"] = [_render_call(c) for c in calls]
-    return with_extras(fields, message.extras, FOREIGN_KEYS)
+    return with_extras(fields, message.extras, _MESSAGE_SKIP)
 
 
-def _render_call(call: ToolCall) -> dict[str, Any]:
-    fn = with_extras({"name": call.name, "arguments": arguments_to_wire(call.arguments)},
+def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
+    if isinstance(call, Opaque):
+        return thaw(call.data)
+    fn = with_extras({"name": call.name, "arguments": call_arguments(call, "arguments")},
                      call.extras.get("function") or {}, FOREIGN_KEYS)
     fields: dict[str, Any] = {} if call.id is None else {"id": call.id}
     fields.update({"type": "function", "function": fn})
@@ -225,7 +257,7 @@ def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
     """One `tool` message per ToolResult; Text parts of the turn follow as one `user`
     message (Chat Completions has no text beside tool results)."""
     results, texts = split_tool_turn(message, where, PROTOCOL)
-    out = [_render_result(r) for r in results]
+    out = [thaw(r.data) if isinstance(r, Opaque) else _render_result(r) for r in results]
     if texts:
         out.append({"role": "user", "content": _content(texts)})
     return out
@@ -237,5 +269,5 @@ def _render_result(result: ToolResult) -> dict[str, Any]:
         fields["tool_call_id"] = result.call_id
     content = result.content
     fields["content"] = (content if isinstance(content, str)
-                         else [part_to_wire(t, "text", FOREIGN_KEYS) for t in content])
+                         else [part_to_wire(t, "text", FOREIGN_KEYS, PROTOCOL) for t in content])
     return with_extras(fields, result.extras, FOREIGN_KEYS)

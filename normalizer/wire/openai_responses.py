@@ -16,7 +16,9 @@ from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
+    Media,
     Message,
+    Opaque,
     Part,
     Text,
     Thinking,
@@ -30,7 +32,8 @@ from normalizer.tools import declare
 from normalizer.wire._extras import skipped
 from normalizer.wire._openai_common import (
     arguments_from_wire,
-    arguments_to_wire,
+    call_arguments,
+    content_form,
     content_to_wire,
     part_to_wire,
     require_mapping,
@@ -46,6 +49,17 @@ PROTOCOL = "openai_responses"
 VENDOR = "openai_responses"
 
 _INPUT_TYPES = ("input_text", "output_text")
+# Hosted tool activity and the other items the model keeps verbatim as Opaque parts
+# (hosted=True for these); an item type outside this list is kept verbatim too.
+HOSTED = frozenset({
+    "web_search_call", "file_search_call", "code_interpreter_call", "computer_call",
+    "computer_call_output", "custom_tool_call", "custom_tool_call_output", "mcp_call",
+    "mcp_list_tools", "mcp_approval_request", "mcp_approval_response", "tool_search_call",
+    "tool_search_output", "additional_tools", "image_generation_call", "local_shell_call",
+    "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
+    "apply_patch_call_output"})
+# Items the client sends (answers to a call or a request): they join the tool run.
+_CLIENT_ITEMS = ("_output", "mcp_approval_response")
 # Extras keys never written as generic Responses fields: other protocols' (protocols.py says
 # which protocol owns which), the reserved markers, and `item` (the item fields a first Text
 # carries, which _render_assistant writes itself).
@@ -110,10 +124,14 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
     if kind == "function_call_output":
         return "tool", [_parse_output(item, where)]
     if kind not in (None, "message"):
-        raise WireFormatError(f"{where}.type", f"unsupported item type {kind!r}; this library "
-                              "reads message, reasoning, function_call and "
-                              "function_call_output items")
+        if not isinstance(kind, str):
+            raise WireFormatError(f"{where}.type", f"expected an item type, got {kind!r}")
+        role = "tool" if kind.endswith(_CLIENT_ITEMS) else "assistant"
+        return role, [Opaque(PROTOCOL, kind, item, hosted=kind in HOSTED, slot="item")]
     role = item.get("role")
+    if kind is None and role is None:
+        # An item_reference may leave out its type: {"id": ...}.
+        return "assistant", [Opaque(PROTOCOL, "item_reference", item, slot="item")]
     if role == "assistant":
         texts = _assistant_texts(item, where)
         if not texts:  # content [] : its own message, its item fields kept on it
@@ -130,24 +148,28 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
 def _content(item: Mapping[str, Any], where: str, default_type: str) -> tuple[Text, ...]:
     if "content" not in item:
         raise WireFormatError(f"{where}.content", "required in a message item")
-    return text_parts(item["content"], f"{where}.content", default_type, _INPUT_TYPES)
+    return text_parts(item["content"], f"{where}.content", default_type, _INPUT_TYPES,
+                      PROTOCOL)
 
 
 def _role_message(item: Mapping[str, Any], role: str, where: str) -> Message:
     parts = _content(item, where, "input_text")
     extras = {k: v for k, v in item.items() if k not in ("role", "content")}
+    extras.update(content_form(item["content"], parts))
     if role == "developer":
         extras = {"role": "developer", **extras}
     return Message("user" if role == "user" else "system", parts, extras=extras)
 
 
-def _assistant_texts(item: Mapping[str, Any], where: str) -> tuple[Text, ...]:
+def _assistant_texts(item: Mapping[str, Any], where: str) -> tuple[Part, ...]:
     texts = _content(item, where, "output_text")
     fields = {k: v for k, v in item.items() if k not in ("role", "content")}
-    if not texts or not fields:
+    form = content_form(item["content"], texts)
+    if not texts or not (fields or form) or not isinstance(texts[0], Text):
         return texts
     first = texts[0]
-    return (Text(first.text, {"item": fields, **first.extras}), *texts[1:])
+    item_fields = {"item": fields} if fields else {}
+    return (Text(first.text, {**item_fields, **form, **first.extras}), *texts[1:])
 
 
 def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
@@ -157,30 +179,40 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
     texts = [string_field(require_mapping(s, f"{where}.summary[{i}]"), "text",
                           f"{where}.summary[{i}]") for i, s in enumerate(summary)]
     signature = item.get("encrypted_content")
-    extras = {k: v for k, v in item.items()
-              if k not in ("type", "summary", "encrypted_content")}
-    if len(summary) > 1:
+    # An explicit `encrypted_content: null` stays in extras, so it is sent back as it came.
+    owned = ("type", "summary") if signature is None else ("type", "summary",
+                                                           "encrypted_content")
+    extras = {k: v for k, v in item.items() if k not in owned}
+    text = SUMMARY_JOIN.join(texts)
+    # Kept whenever the text alone would not give the parts back (several parts, an empty
+    # one, or a part with other fields).
+    if summary and (summary != [{"type": "summary_text", "text": text}] or not text):
         extras["summary"] = summary
-    return Thinking(SUMMARY_JOIN.join(texts), signature=signature, vendor=VENDOR,
+    return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
 
 
 def _parse_call(item: Mapping[str, Any], where: str) -> ToolCall:
     name = string_field(item, "name", where)
     call_id = string_field(item, "call_id", where, optional=True)
-    arguments = arguments_from_wire(item.get("arguments"), f"{where}.arguments")
+    raw = item.get("arguments")
+    arguments = arguments_from_wire(raw, f"{where}.arguments")
     extras = {k: v for k, v in item.items()
               if k not in ("type", "call_id", "name", "arguments")}
-    return ToolCall(name, arguments, call_id, extras)
+    return ToolCall(name, arguments, call_id, extras,
+                    wire_arguments=raw if isinstance(raw, str) else None)
 
 
 def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
     if "output" not in item:
         raise WireFormatError(f"{where}.output", "required in a function_call_output item")
-    content = result_content(item["output"], f"{where}.output", "input_text", _INPUT_TYPES)
+    content = result_content(item["output"], f"{where}.output", "input_text", _INPUT_TYPES,
+                             PROTOCOL)
     call_id = string_field(item, "call_id", where, optional=True)
     name = string_field(item, "name", where, optional=True)
-    extras = {k: v for k, v in item.items() if k not in ("type", "call_id", "output", "name")}
+    # An explicit null call_id or name stays in extras, so it is sent back as it came.
+    extras = {k: v for k, v in item.items()
+              if k not in ("type", "call_id", "output", "name") or (v is None and k != "type")}
     return ToolResult(call_id, content, name=name, extras=extras)
 
 
@@ -228,26 +260,30 @@ def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
     if message.role == "tool":
         return _render_tool(message, where)
     for j, part in enumerate(message.parts):
-        if not isinstance(part, Text):
+        if not isinstance(part, Text | Media | Opaque):
             raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
                                   f"place in a {message.role} message in {PROTOCOL}")
     role = message.role
     if role == "system" and message.extras.get("role") == "developer":
         role = "developer"
-    content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS)  # type: ignore[arg-type]
+    content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS,  # type: ignore[arg-type]
+                              PROTOCOL, message.extras.get("content_form"))
     return [with_extras({"role": role, "content": content}, message.extras,
                         (*FOREIGN_KEYS, "role", "instructions"))]
 
 
 def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
-    texts: list[Text] = []
+    texts: list[Text | Media | Opaque] = []
     for j, part in enumerate(message.parts):
-        if texts and (not isinstance(part, Text) or "item" in part.extras):
+        in_content = _in_content(part)
+        if texts and (not in_content or "item" in getattr(part, "extras", {})):
             items.append(_message_item(texts))
             texts = []
-        if isinstance(part, Text):
-            texts.append(part)
+        if in_content:
+            texts.append(part)  # type: ignore[arg-type]
+        elif isinstance(part, Opaque):
+            items.append(thaw(part.data))
         elif isinstance(part, Thinking):
             items.append(_reasoning_item(part))
         elif isinstance(part, ToolCall):
@@ -261,12 +297,20 @@ def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
     return items
 
 
-def _message_item(texts: list[Text], own: Any = None) -> dict[str, Any]:
+def _in_content(part: Part) -> bool:
+    """Whether a part of an assistant message goes into a message item's content."""
+    return isinstance(part, Text | Media) or (isinstance(part, Opaque) and part.slot == "part")
+
+
+def _message_item(texts: list[Text | Media | Opaque], own: Any = None) -> dict[str, Any]:
     """A message item; `own` holds the item fields of a message without parts."""
-    fields = thaw((texts[0].extras.get("item") if texts else own) or {})
-    plain = [Text(t.text, t.extras.without("item")) for t in texts]
+    first = texts[0] if texts and isinstance(texts[0], Text) else None
+    fields = thaw((first.extras.get("item") if first else own) or {})
+    form = first.extras.get("content_form") if first else None
+    plain = [Text(t.text, t.extras.without("item", "content_form")) if isinstance(t, Text)
+             else t for t in texts]
     content: str | list[dict[str, Any]] = (
-        content_to_wire(plain, "output_text", FOREIGN_KEYS) if plain else []
+        content_to_wire(plain, "output_text", FOREIGN_KEYS, PROTOCOL, form) if plain else []
     )
     return with_extras({"role": "assistant", "content": content}, fields, FOREIGN_KEYS)
 
@@ -290,7 +334,7 @@ def _call_item(call: ToolCall) -> dict[str, Any]:
     fields: dict[str, Any] = {"type": "function_call"}
     if call.id is not None:
         fields["call_id"] = call.id
-    fields.update({"name": call.name, "arguments": arguments_to_wire(call.arguments)})
+    fields.update({"name": call.name, "arguments": call_arguments(call, "arguments")})
     return with_extras(fields, call.extras, FOREIGN_KEYS)
 
 
@@ -298,10 +342,10 @@ def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
     """One function_call_output per ToolResult; Text parts of the turn follow as one `user`
     message item. `is_error` has no field here and is dropped (documented)."""
     results, texts = split_tool_turn(message, where, PROTOCOL)
-    items = [_output_item(r) for r in results]
+    items = [thaw(r.data) if isinstance(r, Opaque) else _output_item(r) for r in results]
     if texts:
-        items.append({"role": "user",
-                      "content": content_to_wire(texts, "input_text", FOREIGN_KEYS)})
+        items.append({"role": "user", "content": content_to_wire(
+            texts, "input_text", FOREIGN_KEYS, PROTOCOL)})
     return items
 
 
@@ -311,7 +355,10 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
         fields["call_id"] = result.call_id
     if result.name is not None:
         fields["name"] = result.name
+    elif "name" in result.extras and result.extras["name"] is None:
+        fields["name"] = None  # an explicit null, as the body sent it
     content = result.content
     fields["output"] = (content if isinstance(content, str)
-                        else [part_to_wire(t, "input_text", FOREIGN_KEYS) for t in content])
+                        else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
+                              for t in content])
     return with_extras(fields, result.extras, FOREIGN_KEYS)

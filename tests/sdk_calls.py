@@ -1,6 +1,6 @@
-"""Send a request body, as a vendor receives it, through the protocol's unmodified official
-SDK pointed at the emulator (base URL only, no retries). Used by the emulator's own tests,
-its load benchmark and anyone checking the emulator by hand.
+"""Test helper: send a request body, as a vendor receives it, through the protocol's
+unmodified official SDK pointed at the emulator (base URL only, no retries), by way of the
+suite's one SDK seam (conformance/clients.py). Used by the emulator's tests.
 
 `send(...)` returns the SDK's parsed response (for a stream: the list of parsed events or
 chunks) or raises the SDK's own exception; `sdk_error(exc)` reads status and message from
@@ -17,7 +17,7 @@ import anthropic
 import openai
 from google.genai import errors as genai_errors
 
-from conformance.clients import gemini_config, new_client, sdk_kwargs
+from conformance.clients import call, new_client
 
 KEY = "emulator-test-key"  # any key is accepted; never a real one
 
@@ -36,34 +36,11 @@ def client(protocol: str, base_url: str, *, timeout: float = 30.0) -> Any:
 def send(protocol: str, sdk: Any, body: Mapping[str, Any], *, model: str | None = None,
          stream: bool = False) -> Any:
     """`body` through the SDK's usual call. `model` is needed for Gemini (it goes in the
-    URL); streams are read to the end so their events are parsed."""
-    if protocol == "gemini":
-        return _send_gemini(sdk, body, model or "gemini-2.5-flash", stream)
-    call = _create(protocol, sdk)
-    kwargs = sdk_kwargs(call, body)
-    if stream:
-        kwargs["stream"] = True
-    if kwargs.get("stream"):
-        with call(**kwargs) as events:
-            return list(events)
-    return call(**kwargs)
-
-
-def _create(protocol: str, sdk: Any) -> Any:
-    if protocol == "openai_chat":
-        return sdk.chat.completions.create
-    if protocol == "openai_responses":
-        return sdk.responses.create
-    return sdk.messages.create
-
-
-def _send_gemini(sdk: Any, body: Mapping[str, Any], model: str, stream: bool) -> Any:
-    config = gemini_config(body)
-    contents = body.get("contents", [])
-    if stream:
-        return list(sdk.models.generate_content_stream(model=model, contents=contents,
-                                                       config=config))
-    return sdk.models.generate_content(model=model, contents=contents, config=config)
+    URL); streams (asked for here or by the body's `stream: true`) are read to the end."""
+    if stream or body.get("stream"):
+        rest = {k: v for k, v in body.items() if k != "stream"}
+        return list(call(protocol, sdk, rest, model=model, stream=True))
+    return call(protocol, sdk, body, model=model)
 
 
 def sdk_error(exc: BaseException) -> SdkError:

@@ -1,0 +1,149 @@
+"""What becomes of each kind of part when a history crosses to another protocol: the data
+behind the crossing pass (`normalizer.passes.crossing`) and the page docs/crossing.md
+(`table_markdown`, which a test keeps equal to the file).
+
+A cell is `native` (the target's renderer writes the part as it is), `converted` (the pass
+rewrites it into a form the target has, keeping the information) or `lossy` (the pass
+keeps what it can and reports a lossy change naming what is lost). `MEDIA_FORMS` says which
+media the renderers can write where; tests/test_crossing.py checks it against the wire
+modules' own writers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from normalizer.model import Media, Opaque, thaw
+from normalizer.protocols import PROTOCOLS
+
+Verdict = Literal["native", "converted", "lossy"]
+Place = Literal["message", "result"]
+
+_B, _U, _F, _T = "base64", "url", "file_id", "text"
+# (kind, source) pairs each renderer has a form for, in a user turn and in a tool result.
+MEDIA_FORMS: Final[dict[str, dict[str, frozenset[tuple[str, str]]]]] = {
+    "openai_chat": {
+        # A tool message's content is text only in OpenAI's reference (the content parts of
+        # ChatCompletionToolMessageParam are text parts): media move beside the results, to
+        # a user message after the tool messages, as pydantic-ai sends them (real corpus:
+        # tests/data/real_requests/openai_chat/tool-result-mixed-image.yaml).
+        "result": frozenset(),
+        "message": frozenset({("image", _B), ("image", _U), ("video", _B), ("video", _U),
+                              ("audio", _B), ("document", _B), ("document", _F),
+                              ("document", _U), ("file", _B), ("file", _F), ("file", _U)}),
+    },
+    "openai_responses": {
+        "message": frozenset({("image", _B), ("image", _U), ("image", _F), ("audio", _B),
+                              ("document", _B), ("document", _F), ("document", _U),
+                              ("file", _B), ("file", _F), ("file", _U)}),
+    },
+    "anthropic": {
+        "message": frozenset({("image", _B), ("image", _U), ("image", _F), ("document", _B),
+                              ("document", _U), ("document", _F), ("document", _T),
+                              ("file", _B), ("file", _U), ("file", _F), ("file", _T)}),
+    },
+    "gemini": {
+        # Gemini's functionResponse.response is JSON: media in a result has no form there.
+        "message": frozenset({(k, s) for k in ("image", "document", "audio", "video", "file")
+                              for s in (_B, _U)}),
+        "result": frozenset(),
+    },
+}
+for _forms in MEDIA_FORMS.values():
+    _forms.setdefault("result", _forms["message"])
+
+
+def media_native(media: Media, protocol: str, place: Place) -> bool:
+    """Whether `protocol`'s renderer writes this media part at `place`."""
+    return (media.kind, media.source) in MEDIA_FORMS[protocol][place]
+
+
+def media_placeholder(media: Media) -> str:
+    """The text that stands in for a media part the target cannot carry."""
+    where = media.url or media.file_id or media.filename or media.media_type or ""
+    return f"[{media.kind} not carried to this provider{': ' + where if where else ''}]"
+
+
+def opaque_text(part: Opaque) -> str:
+    """Another vendor's server-side tool activity as text (what it did and returned)."""
+    data = json.dumps(thaw(part.data), ensure_ascii=False, sort_keys=True)
+    return f"[{part.protocol} {part.kind}: {data}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One cell of the table: the verdict and how (or what is lost)."""
+
+    verdict: Verdict
+    how: str
+
+
+def _media_row(kind: str, source: str, place: Place) -> dict[str, Cell]:
+    row = {}
+    for protocol in PROTOCOLS:
+        if (kind, source) in MEDIA_FORMS[protocol][place]:
+            row[protocol] = Cell("native", "")
+        elif place == "result" and (kind, source) in MEDIA_FORMS[protocol]["message"]:
+            row[protocol] = Cell("converted", "moved beside the results, in the same turn")
+        elif source == "text":
+            row[protocol] = Cell("converted", "the document's text as a text part")
+        else:
+            row[protocol] = Cell("lossy", "a text placeholder naming it")
+    return row
+
+
+def _same(native_in: tuple[str, ...], other: Cell) -> dict[str, Cell]:
+    return {p: Cell("native", "") if p in native_in else other for p in PROTOCOLS}
+
+
+def table() -> dict[str, dict[str, Cell]]:
+    """Every part kind (rows) x every target protocol (columns)."""
+    rows: dict[str, dict[str, Cell]] = {
+        "text": _same(PROTOCOLS, Cell("native", "")),
+        "refusal (Text, type refusal)": _same(
+            ("openai_chat", "openai_responses"), Cell("converted", "plain text")),
+        "citations (Anthropic citations, Responses annotations)": _same(
+            ("anthropic", "openai_responses"), Cell("lossy", "the citations (text kept)")),
+        "tool call, arguments string": _same(
+            ("openai_chat", "openai_responses"),
+            Cell("converted", "JSON object (bytes re-serialised)")),
+        "tool result, text": _same(PROTOCOLS, Cell("native", "")),
+        "tool result, structured value": _same(
+            ("gemini",), Cell("converted", "JSON text of the value")),
+        "tool result without name": _same(
+            ("openai_chat", "openai_responses", "anthropic"),
+            Cell("converted", "the call's name, from the history")),
+        "thinking, signed or redacted, same vendor": _same(PROTOCOLS, Cell("native", "")),
+        "thinking from another vendor": _same((), Cell(
+            "lossy", "dropped, or as text (Policy.foreign_thinking); signature dropped")),
+        "hosted tool activity, same protocol": _same(PROTOCOLS, Cell("native", "")),
+        "hosted tool activity, other protocol": _same((), Cell(
+            "lossy", "text describing the call and its result (not re-run)")),
+        "unknown part, same protocol": _same(PROTOCOLS, Cell("native", "")),
+        "unknown part, other protocol": _same((), Cell("lossy", "dropped")),
+    }
+    for place in ("message", "result"):
+        for kind in ("image", "document", "audio", "video"):
+            for source in ("base64", "url", "file_id", "text"):
+                if source == "text" and kind != "document":
+                    continue
+                label = f"{kind} ({source})" + (" in a tool result" if place == "result" else "")
+                rows[label] = _media_row(kind, source, place)  # type: ignore[arg-type]
+    return rows
+
+
+def table_markdown() -> str:
+    """docs/crossing.md: the table as a page."""
+    lines = ["# Crossing vendors: what becomes of each part", "",
+             "Generated from `normalizer/crossing.py` (tests/test_crossing.py keeps it equal).",
+             "Rows are part kinds, columns the target protocol. `native`: written as it is;",
+             "`converted`: rewritten, information kept; `lossy`: the crossing pass reports a",
+             "lossy change naming what is lost.", "",
+             "| part | " + " | ".join(PROTOCOLS) + " |",
+             "| --- |" + " --- |" * len(PROTOCOLS)]
+    for label, row in table().items():
+        cells = [row[p].verdict + (f": {row[p].how}" if row[p].how else "") for p in PROTOCOLS]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

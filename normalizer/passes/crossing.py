@@ -1,0 +1,132 @@
+"""The crossing pass: parts one protocol has and the target does not, turned into what the
+target has (normalizer/crossing.py is the table; docs/crossing.md the page). It runs for
+every target, before the profile's passes, because it follows from the protocol alone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from normalizer.crossing import media_native, media_placeholder, opaque_text
+from normalizer.model import (
+    Change,
+    Media,
+    Opaque,
+    Part,
+    ResultPart,
+    Text,
+    ToolResult,
+    thaw,
+)
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+NAME = "cross_parts"
+
+
+def cross_parts(draft: Draft, profile: Profile,
+                policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes parts the target protocol has no form for: another vendor's hosted tool activity
+    (-> text, lossy), a part only another protocol knows (dropped, lossy), media the target
+    cannot carry where it stands (-> a placeholder, lossy; a plain-text document -> its text),
+    a structured tool result for a protocol whose results are text (-> JSON text, lossless).
+
+    Before: [assistant(anthropic server_tool_use web_search)] for openai_chat
+    After:  [assistant(text "[anthropic server_tool_use: {...}]")]
+    """
+    del policy
+    target = profile.protocol
+    changes: list[Change] = []
+    messages = []
+    for m, message in enumerate(draft.history.messages):
+        parts: list[Part] = []
+        moved: list[Part] = []
+        for j, part in enumerate(message.parts):
+            where = f"history[{m}].parts[{j}]"
+            if isinstance(part, ToolResult):
+                part, media = _move_media(part, target, where, changes)
+                moved.extend(media)
+            parts.extend(_cross(part, target, "message", where, changes))
+        parts.extend(moved)
+        messages.append(message if tuple(parts) == message.parts
+                        else replace(message, parts=tuple(parts)))
+    if not changes:
+        return draft, ()
+    history = replace(draft.history, messages=tuple(messages))
+    return replace(draft, history=history), tuple(changes)
+
+
+def _cross(part: Part, target: str, place: str, where: str,
+           changes: list[Change]) -> list[Part]:
+    if isinstance(part, Opaque) and part.protocol != target:
+        if part.hosted or part.slot == "message":
+            changes.append(Change(NAME, "hosted-activity-as-text", f"{part.protocol} "
+                                  f"{part.kind} has no form in {target}; sent as text, "
+                                  "not re-run", where, lossless=False))
+            return [Text(opaque_text(part))]
+        changes.append(Change(NAME, "foreign-part-dropped", f"{part.protocol} {part.kind} "
+                              f"has no form in {target}; dropped", where, lossless=False))
+        return []
+    if isinstance(part, Media) and not media_native(part, target, place):  # type: ignore[arg-type]
+        return [_media_text(part, target, where, changes)]
+    if isinstance(part, ToolResult):
+        return [_result(part, target, where, changes)]
+    return [part]
+
+
+def _move_media(result: ToolResult, target: str, where: str,
+                changes: list[Change]) -> tuple[ToolResult, list[Media]]:
+    """Media a target carries in a turn but not inside a result (OpenAI Chat, Gemini) move
+    out of the result, to the end of the same turn: the renderers write them there (Chat as
+    a user message after the tool messages, Gemini as parts beside the responses)."""
+    if isinstance(result.content, str):
+        return result, []
+    movable = [p for p in result.content if isinstance(p, Media)
+               and not media_native(p, target, "result") and media_native(p, target, "message")]
+    if not movable:
+        return result, []
+    kept = tuple(p for p in result.content if not any(p is m for m in movable))
+    if not any(isinstance(p, Text) and p.text for p in kept):
+        # Never an empty result (which fill_empty_content would call "no output").
+        kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
+    changes.append(Change(NAME, "media-moved-beside-results", f"{len(movable)} media part(s) "
+                          f"of a tool result moved after the results ({target} has no media "
+                          "inside a result)", where, lossless=True))
+    return replace(result, content=kept), movable
+
+
+def _media_text(media: Media, target: str, where: str, changes: list[Change]) -> Text:
+    if media.text is not None:
+        changes.append(Change(NAME, "document-as-text", f"a plain-text document sent as "
+                              f"a text part in {target}", where, lossless=True))
+        return Text(media.text)
+    changes.append(Change(NAME, "media-as-placeholder", f"a {media.kind} ({media.source}) "
+                          f"has no form here in {target}; a text placeholder names it",
+                          where, lossless=False))
+    return Text(media_placeholder(media))
+
+
+def _result(result: ToolResult, target: str, where: str, changes: list[Change]) -> ToolResult:
+    content = result.content
+    if not isinstance(content, str):
+        crossed: list[ResultPart] = []
+        for k, part in enumerate(content):
+            for new in _cross(part, target, "result", f"{where}.content[{k}]", changes):
+                crossed.append(new)  # type: ignore[arg-type]
+        content = tuple(crossed)
+    if result.value is not None and target != "gemini" and not _has_text(content):
+        value = thaw(result.value)
+        content = json.dumps(value, ensure_ascii=False)
+        changes.append(Change(NAME, "structured-result-as-json", f"a structured tool result "
+                              f"sent as JSON text in {target}", where, lossless=True))
+        return replace(result, content=content, value=None)
+    if content == result.content:
+        return result
+    return replace(result, content=content)
+
+
+def _has_text(content: str | tuple[ResultPart, ...]) -> bool:
+    if isinstance(content, str):
+        return bool(content)
+    return any(isinstance(p, Text) and p.text for p in content)

@@ -1,0 +1,114 @@
+"""Rules scoped by model, date and endpoint (normalizer/scope.py): profiles load them, and
+check() and normalize() keep only the rules that hold for the request."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+import pytest
+
+from normalizer.check import check
+from normalizer.errors import ProfileError
+from normalizer.model import History, Message, Text, ToolCall, ToolResult
+from normalizer.normalize import normalize
+from normalizer.profiles import profile_from_mapping
+from normalizer.scope import date_in, endpoint_in, model_in
+
+LONG = "call_" + "x" * 46  # 51 characters, as in vercel/ai#17233
+
+
+def rule(**extra: Any) -> dict[str, Any]:
+    return {"id": "tool-call-id-too-long", "forbids": "long ids", "status": 400,
+            "message": "too long: {length}", "source": "o/r#1", "last_verified": "2026-01-01",
+            "confidence": "high", "params": {"max_length": 40, "check": ["calls"]}, **extra}
+
+
+def profile(*rules: dict[str, Any]) -> Any:
+    return profile_from_mapping({"provider": "p", "protocol": "openai_chat",
+                                 "rules": list(rules)})
+
+
+def body(model: str = "gpt-4o") -> dict[str, Any]:
+    return {"model": model, "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "tool_calls": [{"id": LONG, "type": "function",
+                                              "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": LONG, "content": "ok"}]}
+
+
+def test_globs_and_windows() -> None:
+    assert model_in(["gpt-4o*"], "gpt-4o-mini", when_unknown=False)
+    assert not model_in(["gpt-4o*"], "gpt-5", when_unknown=True)
+    assert model_in(["gemini-3*"], "models/gemini-3-pro", when_unknown=False)
+    assert model_in(["gpt-4o*"], "unknown", when_unknown=True)
+    assert model_in(["!claude-opus-4-8*"], "claude-sonnet-4-5", when_unknown=False)
+    assert not model_in(["!claude-opus-4-8*"], "claude-opus-4-8", when_unknown=True)
+    assert not model_in(["gemini-*", "!gemini-3*"], "models/gemini-3-flash", when_unknown=True)
+    assert date_in("2025-01-01", "2026-07-14", "2026-07-13")
+    assert not date_in("2025-01-01", "2026-07-14", dt.date(2026, 7, 14))
+    assert not date_in("2025-01-01", "", "2024-12-31")
+    assert endpoint_in(["*.openai.azure.com/*"], "https://r.openai.azure.com/openai/x")
+    assert not endpoint_in(["*.openai.azure.com/*"], "api.openai.com/v1/chat/completions")
+
+
+def test_until_scopes_a_rule_in_time() -> None:
+    scoped = profile(rule(until="2026-07-14"))
+    assert [v.rule for v in check(body(), scoped, on="2025-07-24")] == ["tool-call-id-too-long"]
+    assert check(body(), scoped, on="2026-07-14") == ()
+    assert check(body(), scoped) == ()  # today is after `until`
+
+
+def test_two_scoped_copies_of_one_rule() -> None:
+    later = rule(since="2026-07-14", params={"max_length": 64, "check": ["calls"]})
+    two = profile(rule(until="2026-07-14"), later)
+    assert [r.id for r in two.rules] == ["tool-call-id-too-long"] * 2
+    assert check(body(), two, on="2026-08-01") == ()
+    longer = body()
+    longer["messages"][1]["tool_calls"][0]["id"] = "c" * 70
+    assert [v.message for v in check(longer, two, on="2026-08-01")] == ["too long: 70"]
+
+
+def test_models_and_endpoints_scope_a_rule() -> None:
+    scoped = profile(rule(models=["gpt-4o*"], endpoints=["*.azure.com/*"]))
+    assert check(body("gpt-5"), scoped) == ()
+    assert check(body(), scoped, endpoint="api.openai.com/v1/chat/completions") == ()
+    assert len(check(body(), scoped, endpoint="x.openai.azure.com/openai/v1")) == 1
+    assert len(check(body("unknown"), scoped)) == 1  # unknown model: the vendor may enforce it
+
+
+def test_unscoped_duplicates_and_bad_scopes_are_refused() -> None:
+    with pytest.raises(ProfileError, match="listed twice"):
+        profile(rule(), rule(until="2026-07-14"))
+    with pytest.raises(ProfileError, match="until"):
+        profile(rule(since="2026-07-14", until="2026-01-01"))
+    with pytest.raises(ProfileError, match="models"):
+        profile(rule(models="gpt-4o*"))
+
+
+def test_normalize_honours_the_scope() -> None:
+    history = History((Message("user", (Text("hi"),)),
+                       Message("assistant", (ToolCall("f", {}, LONG),)),
+                       Message("tool", (ToolResult(LONG, "ok"),))))
+    scoped = profile(rule(until="2026-07-14"))
+    assert normalize(history, scoped, on="2025-07-24").changes
+    assert not normalize(history, scoped, on="2026-08-01").changes
+    assert not normalize(history, profile(rule(models=["gpt-4o*"])), model="gpt-5").changes
+
+
+def test_openai_profile_follows_the_evidence() -> None:
+    """40-character ids rejected on 2025-07-24, a 51-character id accepted on 2026-07-14."""
+    assert [v.rule for v in check(body(), "openai", on="2025-07-24")] == \
+        ["tool-call-id-too-long"]
+    assert check(body(), "openai", on="2026-07-14") == ()
+
+
+def test_check_cli_takes_the_date(tmp_path: Any, capsys: Any) -> None:
+    from conformance.cli.main import main
+
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body()), encoding="utf-8")
+    assert main(["check", str(path), "--provider", "openai", "--on", "2025-07-24"]) == 1
+    assert "maximum length 40" in capsys.readouterr().out
+    assert main(["check", str(path), "--provider", "openai"]) == 0
