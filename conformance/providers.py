@@ -98,6 +98,13 @@ _BUILTIN: dict[str, tuple[str, str, str, str]] = {
     "ollama": ("openai_chat", "http://localhost:11434/v1", "OLLAMA_API_KEY", "llama3.2"),
     "vllm": ("openai_chat", "http://localhost:8000/v1", "VLLM_API_KEY",
              "Qwen/Qwen2.5-7B-Instruct"),
+    # Azure's base URL is per resource (and the model is the deployment name): a placeholder.
+    "azure_openai": ("openai_chat", "https://YOUR-RESOURCE.openai.azure.com/openai/v1",
+                     "AZURE_OPENAI_API_KEY", "gpt-4o-mini"),
+    "moonshot": ("openai_chat", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY",
+                 "kimi-k2-0905-preview"),
+    "dashscope": ("openai_chat", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+                  "DASHSCOPE_API_KEY", "qwen-plus"),
 }
 assert tuple(_BUILTIN) == PROVIDERS, "providers.py and normalizer.profiles.PROVIDERS differ"
 

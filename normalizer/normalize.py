@@ -28,6 +28,11 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
+from normalizer.passes.call_fields import (
+    drop_unknown_tool_call_fields,
+    join_text_parts,
+    split_text_from_tool_calls,
+)
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
@@ -37,6 +42,11 @@ from normalizer.passes.pairing import (
     answer_unanswered_calls,
     dedupe_tool_call_ids,
     drop_orphan_tool_results,
+)
+from normalizer.passes.replayed import (
+    drop_invalid_reasoning_item_ids,
+    name_function_responses,
+    server_calls_to_text,
 )
 from normalizer.passes.roles import (
     end_with_allowed_role,
@@ -76,8 +86,10 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
-    "drop_empty_text_blocks": Step(drop_empty_text_blocks, ("empty-text-block",)),
-    "fill_empty_content": Step(fill_empty_content, ("empty-content", "empty-text-block"),
+    "drop_empty_text_blocks": Step(drop_empty_text_blocks,
+                                   ("empty-text-block", "whitespace-text-block")),
+    "fill_empty_content": Step(fill_empty_content,
+                               ("empty-content", "empty-text-block", "whitespace-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages")),
     # Two calls sharing an id make their two results duplicates too: renaming the second call
     # and its result repairs both without dropping anything (OpenAI rejects the results).
@@ -88,7 +100,9 @@ STEPS: dict[str, Step] = {
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
                                   ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS),
-    "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING, _CONTENT + _IDS),
+    "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING,
+                                       ("server_calls_to_text", "name_function_responses",
+                                        *_CONTENT, *_IDS)),
     "drop_orphan_tool_results": Step(drop_orphan_tool_results,
                                      (*_PAIRING[1:], "duplicate-tool-result",
                                       "tool-result-id-mismatch"),
@@ -120,8 +134,21 @@ STEPS: dict[str, Step] = {
                                  ("thinking-block-required", "thinking-when-disabled"),
                                  ("drop_foreign_thinking", "answer_unanswered_calls",
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
-    "parse_string_arguments": Step(parse_string_arguments, ("tool-arguments-not-object",)),
-    "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long")),
+    "parse_string_arguments": Step(parse_string_arguments,
+                                   ("tool-arguments-not-object", "tool-arguments-empty")),
+    "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
+                                          ("unknown-tool-call-field",)),
+    "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
+                                       ("drop_empty_text_blocks",)),
+    "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
+                            ("place_system_messages", "merge_consecutive_roles")),
+    "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
+                                            ("reasoning-item-id-invalid",)),
+    "name_function_responses": Step(name_function_responses,
+                                    ("function-response-name-empty",)),
+    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",)),
+    "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
+                               ("name_function_responses",)),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),

@@ -56,6 +56,22 @@ RULE_IDS: dict[str, str] = {
     "reasoning-content-required": "thinking mode: reasoning must be passed back with tool calls",
     "reasoning-input-unsupported": "reasoning input sent to a model that does not take it",
     "reasoning-item-orphan": "a reasoning item not followed by the item it belongs to",
+    "reasoning-item-id-invalid": "a reasoning item whose id the vendor did not issue (not rs_…)",
+    # families found in the evidence (evidence/README.md)
+    "strict-tool-schema": "a strict function whose schema has an object without "
+                          "additionalProperties false, or a property missing from required",
+    "function-response-name-empty": "a function response (Gemini functionResponse) with an "
+                                    "empty name",
+    "server-tool-use-as-client": "a server tool call id (Anthropic srvtoolu_) replayed in a "
+                                 "client tool_use block",
+    "whitespace-text-block": "a message whose only content is whitespace text",
+    "content-with-tool-calls": "an assistant message with both text content and tool calls",
+    "tool-arguments-empty": "a tool call whose arguments string is empty",
+    "unknown-tool-call-field": "a field inside a tool call object the vendor does not know",
+    "assistant-content-not-string": "content given as a list of parts where the vendor takes "
+                                    "a string only (params.roles)",
+    "response-format-with-tools": "a JSON response type requested together with function "
+                                  "calling",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
     "tool-choice-with-thinking": "a tool_choice that forces a call while thinking is on",

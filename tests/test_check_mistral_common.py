@@ -39,6 +39,9 @@ EXPECTED: dict[tuple[str, str], str] = {
     # The API rejects user right after tool (code 3230); mistral-common 1.13.1 allows it, and
     # so did mistral-small-latest on 2026-08-19 (the case uses mistral-large-latest).
     ("role-order", "reject"): "verdict",
+    # devstral-latest answered 422 to text beside tool_calls (github/copilot-cli#4884,
+    # 2026-09); mistral-common 1.13.1 (V11) accepts it, as mistral-small-latest did.
+    ("content-with-tool-calls", "reject"): "verdict",
 }
 
 

@@ -68,10 +68,21 @@ def test_case_breaks_its_rule_and_its_neighbour_breaks_nothing(protocol: str,
             assert case.rule in broken, profile.provider
         assert broken - {case.rule} <= set(case.also), (profile.provider, broken)
         fixed = {v.rule for v in check(body(case.accept, model), profile, model=model)}
+        if _stricter_limit(case, profile, model):
+            continue  # a neighbour at one vendor's limit exceeds a stricter one's (Azure's 40)
         assert case.rule not in fixed, profile.provider
         # Only a neighbour that a stricter vendor's unrelated rule dislikes may break one.
         assert not fixed or not scoped(profile, model=model).enforces(case.rule), \
             (profile.provider, fixed)
+
+
+def _stricter_limit(case: ProbeCase, profile: Profile, model: str) -> bool:
+    """The case's rule is a limit the probe searches (`limit:`), and this profile's value of
+    it is lower than the neighbour's (the placeholder's length)."""
+    if case.limit is None:
+        return False
+    mine = scoped(profile, model=model).param(case.rule, case.limit.param)
+    return mine is not None and mine < len(case.limit.placeholder)
 
 
 @pytest.mark.parametrize(("protocol", "case"), all_cases())

@@ -46,9 +46,10 @@ VARIANTS = (
     # sends 41 characters (it measures the common 40 limit), so it cannot see that rule.
     Variant("openai", "acme-chat", "gpt-4.1-mini", off=("tool-name-too-long",),
             drop=("empty-content", "tool-call-id-too-long")),
+    # content-with-tool-calls is dropped: it holds for devstral only, not mistral-small.
     Variant("mistral", "acme-mistral", "mistral-small-latest",
             off=("tool-call-id-pattern", "role-order"),
-            drop=("tool-name-invalid", "duplicate-tool-result")),
+            drop=("tool-name-invalid", "duplicate-tool-result", "content-with-tool-calls")),
     Variant("openai_responses", "acme-responses", "gpt-4.1-mini",
             off=("assistant-content-type",), drop=("reasoning-item-orphan",)),
     Variant("anthropic", "acme-messages", "claude-haiku-4-5",
@@ -56,8 +57,11 @@ VARIANTS = (
             drop=("empty-text-block",)),
     # tool-arguments-not-object is dropped: google-genai refuses a string functionCall.args
     # before sending, so no probe through the SDK can observe it (inconclusive by design).
+    # response-format-with-tools is dropped: it holds for Gemini 2.5 only, and this variant
+    # serves gemini-3-pro-preview, which accepts the JSON type with tools.
     Variant("gemini", "acme-gemini", "gemini-3-pro-preview", off=("call-turn-placement",),
-            drop=("tool-schema-unsupported", "tool-arguments-not-object")),
+            drop=("tool-schema-unsupported", "tool-arguments-not-object",
+                  "response-format-with-tools")),
 )
 BY_NAME = {v.name: v for v in VARIANTS}
 STRICT_CONTROL = "acme-strict"  # its id-length limit rejects the valid control request

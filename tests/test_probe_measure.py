@@ -59,7 +59,10 @@ def generated(rng: random.Random, protocol: str, n: int) -> Profile:
     some switched off, and (openai_chat) random id and name limits."""
     base = scoped(load_profile(rng.choice(BASES[protocol])), model=MODELS[protocol])
     sendable = {c.rule for c in probe_set(protocol).sendable}
-    rules = [r for r in base.rules if r.id in sendable and r.enforced]
+    # Rules for other models than the one probed (Gemini 2.5's JSON type with tools,
+    # devstral's content beside tool_calls) cannot be measured with it.
+    rules = [r for r in base.rules if r.id in sendable and r.enforced
+             and r.applies_to(MODELS[protocol], when_unknown=True)]
     kept = rng.sample(rules, k=rng.randint(1, len(rules)))
     rules = [replace(r, enforced=rng.random() > 0.2) for r in rules if r in kept]
     if protocol == "openai_chat":

@@ -54,6 +54,17 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "the order are described by role-order",
     ("role-alternation", "openai_responses"):
         "Responses input is a list of items, not alternating turns",
+    **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM
+       for p in ("openai_chat", "anthropic", "gemini")},
+    **{("function-response-name-empty", p): "only Gemini's functionResponse carries the "
+       "tool's name; the other wires answer a call by its id"
+       for p in ("openai_chat", "openai_responses", "anthropic")},
+    **{("server-tool-use-as-client", p): "server tool ids (srvtoolu_) are Anthropic's; the "
+       "other wires have no server tool blocks to replay as client calls"
+       for p in ("openai_chat", "openai_responses", "gemini")},
+    **{("content-with-tool-calls", p): "text and calls are blocks, parts or items of one "
+       "list on this wire, not a content field beside a tool_calls field"
+       for p in ("openai_responses", "anthropic", "gemini")},
     ("system-message-placement", "openai_responses"):
         "Responses takes system and developer items anywhere in the input, and "
         "`instructions` as a field",

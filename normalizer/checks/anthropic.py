@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
+from normalizer.checks import anthropic_blocks
 from normalizer.profiles import Rule
 from normalizer.signature_shape import issued_by_shape
 
@@ -288,4 +289,6 @@ DETECTORS: dict[str, Detector] = {
     "thinking-block-required": thinking_block_required,
     "thinking-when-disabled": thinking_when_disabled,
     "thinking-signature-invalid": thinking_signature_invalid,
+    "whitespace-text-block": anthropic_blocks.whitespace_text_block,
+    "server-tool-use-as-client": anthropic_blocks.server_tool_use_as_client,
 }

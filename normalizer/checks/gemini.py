@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
+from normalizer.checks import gemini_parts as parts
 from normalizer.profiles import Rule
 
 Content = tuple[int, Mapping[str, Any]]
@@ -231,4 +232,6 @@ DETECTORS: dict[str, Detector] = {
     "function-response-count": function_response_count,
     "orphan-tool-result": orphan_tool_result,
     "thought-signature-missing": thought_signature_missing,
+    "function-response-name-empty": parts.function_response_name_empty,
+    "response-format-with-tools": parts.response_format_with_tools,
 }

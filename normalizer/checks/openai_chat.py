@@ -5,6 +5,7 @@ vLLM). Vendor differences live in each profile's params, never here."""
 from __future__ import annotations
 
 from normalizer.check import Detector
+from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
 from normalizer.checks import openai_chat_pairing as pairing
@@ -30,5 +31,11 @@ DETECTORS: dict[str, Detector] = {
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
     "reasoning-content-required": messages.reasoning_content_required,
+    "strict-tool-schema": fields.strict_tool_schema,
+    "content-with-tool-calls": fields.content_with_tool_calls,
+    "tool-arguments-empty": fields.tool_arguments_empty,
+    "tool-arguments-not-object": fields.tool_arguments_not_object,
+    "unknown-tool-call-field": fields.unknown_tool_call_field,
+    "assistant-content-not-string": fields.content_not_string,
     "system-message-placement": messages.system_message_placement,
 }

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
+from normalizer.checks import openai_responses_items as items
 from normalizer.profiles import Rule
 
 Item = tuple[int, Mapping[str, Any]]
@@ -144,4 +145,6 @@ DETECTORS: dict[str, Detector] = {
     "thinking-signature-missing": reasoning_not_stored,
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,
+    "reasoning-item-id-invalid": items.reasoning_item_id_invalid,
+    "strict-tool-schema": items.strict_tool_schema,
 }

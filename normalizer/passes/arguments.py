@@ -29,13 +29,17 @@ def parse_string_arguments(
     Before: assistant(call get_weather arguments='{"city": "Pa')
     After:  assistant(call get_weather arguments={})
     Lossless when the text parsed to an object; lossy when it was replaced by `{}`.
+    A target that rejects only empty strings (rule tool-arguments-empty, xAI: "The arguments
+    to a tool_call with ID '…' are not a valid JSON string. …") gets only those fixed.
     """
+    only_blank = not profile.enforces("tool-arguments-not-object")
     changes: list[Change] = []
     messages: list[Message] = []
     for i, message in enumerate(draft.history.messages):
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
-            if isinstance(part, ToolCall) and isinstance(part.arguments, str):
+            if isinstance(part, ToolCall) and isinstance(part.arguments, str) \
+                    and not (only_blank and part.arguments.strip()):
                 part, change = _as_object(part, f"messages[{i}].parts[{j}]")
                 changes.append(change)
             parts.append(part)

@@ -23,7 +23,8 @@ from normalizer.scope import SCOPE_KEYS, is_scoped, model_in, parse_scope
 HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
 PROVIDERS: tuple[str, ...] = (
     "openai", "openai_responses", "anthropic", "gemini", "mistral", "groq", "deepseek", "xai",
-    "cerebras", "fireworks", "together", "openrouter", "ollama", "vllm",
+    "cerebras", "fireworks", "together", "openrouter", "ollama", "vllm", "azure_openai",
+    "moonshot", "dashscope",
 )
 UNKNOWN = "unknown"
 _RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_verified",

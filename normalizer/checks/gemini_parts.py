@@ -1,0 +1,48 @@
+"""Detectors for Gemini function-response names and request options that rule out
+function calling (a JSON response type)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+
+
+def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
+    return obj.get(camel, obj.get(snake))
+
+
+def function_response_name_empty(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """A functionResponse part whose `name` is the empty string. A missing name is the same
+    to the proto parser by our reading, but only "" was observed, so it is not flagged."""
+    contents = body.get("contents")
+    for i, content in enumerate(contents if isinstance(contents, list) else ()):
+        parts = content.get("parts") if isinstance(content, Mapping) else None
+        for j, part in enumerate(parts if isinstance(parts, list) else ()):
+            response = _get(part, "functionResponse", "function_response") \
+                if isinstance(part, Mapping) else None
+            if isinstance(response, Mapping) and response.get("name") == "":
+                yield Finding(location=f"contents[{i}].parts[{j}].functionResponse.name",
+                              fields={"index": i, "part": j})
+
+
+def _declares_functions(body: Mapping[str, Any]) -> bool:
+    tools = body.get("tools")
+    return any(isinstance(t, Mapping) and _get(t, "functionDeclarations", "function_declarations")
+               for t in (tools if isinstance(tools, list) else ()))
+
+
+def response_format_with_tools(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    """Function declarations together with `generationConfig.responseMimeType`
+    application/json, for the models in params.model_prefixes (others accept it)."""
+    if not rule.applies_to(model, when_unknown=True) or not _declares_functions(body):
+        return
+    config = _get(body, "generationConfig", "generation_config")
+    mime = _get(config, "responseMimeType", "response_mime_type") \
+        if isinstance(config, Mapping) else None
+    if mime in tuple(rule.params.get("mime_types") or ("application/json",)):
+        yield Finding(location="generationConfig.responseMimeType", fields={"mime_type": mime})

@@ -1,0 +1,112 @@
+"""Detectors for what an OpenAI Chat body carries inside a message or a call: content
+beside tool calls, empty argument strings, fields a vendor does not know inside a tool
+call, content that must be a plain string, and strict function schemas. What a vendor
+allows comes from the rule's params."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.checks.openai_chat_walk import (
+    call_id,
+    declared_tools,
+    has_calls,
+    indexed,
+    param,
+    role,
+    tool_calls,
+)
+from normalizer.checks.strict_schema import strict_schema_findings
+from normalizer.profiles import Rule
+
+Body = Mapping[str, Any]
+
+
+def _has_text(content: Any) -> bool:
+    if isinstance(content, str):
+        return bool(content)
+    if isinstance(content, Sequence) and not isinstance(content, str | bytes):
+        return any(isinstance(p, Mapping) and p.get("text") for p in content)
+    return False
+
+
+def content_with_tool_calls(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """An assistant message holding tool calls and non-empty text content (an empty string
+    or an empty list beside the calls is not text), for the models in params.model_prefixes
+    (all models when there are none, or when the model is unknown)."""
+    known = model if model != "unknown" else None  # evidence's word for "not stated"
+    if not rule.applies_to(known, when_unknown=True):
+        return
+    for i, msg in indexed(body):
+        if has_calls(msg) and _has_text(msg.get("content")):
+            yield Finding(location=f"messages[{i}].content", fields={"index": i})
+
+
+def tool_arguments_empty(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A tool call whose `function.arguments` is an empty (or blank) string."""
+    for i, msg in indexed(body):
+        for j, call in tool_calls(msg):
+            function = call.get("function")
+            arguments = function.get("arguments") if isinstance(function, Mapping) else None
+            if isinstance(arguments, str) and not arguments.strip():
+                yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
+                              fields={"index": i, "call": j, "id": call_id(call) or ""})
+
+
+def tool_arguments_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A tool call whose `function.arguments` string is not a JSON object (cut or invalid
+    streamed text, or an empty string)."""
+    for i, msg in indexed(body):
+        for j, call in tool_calls(msg):
+            function = call.get("function")
+            arguments = function.get("arguments") if isinstance(function, Mapping) else None
+            if isinstance(arguments, str) and not _json_object(arguments):
+                yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
+                              fields={"index": i, "call": j, "id": call_id(call) or ""})
+
+
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def unknown_tool_call_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Fields of a tool call object other than params.allowed (default id, type,
+    function), e.g. Codex's `call_id` / `response_item_id` replayed into Chat."""
+    allowed = set(param(rule.params, "allowed", ("id", "type", "function")))
+    for i, msg in indexed(body):
+        for j, call in tool_calls(msg):
+            for name, value in call.items():
+                if name not in allowed:
+                    path = f"messages[{i}].tool_calls[{j}].{name}"
+                    yield Finding(location=path, fields={"index": i, "call": j, "field": name,
+                                                         "param": path, "value": repr(value)})
+
+
+def content_not_string(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Messages of params.roles (default system) whose content is a list of parts where
+    the vendor takes a string only."""
+    roles = set(param(rule.params, "roles", ("system",)))
+    for i, msg in indexed(body):
+        content = msg.get("content")
+        if role(msg) in roles and isinstance(content, Sequence) \
+                and not isinstance(content, str | bytes):
+            yield Finding(location=f"messages[{i}].content", fields={"index": i,
+                                                                    "role": role(msg)})
+
+
+def strict_tool_schema(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Functions declared `strict: true` whose parameters schema is not closed (see
+    normalizer.checks.strict_schema)."""
+    for k, decl in declared_tools(body):
+        function = decl.get("function")
+        if not isinstance(function, Mapping) or function.get("strict") is not True:
+            continue
+        yield from strict_schema_findings(function.get("parameters"),
+                                          str(function.get("name", "")),
+                                          f"tools[{k}].function.parameters", rule, k)

@@ -1,0 +1,41 @@
+"""Detectors for Responses `input` item ids and strict function schemas."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.checks.strict_schema import strict_schema_findings
+from normalizer.profiles import Rule
+
+
+def reasoning_item_id_invalid(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """A reasoning item whose `id` does not match params.pattern (default `^rs`): an id a
+    client made up (`reasoning_15`, `item_…`) instead of one the vendor issued."""
+    raw = body.get("input")
+    if not isinstance(raw, list):
+        return
+    pattern = re.compile(str(rule.params.get("pattern") or "^rs"))
+    for i, item in enumerate(raw):
+        if not isinstance(item, Mapping) or item.get("type") != "reasoning":
+            continue
+        item_id = item.get("id")
+        if isinstance(item_id, str) and not pattern.search(item_id):
+            yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
+
+
+def strict_tool_schema(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """Function tools declared `strict: true` whose parameters schema is not closed."""
+    tools = body.get("tools")
+    if not isinstance(tools, list):
+        return
+    for k, decl in enumerate(tools):
+        if not isinstance(decl, Mapping) or decl.get("strict") is not True \
+                or decl.get("type", "function") != "function":
+            continue
+        yield from strict_schema_findings(decl.get("parameters"), str(decl.get("name", "")),
+                                          f"tools[{k}].parameters", rule, k)

@@ -1,0 +1,116 @@
+"""Passes for what an OpenAI-style message or call carries: fields another client left
+inside a tool call, text beside tool calls, content that must be one plain string."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.model import Change, Message, Text, ToolCall
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+from normalizer.protocols import foreign_extras
+
+_CALL_FIELDS = ("id", "type", "function")
+
+
+def _with(draft: Draft, messages: list[Message]) -> Draft:
+    return replace(draft, history=replace(draft.history, messages=tuple(messages)))
+
+
+def drop_unknown_tool_call_fields(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes tool calls carrying fields the target does not know (rule unknown-tool-call-field),
+    such as Codex's `call_id` and `response_item_id` replayed into Chat `tool_calls`.
+
+    Rejected by: Fireworks "2 request validation errors: Extra inputs are not permitted,
+    field: 'messages[2].tool_calls[0].call_id', …" (NousResearch/hermes-agent#893).
+
+    Before: call {id: c1, call_id: c1, response_item_id: fc_c1, function: …}
+    After:  call {id: c1, function: …}
+    Lossy: the dropped fields are another client's bookkeeping, reported one by one.
+    """
+    # Keys another protocol owns are never rendered here, so they need no repair.
+    allowed = set(profile.param("unknown-tool-call-field", "allowed", _CALL_FIELDS)) \
+        | foreign_extras(profile.protocol)
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        parts = list(message.parts)
+        for j, part in enumerate(parts):
+            extra = [k for k in part.extras if k not in allowed] \
+                if isinstance(part, ToolCall) else []
+            if extra:
+                parts[j] = replace(part, extras=part.extras.without(*extra))
+                changes.append(Change("drop_unknown_tool_call_fields", "drop-tool-call-field",
+                                      f"dropped {', '.join(map(repr, extra))} from call "
+                                      f"{part.id!r} (the target rejects unknown call fields)",
+                                      f"messages[{i}].parts[{j}]", lossless=False))
+        out.append(replace(message, parts=tuple(parts)) if parts != list(message.parts)
+                   else message)
+    return (_with(draft, out), tuple(changes)) if changes else (draft, ())
+
+
+def split_text_from_tool_calls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes assistant messages holding both text and tool calls (rule content-with-tool-calls)
+    by putting the text in an assistant message of its own right before the calls.
+
+    Rejected by: Mistral "Assistant message must have either content or tool_calls, but not
+    both." (langchain-ai/langchain#21196, 2024); devstral-latest answered 422 in 2026
+    (github/copilot-cli#4884). mistral-small-latest accepted it in Aug 2026.
+
+    Before: [assistant(text "Checking.", call_1), tool(call_1)]
+    After:  [assistant(text "Checking."), assistant(call_1), tool(call_1)]
+    Lossless: every part is kept, in order.
+    """
+    rule = profile.rule("content-with-tool-calls")
+    if rule is None or not rule.applies_to(policy.model, when_unknown=True):
+        return draft, ()
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        texts = tuple(p for p in message.parts if isinstance(p, Text) and p.text.strip())
+        if message.role != "assistant" or not message.tool_calls or not texts:
+            out.append(message)
+            continue
+        rest = tuple(p for p in message.parts if not (isinstance(p, Text) and p.text.strip()))
+        out.extend((replace(message, parts=texts), replace(message, parts=rest)))
+        changes.append(Change("split_text_from_tool_calls", "split-text-from-tool-calls",
+                              "moved the text beside tool calls into an assistant message "
+                              "of its own before them", f"messages[{i}]", lossless=True))
+    return (_with(draft, out), tuple(changes)) if changes else (draft, ())
+
+
+def join_text_parts(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes messages of params.roles (rule assistant-content-not-string) whose text would be
+    sent as a list of parts (several parts, or parts with extras such as cache_control)
+    where the target takes one string.
+
+    Rejected by: Groq "'messages.0' : for 'role:system' the following must be
+    satisfied[('messages.0.content' : value must be a string)]" (OpenHands/OpenHands#4643).
+
+    Before: system([text "A", text "B" {cache_control}])
+    After:  system(text "A" + newline + "B")
+    Lossless when only part boundaries go (joined with a newline); lossy when part extras
+    (cache hints) are dropped.
+    """
+    roles = set(profile.param("assistant-content-not-string", "roles", ("system",)))
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        texts = [p for p in message.parts if isinstance(p, Text)]
+        plain = len(texts) == 1 and not texts[0].extras
+        if message.role not in roles or not texts or plain or len(texts) != len(message.parts):
+            out.append(message)
+            continue
+        out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),)))
+        lost = any(t.extras for t in texts)
+        changes.append(Change("join_text_parts", "join-text-parts",
+                              f"joined {len(texts)} text part(s) into one string"
+                              + (" and dropped their part fields" if lost else ""),
+                              f"messages[{i}]", lossless=not lost))
+    return (_with(draft, out), tuple(changes)) if changes else (draft, ())

@@ -1,0 +1,50 @@
+"""Request options (not the history) that a target refuses together with the tools."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from normalizer.model import Change, ToolSpec
+from normalizer.profiles import Profile
+
+_CONFIG = ("generationConfig", "generation_config")
+_MIME = ("responseMimeType", "response_mime_type")
+
+
+def drop_json_response_type_with_tools(
+    options: Mapping[str, Any], tools: Sequence[ToolSpec], profile: Profile,
+    model: str | None = None,
+) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """Fixes a JSON response type requested together with function declarations (rule
+    response-format-with-tools) for the models the rule holds for: the response type (and
+    its schema) is removed, the tools are kept.
+
+    Rejected by: Gemini 2.5 "Function calling with a response mime type: 'application/json'
+    is unsupported" (recorded by Mirascope's model-feature probe, 2025-12); Gemini 3 accepts.
+
+    Before: generationConfig {responseMimeType: application/json, responseSchema: …} + tools
+    After:  generationConfig {} + tools
+    Lossy: the reply is no longer constrained to JSON; the caller must parse it.
+    """
+    rule = profile.rule("response-format-with-tools")
+    if not tools or rule is None or not rule.enforced \
+            or not rule.applies_to(model, when_unknown=True):
+        return dict(options), ()
+    mimes = tuple(rule.params.get("mime_types") or ("application/json",))
+    out = dict(options)
+    for key in _CONFIG:
+        config = out.get(key)
+        if not isinstance(config, Mapping):
+            continue
+        mime_key = next((k for k in _MIME if config.get(k) in mimes), None)
+        if mime_key is None:
+            continue
+        dropped = [k for k in config if k in (*_MIME, "responseSchema", "response_schema",
+                                              "responseJsonSchema", "response_json_schema")]
+        out[key] = {k: v for k, v in config.items() if k not in dropped}
+        return out, (Change("drop_json_response_type_with_tools", "drop-json-response-type",
+                            f"removed {', '.join(dropped)}: the target refuses a JSON response "
+                            "type together with function calling", f"{key}.{mime_key}",
+                            lossless=False),)
+    return out, ()
