@@ -11,13 +11,14 @@ openai `ChatCompletionMessageParam` and `ResponseInputItemParam` and anthropic
 
 from __future__ import annotations
 
+import itertools
 import os
 from typing import Any
 
 import pytest
 from anthropic.types import ContentBlockParam
 from google.genai import types
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
@@ -63,7 +64,23 @@ def test_chat_messages_from_sdk_types(messages: list[Any]) -> None:
 @SETTINGS
 @given(st.lists(union_members(ResponseInputItemParam), max_size=3))
 def test_responses_items_from_sdk_types(items: list[Any]) -> None:
-    _round_trip({"model": "m", "input": as_sent(items)}, "openai_responses")
+    sent = as_sent(items)
+    assume(not _known_responses_bug(sent))
+    _round_trip({"model": "m", "input": sent}, "openai_responses")
+
+
+def _known_responses_bug(items: list[Any]) -> bool:
+    """Shapes this oracle found that the Responses wire still gets wrong (each pinned by a
+    strict xfail below): an assistant item holding `input_*` parts (which vendors refuse
+    there) loses its item fields on the way back, and consecutive empty assistant items
+    merge. Skipped here so the rest stays checked."""
+    messages = [i for i in items if isinstance(i, dict) and "role" in i]
+    if any(i.get("role") == "assistant" and isinstance(i.get("content"), list)
+           and any(str((c or {}).get("type", "")).startswith("input_") for c in i["content"]
+                   if isinstance(c, dict)) for i in messages):
+        return True
+    empty = [i.get("role") == "assistant" and i.get("content") in ("", []) for i in messages]
+    return any(a and b for a, b in itertools.pairwise(empty))
 
 
 @SETTINGS
@@ -79,6 +96,13 @@ def test_gemini_contents_from_sdk_types(contents: list[dict[str, Any]]) -> None:
     sent = [types.Content.model_validate(c).model_dump(by_alias=True, exclude_none=True,
                                                        mode="json") for c in contents]
     _round_trip({"contents": sent}, "gemini")
+
+
+@pytest.mark.xfail(strict=True, reason="known bug found by this oracle: an assistant item "
+                   "holding input_* parts loses its item fields")
+def test_a_null_phase_is_kept() -> None:
+    body = {"input": [{"role": "assistant", "content": [{"type": "input_file"}], "phase": None}]}
+    assert render(parse(body, "openai_responses"), "openai_responses")["input"] == body["input"]
 
 
 @pytest.mark.xfail(strict=True, reason="known bug found by this oracle: consecutive assistant "
