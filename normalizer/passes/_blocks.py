@@ -7,6 +7,7 @@ block: by id, or (for Gemini calls without ids) by tool name in order.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -82,6 +83,36 @@ def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int |
                 results.append(part)
     calls = messages[block.call_at].tool_calls if block.call_at is not None else ()
     return dict(zip(slots, match(calls, results), strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Every block of a message tuple and, per block, its result slots -> matched call: what
+    the pairing and ordering passes all start from. Built once per tuple (`pairing`), so that
+    passes that find nothing to do, and the confirming round, share one walk."""
+
+    messages: tuple[Message, ...]
+    blocks: tuple[Block, ...]
+    matches: tuple[dict[Slot, int | None], ...]  # read-only: shared between passes
+
+    def orphans(self) -> list[Slot]:
+        return [slot for hits in self.matches for slot, hit in hits.items() if hit is None]
+
+
+# The last tuple's pairing, per thread: passes hand each other the same tuple object while
+# they change nothing, and a tuple never changes, so identity is a safe key.
+_LAST = threading.local()
+
+
+def pairing(messages: tuple[Message, ...]) -> Pairing:
+    """The blocks and matches of `messages` (a tuple: lists are not remembered)."""
+    last: Pairing | None = getattr(_LAST, "pairing", None)
+    if last is not None and last.messages is messages:
+        return last
+    found = blocks(messages)
+    made = Pairing(messages, found, tuple(block_matches(messages, b) for b in found))
+    _LAST.pairing = made
+    return made
 
 
 def describe_result(result: ToolResult) -> str:

@@ -11,10 +11,8 @@ from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
     Slot,
-    block_matches,
-    blocks,
     describe_result,
-    result_slots,
+    pairing,
     with_parts,
 )
 from normalizer.profiles import Profile
@@ -48,10 +46,13 @@ def move_results_next_to_calls(
 
 def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
     """Slot of a misplaced result -> index of the call turn it answers."""
-    found = blocks(messages)
-    claimed = {slot for b in found for slot, hit in block_matches(messages, b).items()
-               if hit is not None}
-    loose = [slot for b in found for slot in result_slots(messages, b.tools) if slot not in claimed]
+    index = pairing(messages)
+    found = index.blocks
+    # the matches hold every result slot of every block, in order: the loose ones are those
+    # matched to no call
+    loose = index.orphans()
+    if not loose:
+        return {}
     turns = [b.call_at for b in found if b.call_at is not None]  # ascending
     # Loose results indexed by call id (id-less ones apart), so that pairing stays linear.
     by_id: dict[str, list[Slot]] = {}
@@ -60,10 +61,10 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
         cid = _result(messages, slot).call_id
         (by_id.setdefault(cid, []) if cid is not None else idless).append(slot)
     moves: dict[Slot, int] = {}
-    for block in found:
+    for block, hits in zip(found, index.matches, strict=True):
         if block.call_at is None:
             continue
-        answered = set(block_matches(messages, block).values())
+        answered = set(hits.values())
         end = block.tools[-1] if block.tools else block.call_at
         # an id-less result is only claimed before the next call turn: past it, it could as
         # well answer a later call of the same name
@@ -154,18 +155,19 @@ def order_results_like_calls(
     After:  [assistant(call_1, call_2), tool(result call_1), tool(result call_2)]
     Lossless.
     """
+    index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     changes: list[Change] = []
-    for block in blocks(messages):
+    for block, hits in zip(index.blocks, index.matches, strict=True):
         if block.call_at is not None:
-            changes.extend(_sort_block(messages, block))
+            changes.extend(_sort_block(messages, block, hits))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(changes)
 
 
-def _sort_block(messages: list[Message], block: Block) -> list[Change]:
-    hits = block_matches(messages, block)
+def _sort_block(messages: list[Message], block: Block,
+                hits: dict[Slot, int | None]) -> list[Change]:
     slots = list(hits)
     unmatched = len(messages[block.call_at or 0].tool_calls)
     wanted = sorted(slots, key=lambda s: (hits[s] if hits[s] is not None else unmatched,

@@ -15,10 +15,10 @@ from normalizer.model import Change, Message, Part, Text, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
+    Pairing,
     Slot,
-    block_matches,
-    blocks,
     describe_result,
+    pairing,
     with_parts,
 )
 from normalizer.profiles import Profile
@@ -45,14 +45,18 @@ def drop_orphan_tool_results(
     results keeps its text as a user message.
     """
     messages = draft.history.messages
-    orphans = {slot for b in blocks(messages) for slot, hit in block_matches(messages, b).items()
-               if hit is None}
+    orphans = set(pairing(messages).orphans())
     if not orphans:
         return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
     spill: list[Message] = []  # text that cannot stay in the block goes right after it
+    touched = {m for m, _ in orphans}
     for m, message in enumerate(messages):
+        if m not in touched and not spill and (
+                message.role != "tool" or message.tool_results):
+            out.append(message)  # nothing to split, nothing to spill: shared as it is
+            continue
         kept, texts = _split(message, m, orphans, policy, changes)
         if message.role == "tool" and not any(isinstance(p, ToolResult) for p in kept):
             texts = [p for p in kept if isinstance(p, Text)] + texts
@@ -119,13 +123,18 @@ def answer_unanswered_calls(
     Runs after `move_results_next_to_calls`, so a result found later in the history is
     moved home rather than replaced by a synthesized one.
     """
+    index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     changes: list[Change] = []
-    for block in reversed(blocks(messages)):  # back to front: indexes ahead stay valid
+    # back to front: indexes ahead stay valid, and the blocks ahead (whose matches were
+    # taken before any change) are untouched, since blocks share no message
+    for block, hits in zip(reversed(index.blocks), reversed(index.matches), strict=True):
         if block.call_at is None:
             continue
         calls = messages[block.call_at].tool_calls
-        answered = {hit for hit in block_matches(messages, block).values() if hit is not None}
+        answered = {hit for hit in hits.values() if hit is not None}
+        if len(answered) == len(calls):
+            continue
         missing = [c for c in range(len(calls)) if c not in answered]
         if not missing:
             continue
@@ -133,6 +142,8 @@ def answer_unanswered_calls(
             changes.extend(_synthesize(messages, block, missing, policy))
         else:
             changes.extend(_drop_calls(messages, block.call_at, missing))
+    if not changes:
+        return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
         reversed(changes))
 
@@ -199,26 +210,48 @@ def dedupe_tool_call_ids(
     After:  [assistant(call a), tool(result a), assistant(call a_2), tool(result a_2)]
     Lossless (reversible through id_map).
     """
+    index = pairing(draft.history.messages)
+    per_turn = not profile.enforces("duplicate-tool-call-id")
+    if not _any_duplicate(index, per_turn):
+        return draft, ()
     messages = list(draft.history.messages)
     taken = _all_ids(messages)
     seen: set[str] = set()
     renames: dict[str, str] = {}
     changes: list[Change] = []
-    per_turn = not profile.enforces("duplicate-tool-call-id")
-    for block in blocks(messages):
+    # blocks share no message, so each block's matches (taken before any rename) still hold
+    for block, hits in zip(index.blocks, index.matches, strict=True):
         if block.call_at is None:
             continue
         if per_turn:
             seen = set()
         fresh = _fresh_ids(messages[block.call_at].tool_calls, seen, taken)
         if fresh:
-            changes.extend(_rename_block(messages, block, fresh, renames))
+            changes.extend(_rename_block(messages, block, hits, fresh, renames))
     if not changes:
         return draft, ()
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
                                     for new, old in renames.items()})
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history, id_map=id_map), tuple(changes)
+
+
+def _any_duplicate(index: Pairing, per_turn: bool) -> bool:
+    """Whether `_fresh_ids` would rename anything: with no rename, no fresh id is added to
+    `seen`, so a walk of the ids alone decides."""
+    seen: set[str] = set()
+    for block in index.blocks:
+        if block.call_at is None:
+            continue
+        if per_turn:
+            seen = set()
+        for call in index.messages[block.call_at].tool_calls:
+            if call.id is None:
+                continue
+            if call.id in seen:
+                return True
+            seen.add(call.id)
+    return False
 
 
 def _all_ids(messages: Sequence[Message]) -> set[str]:
@@ -244,10 +277,10 @@ def _fresh_ids(calls: Sequence[ToolCall], seen: set[str], taken: set[str]) -> di
     return fresh
 
 
-def _rename_block(messages: list[Message], block: Block, fresh: dict[int, str],
-                  renames: dict[str, str]) -> list[Change]:
+def _rename_block(messages: list[Message], block: Block, hits: dict[Slot, int | None],
+                  fresh: dict[int, str], renames: dict[str, str]) -> list[Change]:
+    """`hits`: the block's matches before renaming (by the old ids)."""
     assert block.call_at is not None
-    hits = block_matches(messages, block)  # matched before renaming: by the old ids
     at = block.call_at
     message = messages[at]
     call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
