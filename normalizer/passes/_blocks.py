@@ -26,7 +26,8 @@ class Block:
 
 
 def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
-    """Every run of tool messages, and every call turn (with its run, possibly empty)."""
+    """Every run of tool messages, and every call turn (with its run, possibly empty). The
+    plain form of what `pairing` builds (the passes use that); tests compare the two."""
     found: list[Block] = []
     roles = [m.role for m in messages]  # read once: this walk runs in every pairing pass
     n = len(roles)
@@ -44,11 +45,6 @@ def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
     return tuple(found)
 
 
-def result_slots(messages: Sequence[Message], indexes: Sequence[int]) -> tuple[Slot, ...]:
-    return tuple((m, p) for m in indexes for p, part in enumerate(messages[m].parts)
-                 if isinstance(part, ToolResult))
-
-
 def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int | None, ...]:
     """For each result, the index of the call it answers (each call answered at most once):
     the first free call with its id, or for a result without id the first free id-less call
@@ -56,8 +52,13 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
     free = list(range(len(calls)))
     out: list[int | None] = []
     for result in results:
-        if result.call_id is not None:  # the common case, without a call per candidate
-            hit = next((c for c in free if calls[c].id == result.call_id), None)
+        hit = None
+        cid = result.call_id
+        if cid is not None:  # the common case, without a function call per candidate
+            for c in free:
+                if calls[c].id == cid:
+                    hit = c
+                    break
         else:
             hit = next((c for c in free if _answers(result, calls[c])), None)
         if hit is not None:
@@ -105,14 +106,43 @@ _LAST = threading.local()
 
 
 def pairing(messages: tuple[Message, ...]) -> Pairing:
-    """The blocks and matches of `messages` (a tuple: lists are not remembered)."""
+    """The blocks and matches of `messages` (a tuple: lists are not remembered); the same
+    as `blocks` and `block_matches` of each, in one walk."""
     last: Pairing | None = getattr(_LAST, "pairing", None)
     if last is not None and last.messages is messages:
         return last
-    found = blocks(messages)
-    made = Pairing(messages, found, tuple(block_matches(messages, b) for b in found))
+    found: list[Block] = []
+    matches: list[dict[Slot, int | None]] = []
+    n = len(messages)
+    i = 0
+    while i < n:
+        message = messages[i]
+        calls = message.tool_calls if message.role == "assistant" else ()
+        start = i + 1 if calls else i
+        end = start
+        while end < n and messages[end].role == "tool":
+            end += 1
+        if calls or end > start:
+            found.append(Block(i if calls else None, tuple(range(start, end))))
+            matches.append(_block_hits(messages, start, end, calls))
+        i = max(end, i + 1)
+    made = Pairing(messages, tuple(found), tuple(matches))
     _LAST.pairing = made
     return made
+
+
+def _block_hits(messages: Sequence[Message], start: int, end: int,
+                calls: Sequence[ToolCall]) -> dict[Slot, int | None]:
+    slots: list[Slot] = []
+    results: list[ToolResult] = []
+    for m in range(start, end):
+        for p, part in enumerate(messages[m].parts):
+            if isinstance(part, ToolResult):
+                slots.append((m, p))
+                results.append(part)
+    if not results:
+        return {}
+    return dict(zip(slots, match(calls, results), strict=True))
 
 
 def describe_result(result: ToolResult) -> str:
