@@ -70,6 +70,9 @@ def fill_empty_content(
     changes: list[Change] = []
     thinking_counts = profile.protocol in _THINKING_IS_CONTENT
     for m, message in enumerate(draft.history.messages):
+        if _filled(message, thinking_counts):  # the common case, without building a place
+            out.append(message)
+            continue
         fixed, change = _fill(message, f"messages[{m}]", thinking_counts)
         if change is not None:
             changes.append(change)
@@ -78,6 +81,20 @@ def fill_empty_content(
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _filled(message: Message, thinking_counts: bool) -> bool:
+    """Whether `_fill` would keep `message` as it is: some content (a tool message: every
+    result has some output)."""
+    if message.role == "tool":
+        return not any(isinstance(p, ToolResult) and _no_output(p) for p in message.parts)
+    for part in message.parts:
+        if isinstance(part, Text):
+            if part.text.strip():
+                return True
+        elif thinking_counts or not isinstance(part, Thinking):
+            return True
+    return False
 
 
 def _fill(message: Message, where: str,

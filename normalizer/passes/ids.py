@@ -108,6 +108,9 @@ def assign_missing_call_ids(
     `call_…`. Lossless: `Draft.id_map` maps each new id to null (there was none)."""
     if not profile.enforces("tool-call-id-missing"):
         return draft, ()
+    idless_calls, idless_results = _idless(draft.history.messages)
+    if not idless_calls and not idless_results:
+        return draft, ()
     messages = list(draft.history.messages)
     taken = set(_call_ids(draft.history))
     seen: dict[str, int] = {}
@@ -117,15 +120,36 @@ def assign_missing_call_ids(
     for i, message in enumerate(messages):
         if message.role != "assistant" or not message.tool_calls:
             continue
-        messages[i], found, new_ids = _name_calls(i, message, rule, taken, seen)
-        changes.extend(found)
-        assigned.update(dict.fromkeys(new_ids))
-        changes.extend(_pair_results(messages, i))
+        if i in idless_calls:  # else _name_calls renames nothing
+            messages[i], found, new_ids = _name_calls(i, message, rule, taken, seen)
+            changes.extend(found)
+            assigned.update(dict.fromkeys(new_ids))
+        if i + 1 in idless_results:  # else _pair_results finds no id-less result to pair
+            changes.extend(_pair_results(messages, i))
     if not changes:
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history,
                    id_map=JsonMap({**draft.id_map, **assigned})), tuple(changes)
+
+
+def _idless(messages: tuple[Message, ...]) -> tuple[set[int], set[int]]:
+    """The indexes of the messages holding an id-less call, and of the first message of
+    each run of tool messages holding an id-less result somewhere in the run."""
+    calls: set[int] = set()
+    results: set[int] = set()
+    run_start = 0
+    for i, message in enumerate(messages):
+        role = message.role
+        if role != "tool":
+            run_start = i + 1
+        for part in message.parts:
+            if isinstance(part, ToolCall):
+                if part.id is None and role == "assistant":
+                    calls.add(i)
+            elif isinstance(part, ToolResult) and part.call_id is None and role == "tool":
+                results.add(run_start)
+    return calls, results
 
 
 def _name_calls(
