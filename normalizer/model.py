@@ -8,7 +8,7 @@ plain `dict`/`list` with `thaw` when a body is rendered.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -47,6 +47,27 @@ class JsonMap(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    # The Mapping mixins would go through __getitem__ and Python-level views: these read the
+    # dict directly (renderers and passes call them for every part of a long history).
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default`."""
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def keys(self) -> KeysView[str]:
+        """The keys, in order."""
+        return self._data.keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        """The (key, value) pairs, in order."""
+        return self._data.items()
+
+    def values(self) -> ValuesView[Any]:
+        """The values, in order."""
+        return self._data.values()
 
     def __hash__(self) -> int:
         if self._hash is None:

@@ -5,12 +5,14 @@ another protocol's (`protocols.foreign_extras`) nor the neutral model's reserved
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from normalizer.model import STREAM_MARKERS, WIRE_MARKERS, JsonMap, thaw
 from normalizer.protocols import foreign_extras
 
 
+@functools.lru_cache(maxsize=256)  # a few (protocol, handled) pairs, read for every part
 def skipped(protocol: str, *handled: str) -> frozenset[str]:
     """The extras keys `protocol`'s renderer leaves out of a generic extras write: other
     protocols' keys, reserved markers, and `handled` (keys the renderer writes itself)."""
@@ -20,5 +22,7 @@ def skipped(protocol: str, *handled: str) -> frozenset[str]:
 def written(extras: JsonMap, protocol: str, handled: tuple[str, ...]) -> dict[str, Any]:
     """Extras as wire fields; they never overwrite a field the renderer itself defines
     (`handled`)."""
+    if not extras:
+        return {}
     skip = skipped(protocol, *handled)
     return {k: thaw(v) for k, v in extras.items() if k not in skip}

@@ -141,7 +141,18 @@ def arguments_to_wire(arguments: JsonMap | str) -> str:
     """Canonical form: compact JSON, key order kept, non-ASCII unescaped; strings verbatim."""
     if isinstance(arguments, str):
         return arguments
-    return json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))
+    return _ARGUMENTS.encode(arguments._data if isinstance(arguments, JsonMap) else arguments)
+
+
+def _plain(value: Any) -> Any:
+    """A frozen object for the encoder (tuples it writes as lists already): the same bytes
+    as `json.dumps(thaw(arguments), ...)` without copying the whole value first."""
+    if isinstance(value, Mapping):
+        return value._data if isinstance(value, JsonMap) else dict(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_ARGUMENTS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_plain)
 
 
 def call_arguments(call: ToolCall, where: str) -> str:
@@ -156,6 +167,8 @@ def call_arguments(call: ToolCall, where: str) -> str:
 def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
                 skip: Iterable[str] = ()) -> dict[str, Any]:
     """Modelled fields first; extras add only keys the fields do not already hold."""
+    if not extras:
+        return fields
     ignored = set(skip)
     for key, value in extras.items():
         if key not in fields and key not in ignored:
