@@ -30,13 +30,19 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field"})
 
 
+# JSON leaves, which freeze and thaw return as they are: tested by exact type first, so that
+# the common value costs no call (subclasses still take the general path).
+_LEAVES: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+
+
 class JsonMap(Mapping[str, Any]):
     """An immutable, hashable JSON object whose key order is kept (it matters on the wire)."""
 
     __slots__ = ("_data", "_hash")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
-        self._data: dict[str, Any] = {str(k): freeze(v) for k, v in (data or {}).items()}
+        self._data: dict[str, Any] = {
+            str(k): v if type(v) in _LEAVES else freeze(v) for k, v in (data or {}).items()}
         self._hash: int | None = None
 
     def __getitem__(self, key: str) -> Any:
@@ -86,7 +92,7 @@ class JsonMap(Mapping[str, Any]):
 
     def thaw(self) -> dict[str, Any]:
         """A plain, mutable copy (dicts and lists all the way down)."""
-        return {k: thaw(v) for k, v in self._data.items()}
+        return {k: v if type(v) in _LEAVES else thaw(v) for k, v in self._data.items()}
 
     def merged(self, **updates: Any) -> JsonMap:
         """A copy with `updates` set (added at the end when new)."""
@@ -107,7 +113,7 @@ def freeze(value: Any) -> Any:
     if isinstance(value, Mapping):
         return JsonMap(value)
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        return tuple([v if type(v) in _LEAVES else freeze(v) for v in value])
     return value
 
 
@@ -118,7 +124,7 @@ def thaw(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
-        return [thaw(v) for v in value]
+        return [v if type(v) in _LEAVES else thaw(v) for v in value]
     return value
 
 

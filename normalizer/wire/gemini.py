@@ -29,6 +29,7 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    EMPTY,
     History,
     JsonMap,
     Media,
@@ -319,7 +320,7 @@ def _render_call(call: ToolCall) -> dict[str, Any]:
     out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
     out["name"] = call.name
     out["args"] = call.arguments if isinstance(call.arguments, str) else thaw(call.arguments)
-    return {**out, **written(call.extras.get("function_call", JsonMap()), PROTOCOL, tuple(out))}
+    return {**out, **written(call.extras.get("function_call", EMPTY), PROTOCOL, tuple(out))}
 
 
 def _render_response(result: ToolResult, name: str | None = None) -> dict[str, Any]:
@@ -337,5 +338,5 @@ def _render_response(result: ToolResult, name: str | None = None) -> dict[str, A
         out["response"] = thaw(result.extras["response"])
     else:
         out["response"] = {"error" if result.is_error else "output": result.text}
-    fields = result.extras.get("function_response", JsonMap())
+    fields = result.extras.get("function_response", EMPTY)
     return {**out, **written(fields, PROTOCOL, tuple(out))}
