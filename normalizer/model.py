@@ -281,6 +281,13 @@ class Message:
     parts: tuple[Part, ...] = ()
     origin: str | None = None
     extras: JsonMap = EMPTY
+    # The calls and results among `parts`, made on first use: a message never changes, and
+    # the passes ask a long history's messages for them many times (not fields of the
+    # message: not compared, hashed, shown or taken by the constructor).
+    _calls: tuple[ToolCall, ...] | None = field(default=None, init=False, repr=False,
+                                                compare=False)
+    _results: tuple[ToolResult, ...] | None = field(default=None, init=False, repr=False,
+                                                    compare=False)
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:
@@ -296,12 +303,20 @@ class Message:
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The message's ToolCall parts, in order."""
-        return tuple(p for p in self.parts if isinstance(p, ToolCall))
+        calls = self._calls
+        if calls is None:
+            calls = tuple([p for p in self.parts if isinstance(p, ToolCall)])
+            object.__setattr__(self, "_calls", calls)
+        return calls
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:
         """The message's ToolResult parts, in order."""
-        return tuple(p for p in self.parts if isinstance(p, ToolResult))
+        results = self._results
+        if results is None:
+            results = tuple([p for p in self.parts if isinstance(p, ToolResult)])
+            object.__setattr__(self, "_results", results)
+        return results
 
 
 @dataclass(frozen=True, slots=True)
