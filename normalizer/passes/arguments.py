@@ -33,6 +33,9 @@ def parse_string_arguments(
     to a tool_call with ID '…' are not a valid JSON string. …") gets only those fixed.
     """
     only_blank = not profile.enforces("tool-arguments-not-object")
+    if not any(isinstance(c.arguments, str) for m in draft.history.messages
+               for c in m.tool_calls):
+        return draft, ()  # the common case: every call's arguments are an object already
     changes: list[Change] = []
     messages: list[Message] = []
     for i, message in enumerate(draft.history.messages):

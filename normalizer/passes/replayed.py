@@ -49,9 +49,9 @@ def drop_invalid_reasoning_item_ids(
 
 
 def _calls_before(messages: tuple[Message, ...], index: int) -> tuple[ToolCall, ...]:
-    for message in reversed(messages[:index]):
-        if message.role == "assistant":
-            return message.tool_calls
+    for back in range(index - 1, -1, -1):  # by index: a slice would copy the whole prefix
+        if messages[back].role == "assistant":
+            return messages[back].tool_calls
     return ()
 
 
@@ -70,6 +70,8 @@ def name_function_responses(
     Lossless: the name is the call's.
     """
     messages = draft.history.messages
+    if not any(r.name == "" for m in messages for r in m.tool_results):
+        return draft, ()  # only a result named "" is renamed
     changes: list[Change] = []
     out: list[Message] = []
     position = 0

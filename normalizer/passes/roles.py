@@ -4,10 +4,10 @@ requires."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from normalizer.model import Change, Message, Role, Text
+from normalizer.model import ROLES, Change, Message, Role, Text
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -93,8 +93,9 @@ def merge_consecutive_roles(
     messages = draft.history.messages
     out: list[Message] = []
     changes: list[Change] = []
+    rules = _MergeRules.of(profile)  # read once, not per pair of messages
     for m, message in enumerate(messages):
-        if out and _must_merge(out[-1], message, profile):
+        if out and _must_merge(out[-1], message, rules):
             merged, lossless = _merge(out[-1], message)
             changes.append(Change("merge_consecutive_roles", "merge-consecutive-messages",
                                   f"merged this {message.role} message into the "
@@ -108,19 +109,36 @@ def merge_consecutive_roles(
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _must_merge(prev: Message, cur: Message, profile: Profile) -> bool:
+@dataclass(frozen=True, slots=True)
+class _MergeRules:
+    """What `_must_merge` reads from the profile."""
+
+    response_count: bool
+    call_placement: bool
+    alternation: bool
+    wire: Mapping[str, str]
+
+    @classmethod
+    def of(cls, profile: Profile) -> _MergeRules:
+        return cls(profile.enforces("function-response-count"),
+                   profile.enforces("call-turn-placement"),
+                   profile.enforces("role-alternation"),
+                   {role: wire_role(profile, role) for role in ROLES})
+
+
+def _must_merge(prev: Message, cur: Message, rules: _MergeRules) -> bool:
     if "system" in (prev.role, cur.role):
         return False
-    if profile.enforces("function-response-count") and prev.role == cur.role == "tool":
+    if rules.response_count and prev.role == cur.role == "tool":
         return True
-    if (profile.enforces("call-turn-placement") and prev.role == cur.role == "assistant"
+    if (rules.call_placement and prev.role == cur.role == "assistant"
             and bool(cur.tool_calls) and not prev.tool_calls):
         return True
-    if not profile.enforces("role-alternation"):
+    if not rules.alternation:
         return False
-    wire = wire_role(profile, prev.role)
+    wire = rules.wire[prev.role]
     # Consecutive wire `tool` messages are how OpenAI-style protocols carry parallel results.
-    return wire == wire_role(profile, cur.role) and wire != "tool" and _mergeable(prev, cur)
+    return wire == rules.wire[cur.role] and wire != "tool" and _mergeable(prev, cur)
 
 
 def _mergeable(prev: Message, cur: Message) -> bool:
