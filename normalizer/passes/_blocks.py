@@ -10,19 +10,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from normalizer.model import Message, Part, ToolCall, ToolResult
 
 Slot = tuple[int, int]  # (message index, part index)
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A call turn (`call_at`, None for tool messages with no call turn before them) and the
-    indexes of the tool messages answering it."""
+    indexes of the tool messages answering it; a named tuple, since a long history has
+    thousands, built each time the pairing is indexed."""
 
     call_at: int | None
-    tools: tuple[int, ...]
+    tools: range
 
 
 def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
@@ -40,7 +41,7 @@ def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
         while end < n and roles[end] == "tool":
             end += 1
         if is_call or end > start:
-            found.append(Block(i if is_call else None, tuple(range(start, end))))
+            found.append(Block(i if is_call else None, range(start, end)))
         i = max(end, i + 1)
     return tuple(found)
 
@@ -49,28 +50,25 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
     """For each result, the index of the call it answers (each call answered at most once):
     the first free call with its id, or for a result without id the first free id-less call
     of the same name."""
-    free = list(range(len(calls)))
+    # Each call's id, or _TAKEN once answered: the first free call with an id is then one
+    # `list.index`, and a free id-less call is one whose entry is still None.
+    ids: list[object] = [c.id for c in calls]
     out: list[int | None] = []
     for result in results:
-        hit = None
-        cid = result.call_id
-        if cid is not None:  # the common case, without a function call per candidate
-            for c in free:
-                if calls[c].id == cid:
-                    hit = c
-                    break
+        hit: int | None = None
+        if result.call_id is not None:
+            if result.call_id in ids:
+                hit = ids.index(result.call_id)
         else:
-            hit = next((c for c in free if _answers(result, calls[c])), None)
+            hit = next((c for c, cid in enumerate(ids)
+                        if cid is None and result.name in (None, calls[c].name)), None)
         if hit is not None:
-            free.remove(hit)
+            ids[hit] = _TAKEN
         out.append(hit)
     return tuple(out)
 
 
-def _answers(result: ToolResult, call: ToolCall) -> bool:
-    if result.call_id is not None:
-        return call.id == result.call_id
-    return call.id is None and result.name in (None, call.name)
+_TAKEN = object()
 
 
 def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int | None]:
@@ -123,7 +121,7 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
         while end < n and messages[end].role == "tool":
             end += 1
         if calls or end > start:
-            found.append(Block(i if calls else None, tuple(range(start, end))))
+            found.append(Block(i if calls else None, range(start, end)))
             matches.append(_block_hits(messages, start, end, calls))
         i = max(end, i + 1)
     made = Pairing(messages, tuple(found), tuple(matches))
@@ -136,7 +134,13 @@ def _block_hits(messages: Sequence[Message], start: int, end: int,
     slots: list[Slot] = []
     results: list[ToolResult] = []
     for m in range(start, end):
-        for p, part in enumerate(messages[m].parts):
+        message = messages[m]
+        found = message.tool_results
+        if len(found) == len(message.parts):  # the common case: results only
+            slots.extend([(m, p) for p in range(len(found))])
+            results.extend(found)
+            continue
+        for p, part in enumerate(message.parts):
             if isinstance(part, ToolResult):
                 slots.append((m, p))
                 results.append(part)

@@ -1,0 +1,77 @@
+"""The pairing passes read one index per message tuple (`_blocks.pairing`): it must hold
+exactly what the plain queries `blocks` and `block_matches` give, on damaged histories with
+id-less (Gemini) calls, reused ids, orphans and misplaced results."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from normalizer.model import History, Message, Text, ToolCall, ToolResult
+from normalizer.passes._blocks import block_matches, blocks, match, pairing
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import histories
+
+
+def _plain(messages: tuple[Message, ...]) -> tuple[list[tuple[int | None, list[int]]],
+                                                   list[dict[tuple[int, int], int | None]]]:
+    found = blocks(messages)
+    return ([(b.call_at, list(b.tools)) for b in found],
+            [block_matches(messages, b) for b in found])
+
+
+@pytest.mark.parametrize("seed", [histories.SEED, 7, 11, 12])
+def test_pairing_index_equals_the_plain_queries(seed: int) -> None:
+    messages = histories.history(600, seed).messages
+    index = pairing(messages)
+    assert ([(b.call_at, list(b.tools)) for b in index.blocks], list(index.matches)) \
+        == _plain(messages)
+
+
+def test_pairing_index_matches_like_the_plain_queries_on_shared_ids() -> None:
+    calls = (ToolCall("f", {}, "a"), ToolCall("f", {}, "a"), ToolCall("g", {}),
+             ToolCall("f", {}))
+    results = (ToolResult("a"), ToolResult(None, name="f"), ToolResult("a"), ToolResult("a"),
+               ToolResult(None), ToolResult(None, name="g"))
+    messages = History((Message("user", (Text("hi"),)), Message("assistant", calls),
+                        Message("tool", results[:3]), Message("tool", (Text("x"), *results[3:])),
+                        Message("tool", (ToolResult("zz"),)))).messages
+    index = pairing(messages)
+    assert list(index.matches) == _plain(messages)[1]
+    assert index.matches[0][(3, 1)] is None  # a third "a" finds no free call
+    assert pairing(messages) is index  # the same tuple: the same index
+
+
+def _reference_match(calls: tuple[ToolCall, ...],
+                     results: tuple[ToolResult, ...]) -> tuple[int | None, ...]:
+    """The rule as first written: for each result, the first free call with its id, or for
+    an id-less result the first free id-less call of its name (or any, without a name)."""
+    free = list(range(len(calls)))
+    out: list[int | None] = []
+    for result in results:
+        hit = next((c for c in free if _answers(result, calls[c])), None)
+        if hit is not None:
+            free.remove(hit)
+        out.append(hit)
+    return tuple(out)
+
+
+def test_match_keeps_the_rule_as_first_written() -> None:
+    calls = (ToolCall("f", {}, "a"), ToolCall("f", {}), ToolCall("f", {}, "a"),
+             ToolCall("g", {}), ToolCall("f", {}, "b"))
+    pool = (ToolResult("a"), ToolResult("b"), ToolResult("c"), ToolResult(None, name="f"),
+            ToolResult(None, name="g"), ToolResult(None), ToolResult(None, name="h"))
+    for size in range(len(pool) + 1):
+        for start in range(len(pool)):
+            results = (pool[start:] + pool[:start])[:size] * 2
+            assert match(calls, results) == _reference_match(calls, results)
+
+
+def _answers(result: ToolResult, call: ToolCall) -> bool:
+    if result.call_id is not None:
+        return call.id == result.call_id
+    return call.id is None and result.name in (None, call.name)
