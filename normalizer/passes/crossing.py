@@ -16,6 +16,8 @@ from normalizer.model import (
     Part,
     ResultPart,
     Text,
+    Thinking,
+    ToolCall,
     ToolResult,
     thaw,
 )
@@ -43,6 +45,9 @@ def cross_parts(draft: Draft, profile: Profile,
         parts: list[Part] = []
         moved: list[Part] = []
         for j, part in enumerate(message.parts):
+            if _native(part):  # the common case, without building its place text
+                parts.append(part)
+                continue
             where = f"history[{m}].parts[{j}]"
             if isinstance(part, ToolResult):
                 part, media = _move_media(part, target, where, changes)
@@ -55,6 +60,15 @@ def cross_parts(draft: Draft, profile: Profile,
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history), tuple(changes)
+
+
+def _native(part: Part) -> bool:
+    """Parts every protocol has a form for, which `_cross` and `_move_media` keep as they
+    are: text, calls, thinking, and a text-only result with no structured value."""
+    if isinstance(part, Text | ToolCall | Thinking):
+        return True
+    return isinstance(part, ToolResult) and isinstance(part.content, str) \
+        and part.value is None
 
 
 def _cross(part: Part, target: str, place: str, where: str,

@@ -15,7 +15,6 @@ from normalizer.model import Change, Message, Part, Text, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
-    Pairing,
     Slot,
     describe_result,
     pairing,
@@ -210,10 +209,10 @@ def dedupe_tool_call_ids(
     After:  [assistant(call a), tool(result a), assistant(call a_2), tool(result a_2)]
     Lossless (reversible through id_map).
     """
-    index = pairing(draft.history.messages)
     per_turn = not profile.enforces("duplicate-tool-call-id")
-    if not _any_duplicate(index, per_turn):
+    if not _any_duplicate(draft.history.messages, per_turn):
         return draft, ()
+    index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     taken = _all_ids(messages)
     seen: set[str] = set()
@@ -236,16 +235,17 @@ def dedupe_tool_call_ids(
     return replace(draft, history=history, id_map=id_map), tuple(changes)
 
 
-def _any_duplicate(index: Pairing, per_turn: bool) -> bool:
-    """Whether `_fresh_ids` would rename anything: with no rename, no fresh id is added to
-    `seen`, so a walk of the ids alone decides."""
+def _any_duplicate(messages: tuple[Message, ...], per_turn: bool) -> bool:
+    """Whether `_fresh_ids` would rename anything. The call turns are the assistant
+    messages with calls (the blocks that have one), and with no rename no fresh id is added
+    to `seen`: a walk of the ids alone decides."""
     seen: set[str] = set()
-    for block in index.blocks:
-        if block.call_at is None:
+    for message in messages:
+        if message.role != "assistant" or not message.tool_calls:
             continue
         if per_turn:
             seen = set()
-        for call in index.messages[block.call_at].tool_calls:
+        for call in message.tool_calls:
             if call.id is None:
                 continue
             if call.id in seen:
