@@ -131,6 +131,12 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
 
 def _block_hits(messages: Sequence[Message], start: int, end: int,
                 calls: Sequence[ToolCall]) -> dict[Slot, int | None]:
+    if end == start + 1 and calls:  # one tool message: its results may answer the calls in
+        found = messages[start].tool_results  # order, one each, by id (what match gives then)
+        ids = [c.id for c in calls]
+        if len(found) == len(messages[start].parts) and None not in ids \
+                and [r.call_id for r in found] == ids:
+            return {(start, p): p for p in range(len(found))}
     slots: list[Slot] = []
     results: list[ToolResult] = []
     for m in range(start, end):

@@ -108,8 +108,10 @@ def _apply_moves(draft: Draft, moves: dict[Slot, int]) -> tuple[Draft, tuple[Cha
     for home in arriving:
         answer_end.setdefault(_block_end(messages, home), []).append(home)
     out: list[Message] = []
+    leaving = {m for m, _ in moves}
     for m, message in enumerate(messages):
-        parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves]
+        parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves] \
+            if m in leaving else message.parts
         if len(parts) != len(message.parts):
             if parts:
                 out.append(with_parts(message, parts))
