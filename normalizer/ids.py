@@ -144,7 +144,7 @@ def build_map(
     taken = {v for v in ordered if rule.accepts(v)}
     mapping: dict[str, str] = {}
     for value in ordered:
-        if rule.accepts(value):
+        if value in taken:  # accepted (asked once above); replacements added are never here
             continue
         new = fresh_value(value, rule, taken, candidates)
         taken.add(new)

@@ -25,12 +25,17 @@ def id_constraint(profile: Profile) -> Constraint:
                       max_length=profile.param("tool-call-id-too-long", "max_length"))
 
 
-def map_parts(history: History, fn: PartFn) -> tuple[History, tuple[Change, ...]]:
+def map_parts(history: History, fn: PartFn,
+              calls_only: bool = False) -> tuple[History, tuple[Change, ...]]:
     """Apply `fn(message_index, part_index, part)` to every part; unchanged messages are
-    shared with the input (nothing is mutated)."""
+    shared with the input (nothing is mutated). `calls_only`: `fn` changes only calls and
+    results, so messages holding neither are passed over."""
     messages: list[Message] = []
     changes: list[Change] = []
     for i, message in enumerate(history.messages):
+        if calls_only and not message.tool_calls and not message.tool_results:
+            messages.append(message)
+            continue
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
             new, found = fn(i, j, part)
@@ -43,6 +48,13 @@ def map_parts(history: History, fn: PartFn) -> tuple[History, tuple[Change, ...]
 
 def _call_ids(history: History) -> Iterator[str]:
     for message in history.messages:
+        calls, results = message.tool_calls, message.tool_results
+        if not results:  # calls only (or nothing): the same ids in the same order
+            yield from (c.id for c in calls if c.id is not None)
+            continue
+        if not calls:
+            yield from (r.call_id for r in results if r.call_id is not None)
+            continue
         for part in message.parts:
             if isinstance(part, ToolCall) and part.id is not None:
                 yield part.id
@@ -77,7 +89,7 @@ def rewrite_tool_call_ids(
                                                          new, where),)
         return part, ()
 
-    history, changes = map_parts(draft.history, rename)
+    history, changes = map_parts(draft.history, rename, calls_only=True)
     return replace(draft, history=history,
                    id_map=JsonMap(compose(draft.id_map, renames))), changes
 

@@ -28,6 +28,10 @@ def _names(draft: Draft) -> Iterator[str]:
     """Declared names first (so they keep the readable replacements), then used ones."""
     yield from (tool.name for tool in draft.tools)
     for message in draft.history.messages:
+        calls, results = message.tool_calls, message.tool_results
+        if not calls or not results:  # one kind or none: the same names in the same order
+            yield from (p.name for p in calls or results if p.name is not None)
+            continue
         for part in message.parts:
             if isinstance(part, ToolCall | ToolResult) and part.name is not None:
                 yield part.name
@@ -60,7 +64,7 @@ def rewrite_tool_names(
             return replace(part, name=new), (_renamed(kind, part.name, new, where),)
         return part, ()
 
-    history, used = map_parts(draft.history, rename)
+    history, used = map_parts(draft.history, rename, calls_only=True)
     new_map = JsonMap(compose(draft.name_map, renames))
     return replace(draft, history=history, tools=tools, name_map=new_map), changes + used
 
