@@ -92,10 +92,22 @@ class Pairing:
 
     messages: tuple[Message, ...]
     blocks: tuple[Block, ...]
-    matches: tuple[dict[Slot, int | None], ...]  # read-only: shared between passes
+    # Per block, its matches (read-only: shared between passes), or None for a *settled*
+    # block: one tool message holding only results, which answer the calls one each, in
+    # order, by id (most blocks of a long history; `hits` spells its matches out).
+    matches: tuple[dict[Slot, int | None] | None, ...]
+
+    def hits(self, k: int) -> dict[Slot, int | None]:
+        """Block `k`'s result slots -> the call each answers (None: an orphan)."""
+        found = self.matches[k]
+        if found is not None:
+            return found
+        block = self.blocks[k]
+        return {(block.tools[0], p): p for p in range(len(self.messages[block.tools[0]].parts))}
 
     def orphans(self) -> list[Slot]:
-        return [slot for hits in self.matches for slot, hit in hits.items() if hit is None]
+        return [slot for hits in self.matches if hits is not None
+                for slot, hit in hits.items() if hit is None]
 
 
 # The last tuple's pairing, per thread: passes hand each other the same tuple object while
@@ -110,7 +122,7 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
     if last is not None and last.messages is messages:
         return last
     found: list[Block] = []
-    matches: list[dict[Slot, int | None]] = []
+    matches: list[dict[Slot, int | None] | None] = []
     n = len(messages)
     i = 0
     while i < n:
@@ -130,13 +142,13 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
 
 
 def _block_hits(messages: Sequence[Message], start: int, end: int,
-                calls: Sequence[ToolCall]) -> dict[Slot, int | None]:
-    if end == start + 1 and calls:  # one tool message: its results may answer the calls in
-        found = messages[start].tool_results  # order, one each, by id (what match gives then)
-        ids = [c.id for c in calls]
+                calls: Sequence[ToolCall]) -> dict[Slot, int | None] | None:
+    if end == start + 1 and calls:  # one tool message: settled when its results answer
+        found = messages[start].tool_results  # the calls in order, one each, by id (so
+        ids = [c.id for c in calls]  # match would give result p -> call p)
         if len(found) == len(messages[start].parts) and None not in ids \
                 and [r.call_id for r in found] == ids:
-            return {(start, p): p for p in range(len(found))}
+            return None
     slots: list[Slot] = []
     results: list[ToolResult] = []
     for m in range(start, end):

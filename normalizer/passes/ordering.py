@@ -62,7 +62,7 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
         (by_id.setdefault(cid, []) if cid is not None else idless).append(slot)
     moves: dict[Slot, int] = {}
     for block, hits in zip(found, index.matches, strict=True):
-        if block.call_at is None:
+        if block.call_at is None or hits is None:  # a settled block answers every call
             continue
         answered = set(hits.values())
         end = block.tools[-1] if block.tools else block.call_at
@@ -161,7 +161,7 @@ def order_results_like_calls(
     messages = list(draft.history.messages)
     changes: list[Change] = []
     for block, hits in zip(index.blocks, index.matches, strict=True):
-        if block.call_at is not None:
+        if block.call_at is not None and hits is not None:  # a settled block is in order
             changes.extend(_sort_block(messages, block, hits))
     if not changes:
         return draft, ()

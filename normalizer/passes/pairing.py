@@ -128,7 +128,7 @@ def answer_unanswered_calls(
     # back to front: indexes ahead stay valid, and the blocks ahead (whose matches were
     # taken before any change) are untouched, since blocks share no message
     for block, hits in zip(reversed(index.blocks), reversed(index.matches), strict=True):
-        if block.call_at is None:
+        if block.call_at is None or hits is None:  # a settled block answers every call
             continue
         calls = messages[block.call_at].tool_calls
         answered = {hit for hit in hits.values() if hit is not None}
@@ -219,14 +219,14 @@ def dedupe_tool_call_ids(
     renames: dict[str, str] = {}
     changes: list[Change] = []
     # blocks share no message, so each block's matches (taken before any rename) still hold
-    for block, hits in zip(index.blocks, index.matches, strict=True):
+    for k, block in enumerate(index.blocks):
         if block.call_at is None:
             continue
         if per_turn:
             seen = set()
         fresh = _fresh_ids(messages[block.call_at].tool_calls, seen, taken)
         if fresh:
-            changes.extend(_rename_block(messages, block, hits, fresh, renames))
+            changes.extend(_rename_block(messages, block, index.hits(k), fresh, renames))
     if not changes:
         return draft, ()
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
