@@ -8,11 +8,12 @@ can map the vendor's response back to the ids it knows.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from normalizer.ids import Constraint, call_id_for, compose, id_map
-from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult, thaw
+from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -102,9 +103,26 @@ def _renamed(what: str, old: str, new: str, where: str) -> Change:
 def _call_key(call: ToolCall, occurrence: int) -> str:
     """Name, canonical arguments and how many identical id-less calls came before: a repeated
     identical call gets a different key, so a different id (seed 002's collision)."""
-    args = call.arguments if isinstance(call.arguments, str) else json.dumps(
-        thaw(call.arguments), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return f"{call.name}\x00{args}\x00{occurrence}"
+    return f"{_call_stem(call)}{occurrence}"
+
+
+def _call_stem(call: ToolCall) -> str:
+    """The key without its occurrence: name and canonical arguments."""
+    args = call.arguments if isinstance(call.arguments, str) else _CANONICAL.encode(
+        call.arguments)
+    return f"{call.name}\x00{args}\x00"
+
+
+def _plain(value: Any) -> Any:
+    """A frozen JSON object for the encoder (which writes tuples as lists already): the same
+    bytes as dumping `thaw(value)`, without copying it first."""
+    if isinstance(value, Mapping):
+        return dict(value.items())
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                              default=_plain)
 
 
 def assign_missing_call_ids(
@@ -173,10 +191,11 @@ def _name_calls(
     for j, part in enumerate(parts):
         if not isinstance(part, ToolCall) or part.id is not None:
             continue
-        base = _call_key(part, 0)
+        stem = _call_stem(part)  # once: the arguments are serialised for both keys
+        base = f"{stem}0"
         occurrence = seen.get(base, 0)
         seen[base] = occurrence + 1
-        new = call_id_for(_call_key(part, occurrence), rule, taken)
+        new = call_id_for(f"{stem}{occurrence}", rule, taken)
         taken.add(new)
         new_ids.append(new)
         parts[j] = replace(part, id=new)
