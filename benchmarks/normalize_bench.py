@@ -163,10 +163,10 @@ def measure_size(size: int, args: argparse.Namespace, clock: Clock, cells: Cells
                                           f"{max(0.0, clock.left()):.0f} s of the budget left")
                 continue
             baseline = json_roundtrip(texts[protocol[provider]])
-            clock = CLOCKS[args.clock]
-            cells.json.setdefault(key, []).append(timed(baseline, clock))
+            timer = CLOCKS[args.clock]
+            cells.json.setdefault(key, []).append(timed(baseline, timer))
             cells.norm.setdefault(key, []).append(
-                timed(normalize_render(history, provider), clock))
+                timed(normalize_render(history, provider), timer))
         print(f"  size {size}: run {run + 1}/{repeat} done, {clock.left():.0f} s left",
               file=sys.stderr, flush=True)
 
