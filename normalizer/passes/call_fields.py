@@ -71,8 +71,11 @@ def split_text_from_tool_calls(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
+        if message.role != "assistant" or not message.tool_calls:  # before reading the text
+            out.append(message)
+            continue
         texts = tuple(p for p in message.parts if isinstance(p, Text) and p.text.strip())
-        if message.role != "assistant" or not message.tool_calls or not texts:
+        if not texts:
             out.append(message)
             continue
         rest = tuple(p for p in message.parts if not (isinstance(p, Text) and p.text.strip()))
@@ -102,9 +105,12 @@ def join_text_parts(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
+        if message.role not in roles:  # before reading the parts
+            out.append(message)
+            continue
         texts = [p for p in message.parts if isinstance(p, Text)]
         plain = len(texts) == 1 and not texts[0].extras
-        if message.role not in roles or not texts or plain or len(texts) != len(message.parts):
+        if not texts or plain or len(texts) != len(message.parts):
             out.append(message)
             continue
         out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),)))

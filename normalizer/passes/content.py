@@ -36,6 +36,9 @@ def drop_empty_text_blocks(
     out: list[Message] = []
     changes: list[Change] = []
     for m, message in enumerate(draft.history.messages):
+        if not any(isinstance(p, Text) and not p.text.strip() for p in message.parts):
+            out.append(message)  # nothing blank (what _blank asks, without a call per part)
+            continue
         kept = tuple(p for p in message.parts if not _blank(p))
         if len(kept) == len(message.parts) or not kept:
             out.append(message)

@@ -222,16 +222,20 @@ def fix_role_order(
 
     out: list[Message] = []
     changes: list[Change] = []
+    split = bad("tool", "user")
+    last = ""  # the wire role the previous piece ends with (read once per piece)
     for m, message in enumerate(_lift_systems(draft.history.messages, profile, bad, changes)):
-        for piece in _split_text(message, m, bad("tool", "user"), changes):
-            if out and bad(_wire(out[-1], profile)[-1], _wire(piece, profile)[0]):
-                bridge = _bridge(_wire(out[-1], profile)[-1], _wire(piece, profile)[0], bad)
+        for piece in _split_text(message, m, split, changes):
+            wires = _wire(piece, profile)
+            if out and bad(last, wires[0]):
+                bridge = _bridge(last, wires[0], bad)
                 if bridge is not None:
                     out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
                     changes.append(Change("fix_role_order", "insert-bridge-message",
                                           f"added a labelled {bridge} message before this "
                                           f"{piece.role} message", f"messages[{m}]", True))
             out.append(piece)
+            last = wires[-1]
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
@@ -275,8 +279,10 @@ def _wire(message: Message, profile: Profile) -> tuple[str, ...]:
 
 
 def _split_text(message: Message, m: int, split: bool, changes: list[Change]) -> list[Message]:
+    if not split or message.role != "tool":  # before reading the parts
+        return [message]
     texts = tuple(p for p in message.parts if isinstance(p, Text))
-    if not split or message.role != "tool" or not texts or len(texts) == len(message.parts):
+    if not texts or len(texts) == len(message.parts):
         return [message]
     changes.append(Change("fix_role_order", "split-tool-message-text",
                           "moved the text beside the results into a user message of its own",

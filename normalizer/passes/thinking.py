@@ -101,14 +101,18 @@ def drop_foreign_thinking(
     [ToolCall] (or [Text("<thinking>…</thinking>"), ToolCall] under as-text). Lossy: the
     reasoning (and always its signature) is removed or demoted to text."""
     takes_input = takes_reasoning_input(profile)
+    other = _other_field(profile)  # read once, not per part
     messages: list[Message] = []
     changes: list[Change] = []
     for i, message in enumerate(draft.history.messages):
+        if not any(isinstance(p, Thinking) for p in message.parts):
+            messages.append(message)  # only thinking is ever dropped or converted
+            continue
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
             # Reasoning that came in the field the target documents (Cerebras `reasoning`)
             # goes back as it came.
-            own = message.extras.get("reasoning_field") == _other_field(profile) is not None
+            own = message.extras.get("reasoning_field") == other is not None
             verdict = _why_not(part, message, profile, takes_input or own)
             if verdict is None or not isinstance(part, Thinking):
                 parts.append(part)
