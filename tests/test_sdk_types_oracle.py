@@ -24,6 +24,8 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
 from strategies_sdk import GEMINI_CONTENT, as_sent, union_members
 
+from normalizer import check
+from normalizer.protocols import FACTS
 from normalizer.wire import parse, render
 
 EXAMPLES = int(os.environ.get("SDK_EXAMPLES", "300"))
@@ -48,6 +50,9 @@ def _arguments(body: Any) -> list[str]:
 
 
 def _round_trip(body: dict[str, Any], protocol: str, **options: Any) -> None:
+    # A body the SDK's types allow is never unreadable to check(): it may break rules,
+    # never raise (check's request skeleton is as loose as the types).
+    check(body, FACTS[protocol].reference_provider)
     out = render(parse(body, protocol), protocol, model="m", options=options or None)
     if protocol == "gemini":
         out.pop("model", None)
