@@ -12,8 +12,9 @@ modules' own writers.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from normalizer.model import Media, Opaque, thaw
 from normalizer.protocols import PROTOCOLS
@@ -72,6 +73,26 @@ def opaque_text(part: Opaque) -> str:
     return f"[{part.protocol} {part.kind}: {data}]"
 
 
+# The Text extras key that holds a protocol's citations, and the protocol that owns it.
+CITATION_KEYS: Final = {"citations": "anthropic", "annotations": "openai_responses"}
+# What names a citation, in order of preference (Anthropic web search and document
+# locations, Responses url and file citations).
+_CITATION_FIELDS = ("url", "document_title", "title", "filename", "file_id", "cited_text")
+
+
+def citation_names(citations: Any) -> list[str]:
+    """One short name per citation of a Text's `citations`/`annotations` value (a list of
+    objects; null or empty names none)."""
+    if not isinstance(citations, Iterable) or isinstance(citations, str | bytes):
+        return []
+    names = []
+    for citation in citations:
+        found = next((str(citation[k]) for k in _CITATION_FIELDS
+                      if hasattr(citation, "get") and citation.get(k)), None)
+        names.append((found or json.dumps(thaw(citation), ensure_ascii=False))[:120])
+    return names
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """One cell of the table: the verdict and how (or what is lost)."""
@@ -104,8 +125,11 @@ def table() -> dict[str, dict[str, Cell]]:
         "text": _same(PROTOCOLS, Cell("native", "")),
         "refusal (Text, type refusal)": _same(
             ("openai_chat", "openai_responses"), Cell("converted", "plain text")),
-        "citations (Anthropic citations, Responses annotations)": _same(
-            ("anthropic", "openai_responses"), Cell("lossy", "the citations (text kept)")),
+        "citations (Anthropic `citations`)": _same(
+            ("anthropic",), Cell("lossy", "dropped, each named in the change (text kept)")),
+        "citations (Responses `annotations`)": _same(
+            ("openai_responses",), Cell("lossy", "dropped, each named in the change (text "
+                                                 "kept)")),
         "tool call, arguments string": _same(
             ("openai_chat", "openai_responses"),
             Cell("converted", "JSON object (bytes re-serialised)")),
