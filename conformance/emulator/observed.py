@@ -18,6 +18,7 @@ from conformance.evidence.load import EVIDENCE_DIR, Observation, load_evidence
 
 
 def body_key(body: Any) -> str:
+    """The canonical JSON of a request body (sorted keys, compact): the observation index's key."""
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
