@@ -36,7 +36,7 @@ CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")
 
 def known_rule(rule_id: str) -> str:
     """Validate a rule id named in an evidence file: a modelled or a planned rule; raises
-    ValueError with the closest known id otherwise."""
+    ValueError otherwise, naming the closest known id if there is one."""
     if rule_id in RULE_IDS or rule_id in PLANNED_RULES:
         return rule_id
     close = difflib.get_close_matches(rule_id, [*RULE_IDS, *PLANNED_RULES], n=1, cutoff=0.6)

@@ -67,7 +67,7 @@ def cell_backing(r: Mapping[str, Any], row_rules: frozenset[str], index: Index) 
     """What backs one result's cell: observed when the verdict came from the vendor (live, or a
     cassette recorded live); for a raw cell, the newest observation in `index` about its rule
     (`row_rules` for an accept), observed or contradicted; for a reject, documented when the
-    profile holds the rule with high confidence; else modeled."""
+    profile holds the rule as its own (not inherited) with high confidence; else modeled."""
     live = _live(r)
     if live is not None:
         return live

@@ -118,8 +118,8 @@ class ResultsSink:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Close the backends; on the controller, write the report files when `--conformance-report`
-    asks, and fail the session when the published matrix is stale."""
+    """Close the backends; then, unless this is an xdist worker, write the report files when
+    `--conformance-report` asks, and fail the session when the published matrix is stale."""
     config = session.config
     backends = config.stash.get(BACKENDS, None)
     if backends is not None:
