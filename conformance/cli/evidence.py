@@ -5,6 +5,7 @@ undeclared disagreement (or a stale gap), 2 when a file cannot be read."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from conformance.evidence.agree import FAILING, agreements
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     such directory)."""
     root = Path(args.dir)
     if not root.is_dir():
-        print(f"conformance evidence: {root}: no such directory")
+        print(f"conformance evidence: {root}: no such directory", file=sys.stderr)
         return 2
     found = load_evidence(root, shown_from=Path.cwd())
     observations = [o for o in found.observations

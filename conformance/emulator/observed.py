@@ -23,7 +23,7 @@ def body_key(body: Any) -> str:
 
 
 @cache
-def _index(root: Path) -> Mapping[tuple[str, str], Observation]:
+def _index(root: Path) -> Mapping[tuple[str, str, str], Observation]:
     """(vendor, path model, canonical body) -> the newest observation of it. Unreadable files
     are left out here (`conformance evidence` reports them)."""
     found: dict[tuple[str, str, str], Observation] = {}

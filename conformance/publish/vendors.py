@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from conformance.classify import REJECT_STATUSES
 from normalizer.profiles import PROVIDERS
 
 Observation = Mapping[str, Any]
@@ -43,12 +44,15 @@ def read_observations(root: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 def verdict(o: Observation) -> str:
-    """An observation's verdict as the vendor pages count it: accepted (2xx), rejected (400, 409,
-    413, 422) or other."""
-    status = int(o.get("status") or 0)
+    """An observation's verdict as the vendor pages count it: accepted (2xx), rejected (the
+    statuses `classify` counts as a rejection) or other; a status that is not a number is other."""
+    try:
+        status = int(o.get("status") or 0)
+    except (TypeError, ValueError):
+        return "other"
     if 200 <= status < 300:
         return "accepted"
-    return "rejected" if status in (400, 409, 413, 422) else "other"
+    return "rejected" if status in REJECT_STATUSES else "other"
 
 
 def _date(o: Observation) -> str:
