@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from normalizer.model import Media, Opaque, thaw
+from normalizer.model import FUNCTION_RESPONSE_PART, Media, Opaque, thaw
 from normalizer.protocols import PROTOCOLS
 
 Verdict = Literal["native", "converted", "lossy"]
@@ -57,7 +57,13 @@ for _forms in MEDIA_FORMS.values():
 
 
 def media_native(media: Media, protocol: str, place: Place) -> bool:
-    """Whether `protocol`'s renderer writes this media part at `place`."""
+    """Whether `protocol`'s renderer writes this media part at `place`. Media a Gemini
+    `functionResponse.parts` carried (Gemini 3 multimodal function responses) go back there
+    for Gemini; media from another protocol's results still move beside the results, since
+    which Gemini models take `parts` is known for Gemini 3 only
+    (evidence/gemini/image-parts-inside-function-response-accepted-gemini-3-flash.yaml)."""
+    if place == "result" and protocol == "gemini" and media.extras.get(FUNCTION_RESPONSE_PART):
+        return (media.kind, media.source) in MEDIA_FORMS[protocol]["message"]
     return (media.kind, media.source) in MEDIA_FORMS[protocol][place]
 
 
@@ -136,6 +142,11 @@ def table() -> dict[str, dict[str, Cell]]:
         "tool result, text": _same(PROTOCOLS, Cell("native", "")),
         "tool result, structured value": _same(
             ("gemini",), Cell("converted", "JSON text of the value")),
+        "media in a Gemini functionResponse (parts)": {
+            "openai_chat": Cell("converted", "moved beside the results, in the same turn"),
+            "openai_responses": Cell("native", ""), "anthropic": Cell(
+                "native", "images and documents; other kinds as their media rows say"),
+            "gemini": Cell("native", "")},
         "tool result without name": _same(
             ("openai_chat", "openai_responses", "anthropic"),
             Cell("converted", "the call's name, from the history")),

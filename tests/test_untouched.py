@@ -21,7 +21,7 @@ REQUESTS = sorted((ROOT / "tests" / "data" / "real_requests").rglob("*.yaml"))
 VALID = sorted((ROOT / "scenarios" / "valid").glob("*.yaml"))
 # Bodies the SDK itself rewrites before sending (tests/test_real_corpus_wire.py says why).
 SNAKE_CASE = {"gemini3-signature-llm-plugin", "snake-case-calls-camel-case-signature",
-              "vertex-inline-image-in-function-response"}
+              "vertex-inline-image-in-function-response", "function-response-parts-image"}
 
 # Known, with the reason; each is a finding for another part of the library, left visible.
 KNOWN = {

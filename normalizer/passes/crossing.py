@@ -112,7 +112,7 @@ def _move_media(result: ToolResult, target: str, where: str,
     if not movable:
         return result, []
     kept = tuple(p for p in result.content if not any(p is m for m in movable))
-    if not any(isinstance(p, Text) and p.text for p in kept):
+    if result.value is None and not any(isinstance(p, Text) and p.text for p in kept):
         # Never an empty result (which fill_empty_content would call "no output").
         kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
     changes.append(Change(NAME, "media-moved-beside-results", f"{len(movable)} media part(s) "
@@ -141,8 +141,9 @@ def _result(result: ToolResult, target: str, where: str, changes: list[Change]) 
                 crossed.append(new)  # type: ignore[arg-type]
         content = tuple(crossed)
     if result.value is not None and target != "gemini" and not _has_text(content):
-        value = thaw(result.value)
-        content = json.dumps(value, ensure_ascii=False)
+        text = json.dumps(thaw(result.value), ensure_ascii=False)
+        # Media beside a structured value (a Gemini functionResponse with parts) stay.
+        content = (Text(text), *content) if content and not isinstance(content, str) else text
         changes.append(Change(NAME, "structured-result-as-json", f"a structured tool result "
                               f"sent as JSON text in {target}", where, lossless=True))
         return replace(result, content=content, value=None)
