@@ -37,7 +37,7 @@ from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
-from normalizer.passes.options import drop_json_response_type_with_tools
+from normalizer.passes.options import drop_json_response_type_with_tools, drop_unknown_tool_choice
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
     answer_unanswered_calls,
@@ -160,6 +160,8 @@ STEPS: dict[str, Step] = {
     "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
                                            ("tool-choice-without-tools",),
                                            ("declare_missing_tools",)),
+    "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
+                                     ("rewrite_tool_names", "declare_missing_tools")),
     "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
                                                ("response-format-with-tools",),
                                                ("declare_missing_tools",)),

@@ -59,3 +59,58 @@ def _without_json_type(out: dict[str, Any],
                            "type together with function calling", f"{key}.{mime_key}",
                            lossless=False)
     return out, None
+
+
+def drop_unknown_tool_choice(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a `tool_choice` that forces a tool the request does not declare (rule
+    tool-choice-unknown-tool; Chat `{"type": "function", "function": {"name": N}}`,
+    Anthropic `{"type": "tool", "name": N}`). A tool renamed on the way (name_map) is
+    chosen by its new name (lossless); otherwise the choice is removed, and the model
+    picks, or not, among the declared tools (lossy: the forced call is gone).
+
+    Rejected by: Anthropic "Tool 'none' not found in provided tools" (langchain-ai/
+    langchainjs#8928); vLLM "The tool specified in `tool_choice` does not match any of the
+    specified `tools`" (its request validation).
+
+    Before: tools=[add], tool_choice {"type": "tool", "name": "none"}
+    After:  tools=[add], no tool_choice
+    """
+    key = "tool_choice"
+    choice = draft.options.get(key)
+    name = _chosen_name(choice)
+    declared = {t.name for t in draft.tools}
+    if name is None or not declared or name in declared:
+        return draft, ()
+    renamed = next((new for new, old in draft.name_map.items() if old == name), None)
+    if renamed in declared:
+        options = {**thaw(draft.options), key: _with_name(thaw(choice), str(renamed))}
+        change = Change("drop_unknown_tool_choice", "rename-tool-choice",
+                        f"tool_choice names {name!r}, declared as {renamed!r}: renamed", key,
+                        lossless=True)
+    else:
+        options = {k: v for k, v in thaw(draft.options).items() if k != key}
+        change = Change("drop_unknown_tool_choice", "drop-unknown-tool-choice",
+                        f"removed tool_choice forcing {name!r}: no tool of that name is "
+                        "declared", key, lossless=False)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+def _chosen_name(choice: Any) -> str | None:
+    """The tool a Chat or Anthropic `tool_choice` forces, if it names one."""
+    if not isinstance(choice, Mapping):
+        return None
+    if choice.get("type") == "tool":
+        name = choice.get("name")
+    elif choice.get("type") == "function" and isinstance(choice.get("function"), Mapping):
+        name = choice["function"].get("name")
+    else:
+        return None
+    return name if isinstance(name, str) and name else None
+
+
+def _with_name(choice: dict[str, Any], name: str) -> dict[str, Any]:
+    if choice.get("type") == "tool":
+        return {**choice, "name": name}
+    return {**choice, "function": {**choice["function"], "name": name}}
