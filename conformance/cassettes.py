@@ -57,6 +57,7 @@ def read_cassette(path: Path) -> dict[str, Any]:
 
 
 def cassette_path(root: Path, provider: str, topic: str, fault: str, mode: str) -> Path:
+    """The cassette of one item: `<root>/<provider>/<topic>/<fault>.<mode>.yaml`."""
     return root / provider / topic / f"{fault}.{mode}.yaml"
 
 
@@ -199,6 +200,8 @@ def sdk_versions() -> dict[str, str]:
 
 def provenance(backend: str, model: str, base_url: str, today: dt.date | None = None
                ) -> dict[str, Any]:
+    """The provenance stamped on a recorded cassette: backend, model, base URL (secrets
+    scrubbed), date and the installed SDK versions."""
     return {"backend": backend, "model": model, "base_url": scrub_url(base_url),
             "recorded": (today or dt.date.today()).isoformat(), "sdk": sdk_versions()}
 
@@ -210,10 +213,13 @@ def read_provenance(path: Path) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Mismatch:
+    """A request that does not match its cassette's recording, and how they differ."""
+
     path: Path
     difference: str
 
     def explain(self, rerecord: str) -> str:
+        """The one-line explanation, ending with the command that re-records the cassette."""
         return (f"{self.path}: the request does not match the recording: {self.difference}. "
                 f"Re-record with: {rerecord}")
 
