@@ -8,7 +8,7 @@ can map the vendor's response back to the ids it knows.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -47,20 +47,32 @@ def map_parts(history: History, fn: PartFn,
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
-def _call_ids(history: History) -> Iterator[str]:
+def _call_ids(history: History) -> dict[str, None]:
+    """Every call and result id, once each, in order of first appearance."""
+    ids: dict[str, None] = {}
     for message in history.messages:
         calls, results = message.tool_calls, message.tool_results
         if not results:  # calls only (or nothing): the same ids in the same order
-            yield from (c.id for c in calls if c.id is not None)
+            for call in calls:
+                if call.id is not None:
+                    ids[call.id] = None
             continue
         if not calls:
-            yield from (r.call_id for r in results if r.call_id is not None)
+            for result in results:
+                if result.call_id is not None:
+                    ids[result.call_id] = None
             continue
-        for part in message.parts:
-            if isinstance(part, ToolCall) and part.id is not None:
-                yield part.id
-            elif isinstance(part, ToolResult) and part.call_id is not None:
-                yield part.call_id
+        _mixed_ids(message, ids)
+    return ids
+
+
+def _mixed_ids(message: Message, ids: dict[str, None]) -> None:
+    """A message with both calls and results: their ids in part order."""
+    for part in message.parts:
+        if isinstance(part, ToolCall) and part.id is not None:
+            ids[part.id] = None
+        elif isinstance(part, ToolResult) and part.call_id is not None:
+            ids[part.call_id] = None
 
 
 def rewrite_tool_call_ids(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 from normalizer.ids import Constraint, compose, name_map
@@ -24,17 +23,21 @@ def name_constraint(profile: Profile) -> Constraint:
                       max_length=min(lengths) if lengths else None)
 
 
-def _names(draft: Draft) -> Iterator[str]:
-    """Declared names first (so they keep the readable replacements), then used ones."""
-    yield from (tool.name for tool in draft.tools)
+def _names(draft: Draft) -> dict[str, None]:
+    """Declared names first (so they keep the readable replacements), then used ones; each
+    once, in order of first appearance (what the map is built from)."""
+    names = dict.fromkeys(tool.name for tool in draft.tools)
     for message in draft.history.messages:
         calls, results = message.tool_calls, message.tool_results
         if not calls or not results:  # one kind or none: the same names in the same order
-            yield from (p.name for p in calls or results if p.name is not None)
+            for part in calls or results:
+                if part.name is not None:
+                    names[part.name] = None
             continue
         for part in message.parts:
             if isinstance(part, ToolCall | ToolResult) and part.name is not None:
-                yield part.name
+                names[part.name] = None
+    return names
 
 
 def rewrite_tool_names(
