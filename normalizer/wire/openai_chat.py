@@ -228,15 +228,32 @@ def _only_content(message: Message, where: str) -> tuple[Text | Media | Opaque, 
     return message.parts  # type: ignore[return-value]
 
 
-def _render_assistant(message: Message, where: str) -> dict[str, Any]:
-    thinking = [p for p in message.parts if isinstance(p, Thinking)]
-    texts = [p for p in message.parts
-             if isinstance(p, Text | Media) or (_slot(p) == "part")]
-    calls = [p for p in message.parts if isinstance(p, ToolCall) or _slot(p) == "call"]
-    for j, part in enumerate(message.parts):
-        if isinstance(part, ToolResult) or _slot(part) == "message":
+def _assistant_parts(message: Message, where: str) -> tuple[
+        list[Thinking], list[Text | Media | Opaque], list[ToolCall | Opaque]]:
+    """The thinking, the content and the calls of an assistant message, in one walk."""
+    thinking: list[Thinking] = []
+    texts: list[Text | Media | Opaque] = []
+    calls: list[ToolCall | Opaque] = []
+    for j, part in enumerate(message.parts):  # plain classes tested first
+        if isinstance(part, ToolCall):
+            calls.append(part)
+        elif isinstance(part, (Text, Media)):
+            texts.append(part)
+        elif isinstance(part, Thinking):
+            thinking.append(part)
+        elif isinstance(part, Opaque) and part.slot != "message":
+            if part.slot == "part":
+                texts.append(part)
+            elif part.slot == "call":
+                calls.append(part)
+        else:  # a ToolResult, or an Opaque whole message
             raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
                                   f"place in an assistant message in {PROTOCOL}")
+    return thinking, texts, calls
+
+
+def _render_assistant(message: Message, where: str) -> dict[str, Any]:
+    thinking, texts, calls = _assistant_parts(message, where)
     fields: dict[str, Any] = {"role": "assistant",
                               "content": _content(texts, message.extras) if texts else None}
     if not texts and message.extras.get("content_form") == "absent":
