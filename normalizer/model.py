@@ -224,6 +224,12 @@ class ToolCall:
             object.__setattr__(self, "arguments", _frozen(self.arguments))
         object.__setattr__(self, "extras", _frozen(self.extras))
 
+    def with_id(self, new: str | None) -> ToolCall:
+        """A copy with another id: `dataclasses.replace(self, id=new)`, at a third of its
+        cost (the id passes rename thousands of calls). Every field is passed on: a new
+        field must be added here too (tests/test_frozen_encoding.py checks)."""
+        return ToolCall(self.name, self.arguments, new, self.extras, self.wire_arguments)
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
@@ -245,6 +251,11 @@ class ToolResult:
             object.__setattr__(self, "content", tuple(self.content))
         object.__setattr__(self, "extras", _frozen(self.extras))
         object.__setattr__(self, "value", freeze(self.value))
+
+    def with_call_id(self, new: str | None) -> ToolResult:
+        """A copy answering another id: `dataclasses.replace(self, call_id=new)`, cheaper
+        (see `ToolCall.with_id`)."""
+        return ToolResult(new, self.content, self.is_error, self.name, self.extras, self.value)
 
     @property
     def text(self) -> str:

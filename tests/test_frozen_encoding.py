@@ -1,11 +1,13 @@
 """The speed work serialises frozen JSON values directly (no thawed copy first): the bytes
-must be those of `json.dumps(thaw(value), ...)`, which is what the code did before."""
+must be those of `json.dumps(thaw(value), ...)`, which is what the code did before; and its
+cheap copies of frozen parts must be `dataclasses.replace` of the one field."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
-from normalizer.model import JsonMap, thaw
+from normalizer.model import JsonMap, Text, ToolCall, ToolResult, thaw
 from normalizer.passes.ids import _CANONICAL
 from normalizer.wire._openai_common import arguments_to_wire
 
@@ -22,3 +24,14 @@ def test_arguments_render_as_dumping_the_thawed_value() -> None:
 def test_call_keys_serialise_as_dumping_the_thawed_value_sorted() -> None:
     assert _CANONICAL.encode(VALUE) == json.dumps(thaw(VALUE), sort_keys=True,
                                                   ensure_ascii=False, separators=(",", ":"))
+
+
+def test_with_id_and_with_call_id_are_replace_of_that_one_field() -> None:
+    call = ToolCall("f", {"a": [1]}, "x", {"k": 1}, wire_arguments='{"a": [1]}')
+    result = ToolResult("x", (Text("t"),), True, "f", {"k": 2}, {"v": [1]})
+    for before, after, changed in ((call, call.with_id("y"), "id"),
+                                   (result, result.with_call_id("y"), "call_id")):
+        for f in dataclasses.fields(before):  # every field, compared or not
+            want = "y" if f.name == changed else getattr(before, f.name)
+            assert getattr(after, f.name) == want, f.name
+        assert after == dataclasses.replace(before, **{changed: "y"})

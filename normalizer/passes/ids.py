@@ -95,10 +95,10 @@ def rewrite_tool_call_ids(
     def rename(i: int, j: int, part: Part) -> tuple[Part, tuple[Change, ...]]:
         if isinstance(part, ToolCall) and part.id in renames:
             new, where = renames[part.id], f"messages[{i}].parts[{j}]"
-            return replace(part, id=new), (_renamed("tool call id", part.id, new, where),)
+            return part.with_id(new), (_renamed("tool call id", part.id, new, where),)
         if isinstance(part, ToolResult) and part.call_id in renames:
             new, where = renames[part.call_id], f"messages[{i}].parts[{j}]"
-            return replace(part, call_id=new), (_renamed("tool result call_id", part.call_id,
+            return part.with_call_id(new), (_renamed("tool result call_id", part.call_id,
                                                          new, where),)
         return part, ()
 
@@ -210,7 +210,7 @@ def _name_calls(
         new = call_id_for(f"{stem}{occurrence}", rule, taken)
         taken.add(new)
         new_ids.append(new)
-        parts[j] = replace(part, id=new)
+        parts[j] = part.with_id(new)
         changes.append(Change("assign_missing_call_ids", "assign-tool-call-id",
                               f"call {part.name!r} had no id; assigned {new!r} "
                               f"(hash of name, arguments and occurrence {occurrence})",
@@ -239,7 +239,7 @@ def _pair_results(messages: list[Message], i: int) -> list[Change]:
             if match is None:
                 continue
             open_calls.remove(match)
-            parts[j] = replace(part, call_id=match.id)
+            parts[j] = part.with_call_id(match.id)
             changes.append(Change("assign_missing_call_ids", "pair-tool-result-id",
                                   f"result {part.name or ''!r} had no call id; paired with call "
                                   f"{match.id!r} by name and position",
