@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from normalizer.model import JsonMap, Text, ToolCall, ToolResult, thaw
+from normalizer.model import JsonMap, Message, Text, ToolCall, ToolResult, thaw
 from normalizer.passes.ids import _CANONICAL
 from normalizer.wire._openai_common import arguments_to_wire
 
@@ -35,3 +35,13 @@ def test_with_id_and_with_call_id_are_replace_of_that_one_field() -> None:
             want = "y" if f.name == changed else getattr(before, f.name)
             assert getattr(after, f.name) == want, f.name
         assert after == dataclasses.replace(before, **{changed: "y"})
+
+
+def test_with_parts_is_replace_of_the_parts() -> None:
+    message = Message("assistant", (Text("a"),), origin="gemini", extras={"k": 1})
+    after = message.with_parts((Text("b"),))
+    for f in dataclasses.fields(message):
+        if not f.name.startswith("_"):  # the cached calls and results are made again
+            want = (Text("b"),) if f.name == "parts" else getattr(message, f.name)
+            assert getattr(after, f.name) == want, f.name
+    assert after == dataclasses.replace(message, parts=(Text("b"),))

@@ -88,7 +88,7 @@ def split_text_from_tool_calls(
             out.append(message)
             continue
         rest = tuple(p for p in message.parts if not (isinstance(p, Text) and p.text.strip()))
-        out.extend((replace(message, parts=texts), replace(message, parts=rest)))
+        out.extend((message.with_parts(texts), message.with_parts(rest)))
         changes.append(Change("split_text_from_tool_calls", "split-text-from-tool-calls",
                               "moved the text beside tool calls into an assistant message "
                               "of its own before them", f"messages[{i}]", lossless=True))

@@ -43,7 +43,7 @@ def map_parts(history: History, fn: PartFn,
             parts.append(new)
             changes.extend(found)
         same = all(a is b for a, b in zip(parts, message.parts, strict=True))
-        messages.append(message if same else replace(message, parts=tuple(parts)))
+        messages.append(message if same else message.with_parts(tuple(parts)))
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
@@ -215,7 +215,7 @@ def _name_calls(
                               f"call {part.name!r} had no id; assigned {new!r} "
                               f"(hash of name, arguments and occurrence {occurrence})",
                               f"messages[{i}].parts[{j}]", True))
-    return (replace(message, parts=tuple(parts)) if changes else message), changes, new_ids
+    return (message.with_parts(tuple(parts)) if changes else message), changes, new_ids
 
 
 def _pair_results(messages: list[Message], i: int) -> list[Change]:
@@ -245,5 +245,5 @@ def _pair_results(messages: list[Message], i: int) -> list[Change]:
                                   f"{match.id!r} by name and position",
                                   f"messages[{k}].parts[{j}]", True))
         if len(changes) > before:
-            messages[k] = replace(messages[k], parts=tuple(parts))
+            messages[k] = messages[k].with_parts(tuple(parts))
     return changes

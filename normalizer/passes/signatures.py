@@ -88,7 +88,7 @@ def _sign_turn(i: int, message: Message, *, foreign: bool, every: bool, placehol
         changes.append(Change(_PASS, "add-placeholder-thought-signature",
                               f"call {call.name!r} had no thought signature; added Google's "
                               f"placeholder {placeholder!r}", _where(i, j), True))
-    return (replace(message, parts=tuple(parts)) if changes else message), changes
+    return (message.with_parts(tuple(parts)) if changes else message), changes
 
 
 def _signed(call: ToolCall, placeholder: str) -> ToolCall:

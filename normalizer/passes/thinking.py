@@ -122,7 +122,7 @@ def drop_foreign_thinking(
             parts.extend(() if new is None else (new,))
         same = len(parts) == len(message.parts) and all(
             a is b for a, b in zip(parts, message.parts, strict=True))
-        messages.append(message if same else replace(message, parts=tuple(parts)))
+        messages.append(message if same else message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
