@@ -301,11 +301,14 @@ class History:
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema)."""
+    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema), and
+    OpenAI's strict flag as the request declared it (None: not stated), so a repair that
+    drops or changes strictness is a reported change rather than a silent loss."""
 
     name: str
     description: str = ""
     input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
+    strict: bool | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "input_schema", _frozen(self.input_schema))
