@@ -26,8 +26,12 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # "array" when a message's content was an array a lone text would not need, "absent" when
 # an assistant message had no `content` key at all; `reasoning_field` is "reasoning" when a
 # Chat assistant message carried its thinking under that name (Groq, OpenRouter) rather than
-# `reasoning_content`. Never written as a field.
-WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field"})
+# `reasoning_content`; `function_response_part` is true on a Media that a Gemini
+# `functionResponse.parts` carried (Gemini 3 multimodal function responses), so that Gemini
+# gets it back there. Never written as a field.
+FUNCTION_RESPONSE_PART = "function_response_part"
+WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
+                                          FUNCTION_RESPONSE_PART})
 
 
 class JsonMap(Mapping[str, Any]):

@@ -29,6 +29,7 @@ from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
+    drop_unknown_message_fields,
     drop_unknown_tool_call_fields,
     join_text_parts,
     split_text_from_tool_calls,
@@ -140,6 +141,9 @@ STEPS: dict[str, Step] = {
                                    ("tool-arguments-not-object", "tool-arguments-empty")),
     "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
                                           ("unknown-tool-call-field",)),
+    "drop_unknown_message_fields": Step(drop_unknown_message_fields,
+                                        ("unknown-message-field",),
+                                        ("drop_foreign_thinking", "merge_consecutive_roles")),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",)),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
