@@ -119,8 +119,10 @@ _RESPONSES_ITEM = ByType({
     "type": _maybe(STR), "role": STR, "id": _maybe(STR), "call_id": _maybe(STR),
     "name": _maybe(STR),  # `arguments` is not checked: tool_search_call's is any value
     "content": _RESPONSES_CONTENT,
-    "output": _maybe(OneOf((STR, Arr(ANY_OBJ), ANY_OBJ),
-                           "a string, an array of content parts or an object")),
+    # The one object output in the SDK's types is computer_call_output's screenshot, whose
+    # `type` is required.
+    "output": _maybe(OneOf((STR, Arr(ANY_OBJ), Obj(("type",), {"type": STR})),
+                           "a string, an array of content parts or a typed object")),
     "summary": Arr(_TYPED)}))
 # Server tool results (web_fetch_tool_result, bash_code_execution_tool_result, advisor
 # results) carry an object as content; recorded requests replaying them were accepted
