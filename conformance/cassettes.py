@@ -236,9 +236,16 @@ def use(path: Path, record_mode: str, secret: str = "",
     before = path.read_bytes() if path.is_file() else None
     with recorder.use_cassette(str(path), allow_playback_repeats=True) as cassette:
         yield cassette
-    # vcrpy writes the file only when it recorded something new.
-    if record_mode != "none" and stamp is not None and path.is_file() \
-            and path.read_bytes() != before:
+    if record_mode == "none" or stamp is None:
+        return
+    # vcrpy writes the file only when it recorded something new; a block that sent nothing
+    # (the SDK refused the body before sending) still leaves a stamped cassette with no
+    # interactions, so a replay reaches the same refusal instead of "no cassette".
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump({"interactions": [], "version": 1}), encoding="utf-8")
+        _restamp(path, stamp)
+    elif path.read_bytes() != before:
         _restamp(path, stamp)
 
 
