@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
@@ -184,24 +185,32 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
-@functools.cache
 def _kinds() -> SimpleNamespace:
-    """The exception types the mapper tells apart, imported on first use (the SDKs take
-    about a second to import, and most processes that import this module never fail)."""
-    import anthropic
-    import openai
-    from google.genai import errors as genai_errors
-    from vcr.errors import CannotOverwriteExistingCassetteException
+    """The exception types the mapper tells apart, from the SDKs this process has imported:
+    an exception of an SDK's type cannot exist before its SDK is imported, and importing
+    the other two would cost about two seconds of a CLI run or a plugin subprocess."""
+    return _kinds_of(frozenset(name for name in _SDK_MODULES if name in sys.modules))
 
+
+_SDK_MODULES = ("openai", "anthropic", "google.genai.errors", "vcr.errors")
+
+
+@functools.cache
+def _kinds_of(loaded: frozenset[str]) -> SimpleNamespace:
+    def types(module: str, *names: str) -> tuple[type[BaseException], ...]:
+        return tuple(getattr(sys.modules[module], n) for n in names) if module in loaded \
+            else ()
+
+    sdks = ("openai", "anthropic")
     return SimpleNamespace(
-        cassette_mismatch=CannotOverwriteExistingCassetteException,
-        status=(openai.APIStatusError, anthropic.APIStatusError),
-        gemini=genai_errors.APIError,
-        timeout=(openai.APITimeoutError, anthropic.APITimeoutError, TimeoutError,
+        cassette_mismatch=types("vcr.errors", "CannotOverwriteExistingCassetteException"),
+        status=tuple(t for m in sdks for t in types(m, "APIStatusError")),
+        gemini=types("google.genai.errors", "APIError"),
+        timeout=(*(t for m in sdks for t in types(m, "APITimeoutError")), TimeoutError,
                  *_transport("TimeoutException")),
         # ConnectionError covers the network guard's NetworkBlockedError.
-        connection=(openai.APIConnectionError, anthropic.APIConnectionError, ConnectionError,
-                    *_transport("TransportError")))
+        connection=(*(t for m in sdks for t in types(m, "APIConnectionError")),
+                    ConnectionError, *_transport("TransportError")))
 
 
 def _http_status(exc: BaseException, kinds: SimpleNamespace) -> int | None:
