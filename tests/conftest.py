@@ -5,6 +5,7 @@ means a change, not a lucky draw); `CONFORMANCE_TEST_DEPTH=thorough` explores an
 
 from __future__ import annotations
 
+import importlib
 from contextlib import ExitStack
 
 import pytest
@@ -19,6 +20,18 @@ settings.load_profile("thorough" if DEPTH == "thorough" else "ci")
 
 pytest_plugins = ["pytester"]
 GUARD = pytest.StashKey[ExitStack]()
+
+
+@pytest.fixture(scope="session")
+def suite_loaded() -> None:
+    """In-process inner runs (`pytester.runpytest_inprocess`) unload every module they
+    imported when they end; imported here first, the SDKs and the plugin's suite stay loaded
+    and an inner run costs what its items cost (a subprocess spends ~2 s importing)."""
+    for name in ("openai", "anthropic", "google.genai", "vcr", "conformance.backends",
+                 "conformance.pytest_plugin.collect", "conformance.pytest_plugin.published",
+                 "conformance.publish.matrix", "conformance.publish.recorded",
+                 "conformance.emulator.server"):
+        importlib.import_module(name)
 
 
 def pytest_configure(config: pytest.Config) -> None:
