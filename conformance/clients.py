@@ -118,7 +118,8 @@ def _events(open_stream: Callable[[], Any]) -> Iterator[Any]:
 
 
 # Building an SDK client loads the CA bundle (about 0.2 s): clients are kept per
-# (protocol, base URL, key) for the life of the process and closed by close_clients().
+# (protocol, base URL, key) for the life of the process (siblings of one SDK and key share
+# one connection pool: `_sibling`) and closed by close_clients().
 _CLIENTS: dict[tuple[str, str, str], Any] = {}
 _LOCK = threading.Lock()
 
@@ -127,8 +128,23 @@ def _client(protocol: str, base_url: str, api_key: str) -> Any:
     key = (protocol, base_url, api_key)
     with _LOCK:
         if key not in _CLIENTS:
-            _CLIENTS[key] = new_client(protocol, base_url, api_key)
+            _CLIENTS[key] = _sibling(protocol, base_url, api_key) \
+                or new_client(protocol, base_url, api_key)
         return _CLIENTS[key]
+
+
+def _sibling(protocol: str, base_url: str, api_key: str) -> Any:
+    """A kept openai or anthropic client of the same SDK and key, re-pointed at `base_url`
+    with the SDK's own `with_options`: it shares the HTTP connection pool and CA bundle,
+    so a replay of cassettes recorded at ~250 base URLs builds one client, not ~250."""
+    family = _FAMILY.get(protocol)
+    for (other, _, key), client in _CLIENTS.items():
+        if family is not None and _FAMILY.get(other) == family and key == api_key:
+            return client.with_options(base_url=base_url)
+    return None
+
+
+_FAMILY = {"openai_chat": "openai", "openai_responses": "openai", "anthropic": "anthropic"}
 
 
 def close_clients() -> None:
