@@ -148,6 +148,7 @@ _FAMILY = {"openai_chat": "openai", "openai_responses": "openai", "anthropic": "
 
 
 def close_clients() -> None:
+    """Close every cached SDK client (the next send builds new ones)."""
     with _LOCK:
         clients = list(_CLIENTS.values())
         _CLIENTS.clear()

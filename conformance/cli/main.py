@@ -16,6 +16,8 @@ CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool the signal s
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `conformance` parser with every subcommand of SUBCOMMANDS registered (raises
+    ModuleNotFoundError when the suite's dependencies are not installed)."""
     parser = argparse.ArgumentParser(
         prog="conformance",
         description="Check and repair chat histories with tool calls for LLM vendors, and "

@@ -157,24 +157,54 @@ def function_response_count(body: Mapping[str, Any], rule: Rule,
     the whole run of consecutive call turns before it (Gemini 3)."""
     contents = _contents(body)
     chained = bool(rule.params.get("consecutive_call_turns"))
+    over_turns = bool(rule.params.get("responses_over_turns"))
+    if over_turns and not _for_model(rule, model):
+        return  # the looser count is observed for its models only; unknown: the strict copy
     run = 0  # calls in the run of consecutive call turns ending here
     for k, (_, content) in enumerate(contents[:-1]):
         calls = _calls(content)
         run = (run if chained else 0) + len(calls) if calls else 0
         j, after = contents[k + 1]
-        answers = _responses(after)
-        if calls and answers and len(answers) != run:
+        answers = len(_responses(after))
+        if over_turns:  # responses split over the turns that hold nothing else (2.5 Flash)
+            answers = sum(len(_responses(c)) for _, c in _response_run(contents, k + 1))
+        if calls and answers and answers != run:
             yield Finding(f"contents[{j}]", {"index": j, "calls": run,
-                                              "responses": len(answers)})
+                                              "responses": answers})
+
+
+def _only_responses(content: Mapping[str, Any]) -> bool:
+    answers = _responses(content)
+    return bool(answers) and len(answers) == len(_parts(content))
+
+
+def _response_run(contents: list[Content], start: int) -> list[Content]:
+    """The contents from `start` on that hold function responses only (at least the first,
+    when it holds any response)."""
+    run = contents[start:start + 1]
+    for item in contents[start + 1:]:
+        if not (_only_responses(run[-1][1]) and _only_responses(item[1])):
+            break
+        run.append(item)
+    return run
 
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
-    """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
+    """`orphan-tool-result`: a tool result whose call is not in the turn right before it; with
+    params.responses_over_turns, a turn of responses only may also follow such a turn that is
+    itself answered home (responses split over several user turns, Gemini 2.5 Flash)."""
     contents = _contents(body)
+    over_turns = bool(rule.params.get("responses_over_turns"))
+    if over_turns and not _for_model(rule, model):
+        return  # as in function_response_count: an unknown model gets the strict copy
+    home = False  # the content before this one is an answered turn of responses only
     for k, (i, content) in enumerate(contents):
-        if _responses(content) and (k == 0 or not _calls(contents[k - 1][1])):
+        after_call = k > 0 and bool(_calls(contents[k - 1][1]))
+        answered = after_call or (over_turns and home and _only_responses(content))
+        if _responses(content) and not answered:
             yield Finding(f"contents[{i}]", {"index": i})
+        home = answered and _only_responses(content)
 
 
 def _current_turn(contents: list[Content]) -> list[Content]:
