@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer import PROVIDERS, check, normalize_request
 
@@ -20,7 +20,7 @@ GAPS: dict[tuple[str, str], str] = {}
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_real_request_normalizes_for_every_provider(path: Path) -> None:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = fast_yaml.load(path.read_text(encoding="utf-8"))
     failures: dict[str, str] = {}
     for provider in sorted(PROVIDERS):
         out = normalize_request(doc["request"], doc["protocol"], provider)
