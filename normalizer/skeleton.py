@@ -87,8 +87,10 @@ _CHAT_CALL = Obj((), {"id": STR, "type": STR,
 CHAT_MESSAGE = Obj(("role",), {
     "role": STR, "content": OneOf((STR, Arr(_TYPED), NULL), "a string or an array of parts"),
     "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": STR})
-_RESPONSES_OUTPUT = OneOf((STR, Arr(ANY_OBJ), ANY_OBJ),
-                          "a string, an array of content parts or an object")
+# The one object output in the SDK's types is computer_call_output's screenshot, whose `type`
+# is required; a function_call_output's output is a string or an array.
+_RESPONSES_OUTPUT = OneOf((STR, Arr(ANY_OBJ), Obj(("type",), {"type": STR})),
+                          "a string, an array of content parts or a typed object")
 # One spec for every item type, so a field is as loose as its loosest item type in the SDK's
 # `ResponseInputItemParam`: `tool_search_call` has `call_id: Optional[str]` and `arguments:
 # object`, `mcp_call` has `output: Optional[str]`, `computer_call_output` an object,
