@@ -114,11 +114,10 @@ class Backends:
             return Sent(Outcome(None, failure="no-cassette", detail=f"{cassette} does not exist; "
                                 f"record it with: conformance record --provider {provider.name}"),
                         {"backend": "cassette", "cassette": str(cassette)})
-        stamp = cassettes.read_provenance(cassette)
-        base_url = stamp.get("base_url") or provider.base_url
-        with cassettes.use(cassette, "none"):
-            outcome = send(provider.protocol, base_url=base_url, api_key=PLACEHOLDER_KEY,
-                           model=model, body=body)
+        with cassettes.use(cassette, "none") as recording:
+            stamp = cassettes.provenance_of(recording)
+            outcome = send(provider.protocol, base_url=stamp.get("base_url") or provider.base_url,
+                           api_key=PLACEHOLDER_KEY, model=model, body=body)
         if outcome.failure == "cassette-mismatch":  # vcrpy's exception, mapped by type
             difference = cassettes.closest_difference(cassette, body)
             outcome = Outcome(None, failure="cassette-mismatch", detail=cassettes.Mismatch(

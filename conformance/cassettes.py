@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 import vcr
 import yaml
-from vcr.errors import CannotOverwriteExistingCassetteException
+from vcr.errors import CannotOverwriteExistingCassetteException, MissingMetadataError
 
 from conformance.options import RECORD_MODES
 
@@ -211,6 +211,15 @@ def read_provenance(path: Path) -> dict[str, Any]:
     return dict((read_cassette(path).get("metadata") or {}).get("provenance") or {})
 
 
+def provenance_of(recording: vcr.cassette.Cassette) -> dict[str, Any]:
+    """What `read_provenance` gives, from a cassette vcrpy has loaded (a replay then parses
+    the file once, not twice)."""
+    try:
+        return dict(recording.get_metadata("provenance", {}) or {})
+    except MissingMetadataError:  # a read-only cassette without provenance
+        return {}
+
+
 @dataclass(frozen=True, slots=True)
 class Mismatch:
     """A request that does not match its cassette's recording, and how they differ."""
@@ -284,4 +293,4 @@ def lint(path: Path) -> list[str]:
 
 __all__ = ["RECORD_MODES", "CannotOverwriteExistingCassetteException", "Mismatch",
            "cassette_path", "closest_difference", "lint", "make_vcr", "provenance",
-           "read_provenance", "scrub_url", "scrub_url_secrets", "use"]
+           "provenance_of", "read_provenance", "scrub_url", "scrub_url_secrets", "use"]

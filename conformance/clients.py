@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
@@ -117,7 +118,8 @@ def _events(open_stream: Callable[[], Any]) -> Iterator[Any]:
 
 
 # Building an SDK client loads the CA bundle (about 0.2 s): clients are kept per
-# (protocol, base URL, key) for the life of the process and closed by close_clients().
+# (protocol, base URL, key) for the life of the process (siblings of one SDK and key share
+# one connection pool: `_sibling`) and closed by close_clients().
 _CLIENTS: dict[tuple[str, str, str], Any] = {}
 _LOCK = threading.Lock()
 
@@ -126,8 +128,23 @@ def _client(protocol: str, base_url: str, api_key: str) -> Any:
     key = (protocol, base_url, api_key)
     with _LOCK:
         if key not in _CLIENTS:
-            _CLIENTS[key] = new_client(protocol, base_url, api_key)
+            _CLIENTS[key] = _sibling(protocol, base_url, api_key) \
+                or new_client(protocol, base_url, api_key)
         return _CLIENTS[key]
+
+
+def _sibling(protocol: str, base_url: str, api_key: str) -> Any:
+    """A kept openai or anthropic client of the same SDK and key, re-pointed at `base_url`
+    with the SDK's own `with_options`: it shares the HTTP connection pool and CA bundle,
+    so a replay of cassettes recorded at ~250 base URLs builds one client, not ~250."""
+    family = _FAMILY.get(protocol)
+    for (other, _, key), client in _CLIENTS.items():
+        if family is not None and _FAMILY.get(other) == family and key == api_key:
+            return client.with_options(base_url=base_url)
+    return None
+
+
+_FAMILY = {"openai_chat": "openai", "openai_responses": "openai", "anthropic": "anthropic"}
 
 
 def close_clients() -> None:
@@ -185,24 +202,32 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
-@functools.cache
 def _kinds() -> SimpleNamespace:
-    """The exception types the mapper tells apart, imported on first use (the SDKs take
-    about a second to import, and most processes that import this module never fail)."""
-    import anthropic
-    import openai
-    from google.genai import errors as genai_errors
-    from vcr.errors import CannotOverwriteExistingCassetteException
+    """The exception types the mapper tells apart, from the SDKs this process has imported:
+    an exception of an SDK's type cannot exist before its SDK is imported, and importing
+    the other two would cost about two seconds of a CLI run or a plugin subprocess."""
+    return _kinds_of(frozenset(name for name in _SDK_MODULES if name in sys.modules))
 
+
+_SDK_MODULES = ("openai", "anthropic", "google.genai.errors", "vcr.errors")
+
+
+@functools.cache
+def _kinds_of(loaded: frozenset[str]) -> SimpleNamespace:
+    def types(module: str, *names: str) -> tuple[type[BaseException], ...]:
+        return tuple(getattr(sys.modules[module], n) for n in names) if module in loaded \
+            else ()
+
+    sdks = ("openai", "anthropic")
     return SimpleNamespace(
-        cassette_mismatch=CannotOverwriteExistingCassetteException,
-        status=(openai.APIStatusError, anthropic.APIStatusError),
-        gemini=genai_errors.APIError,
-        timeout=(openai.APITimeoutError, anthropic.APITimeoutError, TimeoutError,
+        cassette_mismatch=types("vcr.errors", "CannotOverwriteExistingCassetteException"),
+        status=tuple(t for m in sdks for t in types(m, "APIStatusError")),
+        gemini=types("google.genai.errors", "APIError"),
+        timeout=(*(t for m in sdks for t in types(m, "APITimeoutError")), TimeoutError,
                  *_transport("TimeoutException")),
         # ConnectionError covers the network guard's NetworkBlockedError.
-        connection=(openai.APIConnectionError, anthropic.APIConnectionError, ConnectionError,
-                    *_transport("TransportError")))
+        connection=(*(t for m in sdks for t in types(m, "APIConnectionError")),
+                    ConnectionError, *_transport("TransportError")))
 
 
 def _http_status(exc: BaseException, kinds: SimpleNamespace) -> int | None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import fast_yaml
 import pytest
-import yaml
 from loopback import Answer, Loopback
 
 from conformance.backends import Backends
@@ -81,7 +81,7 @@ def test_recording_keeps_only_the_last_attempt(server: Loopback, tmp_path: Path,
     item = Item(load_scenario(SCENARIO), provider, "normalized")
     run_item(item, backends)
     backends.close()
-    data = yaml.safe_load(item.cassette(tmp_path).read_text())
+    data = fast_yaml.load(item.cassette(tmp_path).read_text())
     assert [i["response"]["status"]["code"] for i in data["interactions"]] == [200]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import fast_yaml
 import openai
-import yaml
 
 from conformance import cassettes
 from conformance.emulator import serve
@@ -22,7 +22,7 @@ def _ask(base_url: str, text: str) -> None:
 
 
 def _stored(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return fast_yaml.load(path.read_text(encoding="utf-8"))
 
 
 def test_re_recording_rewrites_the_provenance_and_keeps_one_interaction(tmp_path: Path) -> None:

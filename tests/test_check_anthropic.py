@@ -8,7 +8,7 @@ import contextlib
 import re
 from typing import Any
 
-import yaml
+import fast_yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +21,8 @@ PROVIDER = "anthropic"
 CASES_DIR = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 PROFILE = load_profile(PROVIDER)
-CASES: list[dict[str, Any]] = yaml.safe_load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
-VALID: dict[str, Any] = yaml.safe_load((CASES_DIR / f"valid_{PROFILE.protocol}.yaml").read_text())
+CASES: list[dict[str, Any]] = fast_yaml.load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
+VALID: dict[str, Any] = fast_yaml.load((CASES_DIR / f"valid_{PROFILE.protocol}.yaml").read_text())
 SIG = "EghkZW1vLWFudGhyb3BpYy1zaWduYXR1cmUtMQ=="
 
 

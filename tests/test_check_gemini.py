@@ -8,8 +8,8 @@ import contextlib
 import re
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +22,8 @@ PROVIDER = "gemini"
 CASES_DIR = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not fill
 PROFILE = load_profile(PROVIDER)
-CASES: list[dict[str, Any]] = yaml.safe_load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
-VALID: dict[str, Any] = yaml.safe_load((CASES_DIR / f"valid_{PROFILE.protocol}.yaml").read_text())
+CASES: list[dict[str, Any]] = fast_yaml.load((CASES_DIR / f"{PROVIDER}.yaml").read_text())
+VALID: dict[str, Any] = fast_yaml.load((CASES_DIR / f"valid_{PROFILE.protocol}.yaml").read_text())
 G3 = "gemini-3-pro-preview"
 
 

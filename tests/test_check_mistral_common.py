@@ -11,8 +11,8 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import mistral_common
@@ -27,7 +27,7 @@ from conformance.probe.cases import RULES_DIR
 pytest.importorskip("mistral_common")
 
 CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
-MISTRAL_CASES = yaml.safe_load((CASES / "mistral.yaml").read_text(encoding="utf-8"))
+MISTRAL_CASES = fast_yaml.load((CASES / "mistral.yaml").read_text(encoding="utf-8"))
 
 # (rule, reject|accept) -> "verdict" or "message": how check and mistral-common differ.
 EXPECTED: dict[tuple[str, str], str] = {
@@ -63,7 +63,7 @@ def test_check_agrees_with_mistral_common(case: dict[str, Any], side: str) -> No
 
 
 def test_valid_conversation_accepted_by_both() -> None:
-    body = yaml.safe_load((CASES / "valid_openai_chat.yaml").read_text(encoding="utf-8"))
+    body = fast_yaml.load((CASES / "valid_openai_chat.yaml").read_text(encoding="utf-8"))
     result = compare_with_check(body)
     assert result.theirs.accepted and result.ours == ()
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +28,7 @@ TABLE = detectors("openai_chat")
 
 
 def load_cases(provider: str) -> list[dict[str, Any]]:
-    return yaml.safe_load((CASES / f"{provider}.yaml").read_text(encoding="utf-8")) or []
+    return fast_yaml.load((CASES / f"{provider}.yaml").read_text(encoding="utf-8")) or []
 
 
 def all_cases() -> list[Any]:
@@ -36,7 +36,7 @@ def all_cases() -> list[Any]:
 
 
 def valid_body() -> dict[str, Any]:
-    return yaml.safe_load((CASES / "valid_openai_chat.yaml").read_text(encoding="utf-8"))
+    return fast_yaml.load((CASES / "valid_openai_chat.yaml").read_text(encoding="utf-8"))
 
 
 def test_texts_stay_each_vendors_own() -> None:

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 import normalizer
 from conformance.probe.cases import RULES_DIR
@@ -30,11 +30,11 @@ LEFTOVER = re.compile(r"\{[a-z_]+\}")  # a template field the detector did not f
 
 
 def cases(provider: str) -> list[dict[str, Any]]:
-    return yaml.safe_load((CASES / f"{provider}.yaml").read_text(encoding="utf-8")) or []
+    return fast_yaml.load((CASES / f"{provider}.yaml").read_text(encoding="utf-8")) or []
 
 
 def valid(protocol: str) -> dict[str, Any]:
-    return yaml.safe_load((CASES / f"valid_{protocol}.yaml").read_text(encoding="utf-8"))
+    return fast_yaml.load((CASES / f"valid_{protocol}.yaml").read_text(encoding="utf-8"))
 
 
 ALL = [pytest.param(p, c, id=f"{p}-{c['rule']}") for p in PROVIDERS for c in cases(p)]

@@ -3,11 +3,14 @@ is generated from the profiles (fresh)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from conformance.cli.main import main
 from conformance.probe.cases import RULES_DIR
 from conformance.publish.rules_doc import OUT, render
 from normalizer.profiles import builtin_profiles
@@ -16,8 +19,21 @@ CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "conformance.cli.main", "check", *args],
-                          input=stdin, capture_output=True, text=True)
+    """`conformance check ARGS` in this process (the command's own main, its streams
+    redirected): a subprocess per call spent a second importing. The console script itself
+    is run by tests/test_foundation.py and tests/test_cli_closed_pipe.py."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["check", *args])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(["conformance", "check", *args], code,
+                                       out.getvalue(), err.getvalue())
 
 
 def test_clean_body_exits_0(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer import normalize_request
 from normalizer.crossing import citation_names
@@ -35,7 +35,7 @@ def _citations(body: Any, key: str) -> list[Any]:
 @pytest.mark.parametrize("source", sorted(BODIES))
 @pytest.mark.parametrize("target", PROTOCOLS)
 def test_citations_survive_or_a_lossy_change_names_them(source: str, target: str) -> None:
-    doc = yaml.safe_load(BODIES[source].read_text(encoding="utf-8"))
+    doc = fast_yaml.load(BODIES[source].read_text(encoding="utf-8"))
     cited = _citations(doc["request"], KEY[source])
     assert cited, "the body holds citations"
     result = normalize_request(doc["request"], source, REFERENCE_PROVIDER[target])
@@ -51,7 +51,7 @@ def test_citations_survive_or_a_lossy_change_names_them(source: str, target: str
 
 
 def test_the_cited_text_stays() -> None:
-    doc = yaml.safe_load(BODIES["openai_responses"].read_text(encoding="utf-8"))
+    doc = fast_yaml.load(BODIES["openai_responses"].read_text(encoding="utf-8"))
     texts = [c["text"] for item in doc["request"]["input"] if isinstance(item, dict)
              for c in (item.get("content") if isinstance(item.get("content"), list) else [])
              if c.get("annotations")]

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 import normalizer
 from conformance.emulator import Emulator, EmulatorServer, endpoints_for, serve
@@ -30,7 +30,7 @@ UNPAIRED = {"model": "m", "messages": [
 
 
 def _typo_profile() -> Any:
-    data = yaml.safe_load(OPENAI.read_text(encoding="utf-8"))
+    data = fast_yaml.load(OPENAI.read_text(encoding="utf-8"))
     for rule in data["rules"]:
         if rule["id"] == "tool-call-id-missing":
             rule["message"] = "Missing {nope}: '{param}'."

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+import fast_yaml
 import openai
 import pytest
 import sdk_calls as calls
-import yaml
 from google.genai import errors as genai_errors
 
 import normalizer
@@ -32,7 +32,7 @@ GEMINI_MODEL = "gemini-2.5-flash"
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    data = fast_yaml.load(path.read_text(encoding="utf-8")) or []
     return data if isinstance(data, list) else [data]
 
 

@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer import check, normalize_request, parse
 from normalizer.model import Media, ToolResult
@@ -25,7 +25,7 @@ DATA = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhf"
 
 
 def _request() -> dict[str, Any]:
-    return yaml.safe_load(BODY.read_text(encoding="utf-8"))["request"]
+    return fast_yaml.load(BODY.read_text(encoding="utf-8"))["request"]
 
 
 def test_the_parts_are_media_of_the_result() -> None:

@@ -1,4 +1,6 @@
-"""The pytest plugin end to end (inner pytest runs in a subprocess, against the emulator)."""
+"""The pytest plugin end to end, against the emulator. Inner runs are in process (the SDKs
+and the suite stay loaded: conftest.suite_loaded) except where a process is the point: the
+xdist run and the terminal question."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ ARGS = ("-p", "no:cacheprovider", "--conformance-provider", "openai",
 
 
 @pytest.fixture
-def scenarios(pytester: pytest.Pytester) -> pytest.Pytester:
+def scenarios(pytester: pytest.Pytester, suite_loaded: None) -> pytest.Pytester:
     folder = pytester.path / "scenarios" / "pairing"
     folder.mkdir(parents=True)
     (folder / "partial.yaml").write_text(GOOD, encoding="utf-8")
@@ -30,18 +32,18 @@ def scenarios(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_items_have_readable_ids(scenarios: pytest.Pytester) -> None:
-    result = scenarios.runpytest_subprocess("--co", "-q", *ARGS,
+    result = scenarios.runpytest_inprocess("--co", "-q", *ARGS,
                                                "--conformance-provider", "anthropic")
     out = result.stdout.str()
     for name in ("openai[raw]", "openai[normalized]", "anthropic[raw]", "anthropic[normalized]"):
         assert f"scenarios/pairing/partial.yaml::{name}" in out
-    picked = scenarios.runpytest_subprocess("--co", "-q", *ARGS, "-k", "openai and raw")
+    picked = scenarios.runpytest_inprocess("--co", "-q", *ARGS, "-k", "openai and raw")
     assert "1/2 tests collected" in picked.stdout.str() or "1 test" in picked.stdout.str()
 
 
 def test_bad_file_fails_alone_with_located_error(scenarios: pytest.Pytester) -> None:
     (scenarios.path / "scenarios" / "pairing" / "broken.yaml").write_text(BROKEN)
-    result = scenarios.runpytest_subprocess(*ARGS)
+    result = scenarios.runpytest_inprocess(*ARGS)
     result.assert_outcomes(passed=2, failed=1)
     out = result.stdout.str()
     assert "scenarios/pairing/broken.yaml:4:12: history[0].role:" in out
@@ -51,7 +53,7 @@ def test_bad_file_fails_alone_with_located_error(scenarios: pytest.Pytester) -> 
 
 def test_failure_is_short_and_says_what_next(scenarios: pytest.Pytester) -> None:
     (scenarios.path / "scenarios" / "pairing" / "partial.yaml").write_text(WRONG_EXPECTATION)
-    result = scenarios.runpytest_subprocess(*ARGS)
+    result = scenarios.runpytest_inprocess(*ARGS)
     result.assert_outcomes(passed=1, failed=1)
     out = result.stdout.str()
     assert "expected accept, got reject (HTTP 400: An assistant message with 'tool_calls'" in out
@@ -76,7 +78,7 @@ def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
 def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-" + "test-not-a-real-key-000000000000")
-    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider",
+    result = scenarios.runpytest_inprocess("-p", "no:cacheprovider",
                                             "--conformance-provider", "openai",
                                             "--conformance-backend", "live")
     assert "2 live requests would be sent" in result.stdout.str() + result.stderr.str()
@@ -87,7 +89,7 @@ def test_live_run_needs_yes_when_not_a_tty(scenarios: pytest.Pytester,
 def test_live_items_without_a_key_are_skipped_with_the_reason(
         scenarios: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    result = scenarios.runpytest_subprocess("-p", "no:cacheprovider",
+    result = scenarios.runpytest_inprocess("-p", "no:cacheprovider",
                                             "--conformance-provider", "openai",
                                             "--conformance-backend", "live",
                                             "--conformance-yes", "-rs")

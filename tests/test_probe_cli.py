@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from conformance.cli.main import main
 from conformance.emulator import Emulator, serve
@@ -51,13 +51,13 @@ def test_reprobe_a_builtin_prints_an_empty_diff_and_writes_evidence(
     assert len(files) == sent and f"wrote {sent} evidence files" in printed
     url = f"{emu.sdk_base_url('anthropic')}/v1/messages"
     for path in files:
-        data = yaml.safe_load(path.read_text())
+        data = fast_yaml.load(path.read_text())
         assert [k for k in data if k != "error_type"] == EVIDENCE_KEYS, path.name
         assert data["source"] == {"url": url} and data["confidence"] == "recorded"
         assert data["request"]["model"] == "claude-haiku-4-5" and data["reconstructed"] == []
         assert (data["status"] == 200) == (data["error"] is None)
         assert "not-a-key" not in path.read_text()
-    orphan = yaml.safe_load((evidence / "anthropic" / "probe-orphan-tool-result-1.yaml")
+    orphan = fast_yaml.load((evidence / "anthropic" / "probe-orphan-tool-result-1.yaml")
                             .read_text())
     assert orphan["status"] == 400 and orphan["rules"] == ["orphan-tool-result"]
     assert orphan["endpoint"] == url.split("://", 1)[1]

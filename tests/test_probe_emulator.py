@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
 import yaml
 
@@ -115,7 +116,7 @@ def test_probe_measures_exactly_the_served_profile(name: str, probed: dict[str, 
     rules = {c.rule for c in probe_set(served.protocol).sendable}
     lenient = {r.id for r in measured.rules if not r.enforced}
     assert lenient == rules - set(enforced(served))
-    url = yaml.safe_load(probed[name].read_text())["probed"]["base_url"]
+    url = fast_yaml.load(probed[name].read_text())["probed"]["base_url"]
     for rule in measured.rules:
         assert rule.confidence == "high" and rule.last_verified == rule.observed["date"]
         assert rule.source == f"probe of {url} on {rule.last_verified}"

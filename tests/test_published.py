@@ -30,7 +30,7 @@ def test_the_published_items_are_the_corpus() -> None:
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
+def project(pytester: pytest.Pytester, suite_loaded: None) -> pytest.Pytester:
     target = pytester.path / "scenarios" / f"{SCENARIO}.yaml"
     target.parent.mkdir(parents=True)
     shutil.copy(REPO / "scenarios" / f"{SCENARIO}.yaml", target)
@@ -42,7 +42,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return project.runpytest_subprocess(  # in-process runs re-import the SDKs between runs
+    return project.runpytest_inprocess(  # the suite stays loaded (conftest.suite_loaded)
         "-p", "no:cacheprovider", "--conformance-provider", "openai",
         "--conformance-backend", "cassette", *args)
 

@@ -11,8 +11,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from conformance.cassettes import lint
 from normalizer.wire import PROTOCOLS
@@ -25,7 +25,7 @@ CONFIDENCE = ("recorded", "documented", "pasted")
 
 
 def load(path: Path) -> dict[str, Any]:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = fast_yaml.load(path.read_text(encoding="utf-8"))
     assert isinstance(doc, dict), f"{path}: not a mapping"
     return doc
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer.model import Media, Opaque, ToolCall
 from normalizer.wire import parse, render
@@ -49,7 +49,7 @@ def _camel(value: Any, key: str = "") -> Any:
 
 
 def _load(path: Path) -> tuple[str, dict[str, Any]]:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = fast_yaml.load(path.read_text(encoding="utf-8"))
     return doc["protocol"], doc["request"]
 
 

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer import (
     PROVIDERS,
@@ -32,7 +32,7 @@ GAPS: dict[tuple[str, str], str] = {}
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_real_request_normalizes_for_every_provider(path: Path) -> None:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = fast_yaml.load(path.read_text(encoding="utf-8"))
     failures: dict[str, str] = {}
     texts = _texts(doc["request"], doc["protocol"])
     for provider in sorted(PROVIDERS):

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from normalizer import History, Message, parse, render
 from normalizer.model import WIRE_MARKERS, JsonMap, Part, Text, ToolCall, thaw
@@ -55,7 +55,7 @@ KNOWN_GAPS = {"gemini/vertex-streamed-function-call-arguments":
 
 
 def load(path: Path) -> dict[str, Any]:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return fast_yaml.load(path.read_text(encoding="utf-8"))
 
 
 def name(path: Path) -> str:

@@ -5,8 +5,8 @@ them back as JSON values, `arguments` strings byte for byte.
 openai `ChatCompletionMessageParam` and `ResponseInputItemParam` and anthropic
 `ContentBlockParam` (the blocks of a `MessageParam`) come from `st.from_type`; google-genai
 `Content` is a pydantic model, so its parts are written by hand and passed through
-`types.Content` the way the SDK sends them. 300 examples per protocol by default;
-`SDK_EXAMPLES=5000 pytest tests/test_sdk_types_oracle.py` for a longer local run.
+`types.Content` the way the SDK sends them. 300 examples per protocol by default, 5,000
+with `CONFORMANCE_TEST_DEPTH=thorough` (tests/sizing.py); `SDK_EXAMPLES=N` sets the number.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from openai.types.responses import ResponseInputItemParam
+from sizing import examples
 from strategies_sdk import GEMINI_CONTENT, as_sent, union_members
 
 from normalizer import check
 from normalizer.protocols import FACTS
 from normalizer.wire import parse, render
 
-EXAMPLES = int(os.environ.get("SDK_EXAMPLES", "300"))
+EXAMPLES = int(os.environ.get("SDK_EXAMPLES", examples(300, 5000)))
 # derandomize: CI sees the same examples every run (a flaky oracle helps nobody);
 # SDK_EXAMPLES=N with more examples explores further.
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True,

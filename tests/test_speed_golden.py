@@ -67,18 +67,18 @@ GOLDEN: dict[str, dict[str, str]] = {
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/gemini/20-messages": {
-        "body": "a87985e89d86c9f935f5981ae0ea83ccb1d810cd78f83a54aaf7107fbbd26de4",
-        "changes": "3ed3c792217d19157ba3560c20e0391a2f7de5302dc65b320462327644fd6ae1",
+        "body": "0d150da578db07908b43c9a211d9950ee781c93af682791fd40ae6ccec643e2b",
+        "changes": "b283bc16fbffeb12f9c1d7ee0a0b812fd2a37b0aaab78dccbc05ecf34d9146b8",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/gemini/2000-tokens": {
-        "body": "bbb52523db92e2123927217da9785b3922ff694cbf727441c45141f0b5578e84",
-        "changes": "b09a596584c948a8c910c9b0ff13535cbc6d02f6f2bea8288fa6ae8f9de2e701",
+        "body": "3071be6c87ab027846d38ffbe19a40bd1e118c0d867cf3553e8f802681f79dfc",
+        "changes": "2d10131f3874165200a53916381d92c85b75beebb4c097cd4132a8b60729d52f",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/gemini/whole": {
-        "body": "ed77dfedc27411d9c7218cd19851adf91d60fb2967af9ed0bff477c9c7007715",
-        "changes": "1ea5c34ab49226d793c1dfb577fc7d20cc2ceac54d6403c843bd0dd260af4d68",
+        "body": "157378be1312d54cba5c99b34fba3a67849a1334b081a225c0b2de0c14149714",
+        "changes": "1fd1e191f1571530e30021cc95e4681302599904fb3e5930b0a1b2651b14147f",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "20261122/mistral/20-messages": {
@@ -127,18 +127,18 @@ GOLDEN: dict[str, dict[str, str]] = {
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/gemini/20-messages": {
-        "body": "1b4664fc1706aab494ed624ac337f23a9a352f49b51a5b40bd2760589bc6c2eb",
-        "changes": "7133090d71ab5ee868a9ff459fa37f7306cce5b06d6e69b3cc960c9ea1ab06f9",
+        "body": "6dc82b78f1116060e743504d858f21889464833c67d7dca1c2b9898549ba22b0",
+        "changes": "45f2a7c429a85ad34fdd57706d4674fc11ac1a152622fb1a46ab1b3faa1d5578",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/gemini/2000-tokens": {
-        "body": "72365ed95d665b1b450fe317d4b5e6b35a0000697855a80c69c62e77edc661c2",
-        "changes": "8393eaf818fc99a5fa922085e4ac328870e5d803d5d3f8992092c79740d3bd24",
+        "body": "08762f45402c33f34a604f3bfd0f853c7696e0b2d8e0246a409b1d89fea08232",
+        "changes": "d4921cd439ce927951f8515bc92fa92b3f486569aaaf2e9f8bd78748cf0b4855",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/gemini/whole": {
-        "body": "4f873a0de337b7e488e6680f2b71aa67770f52edfdad4f203b701403d112b88a",
-        "changes": "f2f478931374a1470b7c725a2a43751850b081bd3869fb19c1cd7fb37b40ee48",
+        "body": "c13f9bee142a2443c22a2775f810a3d6845a3ed2fd3b1055a67cb5d617349560",
+        "changes": "d33fe89662f937be5e3cd9d886a4eb5217965b20dc182349ba1ec0fbe239ba3a",
         "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
     },
     "7/mistral/20-messages": {

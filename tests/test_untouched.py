@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
-import yaml
 
 from conformance.bodies import build
 from conformance.providers import BUILTIN_PROVIDERS
@@ -46,7 +46,7 @@ def _untouched(body: dict[str, Any], protocol: str, provider: str,
 
 @pytest.mark.parametrize("path", REQUESTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_valid_real_request_comes_back_unchanged(path: Path) -> None:
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc = fast_yaml.load(path.read_text(encoding="utf-8"))
     known = KNOWN.get(f"{path.parent.name}/{path.stem}")
     if known:
         pytest.xfail(known)

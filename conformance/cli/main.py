@@ -12,6 +12,7 @@ from conformance.cli.output import tolerant_streams
 
 Command = Callable[[argparse.Namespace], int]
 INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
+CLOSED_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a tool the signal stopped
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,7 +47,27 @@ SUITE_MODULES = frozenset({"openai", "anthropic", "google", "vcr", "pydantic", "
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Exit codes (README, "Exit codes"): 0 clean, 1 violations or failing items, 2 bad
-    arguments or unreadable input/profile, 3-7 `probe`'s control failures, 70 a bug."""
+    arguments or unreadable input/profile, 3-7 `probe`'s control failures, 70 a bug, 141
+    the reader closed the output (`conformance normalize ... | head -1`)."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # here (also after argparse's exits), where it can be caught
+    except BrokenPipeError:
+        return closed_pipe()
+
+
+def closed_pipe() -> int:
+    """The reader has gone: stop quietly, as `cat` does. Standard output now points at
+    /dev/null, so the interpreter's own flush at exit has nowhere to fail."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return CLOSED_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     tolerant_streams()
     try:
         parser = build_parser()
@@ -64,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return func(args)
+    except BrokenPipeError:
+        raise  # not a bug: main() ends quietly
     except RecursionError:
         print(f"conformance {args.command}: the input nests too deeply to process",
               file=sys.stderr)

@@ -94,7 +94,8 @@ def drop_foreign_thinking(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes thinking the target cannot take: another vendor's signed blocks (Anthropic:
-    "messages.N.content.0: Invalid `signature` in `thinking` block"), unsigned reasoning
+    "messages.N.content.0: Invalid `signature` in `thinking` block"; Gemini: "Corrupted
+    thought signature."), unsigned reasoning
     where a signature is required ("….thinking.signature: Field required"), and any
     reasoning sent to a target that rejects reasoning input (Groq, Cerebras, Mistral).
     Before: assistant [Thinking(vendor="gemini"), ToolCall] for Anthropic. After: assistant

@@ -1,0 +1,15 @@
+"""Test data read with libyaml. `yaml.safe_load` is the pure-Python loader, ~7x slower, and
+the data files are read at collection (for parametrize) in every xdist worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load(text: str) -> Any:
+    """What `yaml.safe_load(text)` gives, through libyaml when it is there."""
+    return yaml.load(text, Loader=LOADER)  # a safe loader
