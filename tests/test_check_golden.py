@@ -1,0 +1,69 @@
+"""check() speed work must not change verdicts: every violation (all its fields, as JSON)
+that `check` finds in the raw bodies of fixed-seed damaged 3,000-message histories, for every
+built-in provider, hashed and compared with digests computed by main's code (184f760) before
+the check speed work (issue 13, item 3). The counts per rule are pinned beside each digest so a
+failure says which rule moved."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from normalizer import check, render
+from normalizer.check import Violation
+from normalizer.model import thaw
+from normalizer.profiles import PROVIDERS, load_profile
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import histories
+
+SIZE = 3000
+SEEDS = (histories.SEED, 7)
+ON = "2026-11-23"  # scoped rules are selected by date: pin it so the digests do not age
+
+
+@cache
+def _body(seed: int, protocol: str) -> dict[str, Any]:
+    return render(histories.history(SIZE, seed), protocol, tools=histories.TOOLS)
+
+
+def as_json(violations: tuple[Violation, ...]) -> str:
+    """The violations, every field, as canonical JSON."""
+    rows = [[v.rule, v.location, v.status, v.message, thaw(v.error), v.confidence, v.source]
+            for v in violations]
+    return json.dumps(rows, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def outcome(seed: int, provider: str) -> dict[str, Any]:
+    """The digest of `check` on the raw body, and how many violations of each rule."""
+    found = check(_body(seed, load_profile(provider).protocol), provider, on=ON)
+    return {"sha256": hashlib.sha256(as_json(found).encode()).hexdigest(),
+            "rules": dict(sorted(Counter(v.rule for v in found).items()))}
+
+
+GOLDEN: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "data" / "check_golden.json").read_text())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_violations_are_unchanged_by_the_speed_work(seed: int, provider: str) -> None:
+    assert outcome(seed, provider) == GOLDEN[f"{seed}/{provider}"]
+
+
+def write_golden() -> None:  # run once, on main's code: python tests/test_check_golden.py
+    table = {f"{s}/{p}": outcome(s, p) for s in SEEDS for p in PROVIDERS}
+    path = Path(__file__).parent / "data" / "check_golden.json"
+    path.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    write_golden()
