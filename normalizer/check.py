@@ -24,6 +24,7 @@ from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
 from normalizer.scope import scoped
 from normalizer.skeleton import HISTORY, first_problem
+from normalizer.skeleton_fits import fits
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ def check(
     profile = load_profile(provider)
     # A body off its protocol's skeleton (messages not an array, a part not an object, ...)
     # is refused by the vendor's schema before any history rule: unreadable, never clean.
-    problem = first_problem(body, HISTORY[profile.protocol])
+    skeleton = HISTORY[profile.protocol]
+    problem = None if fits(body, skeleton) else first_problem(body, skeleton)
     if problem is not None:
         raise WireFormatError(problem.path, problem.text())
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
