@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from normalizer.checks.shared import one_check
 from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
@@ -86,15 +87,16 @@ def check(
     profile = scoped(profile, model=model, on=on, endpoint=endpoint)
     table = detectors(profile.protocol)
     found: list[Violation] = []
-    for rule in profile.rules:
-        if not rule.enforced:
-            continue
-        detect = table.get(rule.id)
-        if detect is None:
-            raise MissingDetectorError(
-                f"{profile.source_path}: rule {rule.id!r} has no detector for protocol "
-                f"{profile.protocol!r} (normalizer/checks/{profile.protocol}.py)")
-        found.extend(_violation(rule, f) for f in detect(body, rule, model))
+    with one_check():  # the detectors share one reading of the body (checks/shared.py)
+        for rule in profile.rules:
+            if not rule.enforced:
+                continue
+            detect = table.get(rule.id)
+            if detect is None:
+                raise MissingDetectorError(
+                    f"{profile.source_path}: rule {rule.id!r} has no detector for protocol "
+                    f"{profile.protocol!r} (normalizer/checks/{profile.protocol}.py)")
+            found.extend(_violation(rule, f) for f in detect(body, rule, model))
     return tuple(found)
 
 
