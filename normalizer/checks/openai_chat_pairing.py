@@ -12,15 +12,14 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
-    block_of,
     call_blocks,
     call_id,
+    calls,
     entries,
-    indexed,
+    owners,
     param,
     result_id,
-    role,
-    tool_calls,
+    roles,
 )
 from normalizer.profiles import Rule
 
@@ -32,14 +31,14 @@ def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
     tool messages does not follow an assistant message with tool_calls; OpenAI's wording)
     or `id` (also: its tool_call_id is not one of those calls; mistral-common's check)."""
     by_id = param(rule.params, "by", "position") == "id"
-    msgs = entries(body)
-    for i, msg in enumerate(msgs):
-        if role(msg) != "tool":
+    msgs, owner_of, table = entries(body), owners(body), calls(body)
+    for i, kind in enumerate(roles(body)):
+        if kind != "tool":
             continue
-        owner = block_of(msgs, i)
-        rid = result_id(msg)
+        owner = owner_of[i]
+        rid = result_id(msgs[i])
         unmatched = owner is not None and by_id and rid not in {
-            call_id(c) for _, c in tool_calls(msgs[owner])}
+            call_id(c) for _, c in table.of(owner)}
         if owner is None or unmatched:
             yield _result_finding(i, rid)
 
@@ -48,13 +47,12 @@ def tool_result_id_mismatch(body: Body, rule: Rule, model: str | None) -> Iterat
     """A tool message that does follow an assistant message with tool_calls, but whose
     tool_call_id is none of that message's call ids (a message with no id is left to
     tool-call-id-missing)."""
-    msgs = entries(body)
-    for i, msg in enumerate(msgs):
-        owner = block_of(msgs, i) if role(msg) == "tool" else None
-        rid = result_id(msg)
+    msgs, table = entries(body), calls(body)
+    for i, owner in enumerate(owners(body)):
+        rid = result_id(msgs[i]) if owner is not None else None
         if owner is None or rid is None:  # no id at all is tool-call-id-missing
             continue
-        if rid not in {call_id(c) for _, c in tool_calls(msgs[owner])}:
+        if rid not in {call_id(c) for _, c in table.of(owner)}:
             yield _result_finding(i, rid)
 
 
@@ -96,19 +94,20 @@ def duplicate_tool_call_id(body: Body, rule: Rule, model: str | None) -> Iterato
     """A call id used twice. params.scope: `message` (within one assistant message) or
     `history` (anywhere in the request; the default)."""
     per_message = param(rule.params, "scope", "history") == "message"
+    kinds = roles(body)
     seen: set[str] = set()
-    for i, msg in indexed(body):
-        if role(msg) != "assistant":
+    last = -1
+    for i, j, call in calls(body).rows:
+        if kinds[i] != "assistant":
             continue
-        if per_message:
-            seen = set()
-        for j, call in tool_calls(msg):
-            cid = call_id(call)
-            if cid is not None and cid in seen:
-                yield Finding(location=f"messages[{i}].tool_calls[{j}].id",
-                              fields={"index": i, "call": j, "id": cid})
-            if cid is not None:
-                seen.add(cid)
+        if per_message and i != last:
+            seen, last = set(), i
+        cid = call_id(call)
+        if cid is not None and cid in seen:
+            yield Finding(location=f"messages[{i}].tool_calls[{j}].id",
+                          fields={"index": i, "call": j, "id": cid})
+        if cid is not None:
+            seen.add(cid)
 
 
 def tool_results_out_of_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
