@@ -13,13 +13,11 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
-    call_id,
     call_name,
     calls,
     declared_tools,
-    entries,
     param,
-    result_id,
+    result_ids,
     roles,
     text_or_none,
 )
@@ -33,14 +31,14 @@ Site = tuple[str | None, str, int, int]
 
 def _id_sites(body: Body, check: tuple[str, ...]) -> Iterator[Site]:
     want_calls, want_results = "calls" in check, "results" in check
-    msgs, table = entries(body), calls(body)
-    _, position, found = table.rows.columns
+    rids, table = result_ids(body), calls(body)
+    position = table.rows.columns[1]
     for i, kind in enumerate(roles(body)):
         if kind == "assistant" and want_calls:
             for k in range(table.at[i], table.at[i + 1]):
-                yield call_id(found[k]), "call", i, position[k]
+                yield table.ids[k], "call", i, position[k]
         elif kind == "tool" and want_results:
-            yield result_id(msgs[i]), "result", i, 0
+            yield rids[i], "result", i, 0
 
 
 def _name_sites(body: Body, check: tuple[str, ...]) -> Iterator[Site]:

@@ -43,16 +43,16 @@ def roles(body: Mapping[str, Any]) -> tuple[str | None, ...]:
 @dataclass(frozen=True, slots=True)
 class Calls:
     """Every tool-call object of every message (whatever its role), as rows (message index,
-    position, call) in body order; message i's rows are rows `at[i]` to `at[i + 1]`."""
+    position, call) in body order, with each call's id (None: absent or not a string);
+    message i's rows are rows `at[i]` to `at[i + 1]`."""
 
     rows: Rows
+    ids: tuple[str | None, ...]
     at: tuple[int, ...]
 
-    def of(self, index: int) -> Iterator[tuple[int, Mapping[str, Any]]]:
-        """(position, call) for each tool call of message `index`."""
-        _, position, found = self.rows.columns
-        return zip(position[self.at[index]:self.at[index + 1]],
-                   found[self.at[index]:self.at[index + 1]], strict=True)
+    def ids_of(self, index: int) -> tuple[str | None, ...]:
+        """The id of each tool call of message `index`."""
+        return self.ids[self.at[index]:self.at[index + 1]]
 
     def has(self, index: int) -> bool:
         """Whether message `index` has any tool-call object."""
@@ -72,7 +72,14 @@ def calls(body: Mapping[str, Any]) -> Calls:
             position.append(j)
             found.append(call)
         at.append(len(found))
-    return Calls(Rows(tuple(message), tuple(position), tuple(found)), tuple(at))
+    return Calls(Rows(tuple(message), tuple(position), tuple(found)),
+                  tuple(map(call_id, found)), tuple(at))
+
+
+@shared
+def result_ids(body: Mapping[str, Any]) -> tuple[str | None, ...]:
+    """Each entry's `tool_call_id` (None: absent, not a string, or not an object)."""
+    return tuple(map(result_id, entries(body)))
 
 
 def with_calls(body: Mapping[str, Any]) -> Iterator[int]:
@@ -115,14 +122,18 @@ class CallBlock:
     """An assistant message with tool calls and the tool messages right after it."""
 
     index: int
-    calls: tuple[tuple[int, Mapping[str, Any]], ...]
-    results: tuple[tuple[int, Mapping[str, Any]], ...]
     end: int  # index of the first message after the results (len(messages) at the end)
+    calls: tuple[str | None, ...]  # the id of each call (None: absent or not a string)
 
     @property
     def call_ids(self) -> tuple[str, ...]:
         """The ids of the block's calls that have one, in order."""
-        return tuple(i for i in (call_id(c) for _, c in self.calls) if i is not None)
+        return tuple(i for i in self.calls if i is not None)
+
+    @property
+    def results(self) -> range:
+        """The indexes of the block's tool messages."""
+        return range(self.index + 1, self.end)
 
 
 @shared
@@ -142,10 +153,9 @@ def block_spans(body: Mapping[str, Any]) -> Rows:
 
 def call_blocks(body: Mapping[str, Any]) -> Iterator[CallBlock]:
     """Each assistant message with tool calls and the run of tool messages after it."""
-    msgs, table = entries(body), calls(body)
+    table = calls(body)
     for i, end in block_spans(body):
-        results = tuple((k, msgs[k]) for k in range(i + 1, end) if msgs[k] is not None)
-        yield CallBlock(index=i, calls=tuple(table.of(i)), results=results, end=end)
+        yield CallBlock(index=i, end=end, calls=table.ids_of(i))
 
 
 @shared
