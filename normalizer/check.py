@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from normalizer.checks.shared import one_check
 from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
 from normalizer.scope import scoped
+from normalizer.shared_reading import one_check
 from normalizer.skeleton import HISTORY, first_problem
 from normalizer.skeleton_fits import fits
 
@@ -87,7 +87,7 @@ def check(
     profile = scoped(profile, model=model, on=on, endpoint=endpoint)
     table = detectors(profile.protocol)
     found: list[Violation] = []
-    with one_check():  # the detectors share one reading of the body (checks/shared.py)
+    with one_check():  # the detectors share one reading of the body (shared_reading.py)
         for rule in profile.rules:
             if not rule.enforced:
                 continue

@@ -1,4 +1,4 @@
-"""Reading an Anthropic Messages body once for all its detectors (normalizer/checks/shared.py):
+"""Reading an Anthropic Messages body once for all its detectors (normalizer/shared_reading.py):
 the messages that are objects, the content blocks by type, and the turns.
 
 Anthropic documents that consecutive `user` or `assistant` turns are combined into one turn
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from normalizer.checks.shared import Rows, shared
+from normalizer.shared_reading import Rows, shared
 
 
 @dataclass(frozen=True, slots=True)

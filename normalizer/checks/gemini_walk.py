@@ -1,5 +1,5 @@
 """Reading a Gemini generateContent body once for all its detectors
-(normalizer/checks/shared.py): the contents that are objects, with their role and how many
+(normalizer/shared_reading.py): the contents that are objects, with their role and how many
 parts, function calls and function responses each holds, as columns.
 
 Field names are read in both spellings the REST API accepts (camelCase as the SDK sends,
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from normalizer.checks.shared import shared
+from normalizer.shared_reading import shared
 
 
 @dataclass(frozen=True, slots=True)

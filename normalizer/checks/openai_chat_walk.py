@@ -4,7 +4,7 @@ Detectors run on whatever reaches the emulator, so every accessor here skips wha
 have the expected type instead of raising: a message that is not an object is `None`, a
 tool call without a string id has id `None`, and so on. The readings marked `@shared`
 (entries, roles, calls, call blocks, owners) are computed once per body while check() runs
-(normalizer/checks/shared.py), as columns rather than a tuple per message.
+(normalizer/shared_reading.py), as columns rather than a tuple per message.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from normalizer.checks.shared import Rows, shared
+from normalizer.shared_reading import Rows, shared
 
 Entry = Mapping[str, Any] | None
 

@@ -1,4 +1,4 @@
-"""Reading an OpenAI Responses body once for all its detectors (normalizer/checks/shared.py):
+"""Reading an OpenAI Responses body once for all its detectors (normalizer/shared_reading.py):
 the `input` items that are objects, each with its kind and call id."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from normalizer.checks.shared import Rows, shared
+from normalizer.shared_reading import Rows, shared
 
 
 def kind(item: Mapping[str, Any]) -> str:
