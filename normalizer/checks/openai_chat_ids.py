@@ -53,7 +53,8 @@ def _name_sites(body: Body, check: tuple[str, ...]) -> Iterator[Site]:
 
 
 def _where(kind: str, index: int, position: int) -> tuple[str, dict[str, Any]]:
-    """A site's path (as the vendor names it) and the fields locating it."""
+    """A site's path (as the vendor names it) and the fields locating it (a new dict, which
+    the caller completes)."""
     if kind == "call":
         return f"messages[{index}].tool_calls[{position}].id", {"index": index, "call": position}
     if kind == "result":
@@ -69,22 +70,21 @@ def _checked(rule: Rule, default: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _too_long(sites: Iterator[Site], max_length: int) -> Iterator[Finding]:
-    for value, *at in sites:
+    for value, kind, index, position in sites:
         if value is not None and len(value) > max_length:
-            path, where = _where(*at)
-            yield Finding(location=path,
-                          fields={**where, "id": value, "name": value, "param": path,
-                                  "length": len(value), "max_length": max_length})
+            path, fields = _where(kind, index, position)
+            fields.update(id=value, name=value, param=path, length=len(value),
+                          max_length=max_length)
+            yield Finding(location=path, fields=fields)
 
 
 def _mismatch(sites: Iterator[Site], pattern: str) -> Iterator[Finding]:
     compiled = re.compile(pattern)
-    for value, *at in sites:
+    for value, kind, index, position in sites:
         if value is not None and not compiled.search(value):
-            path, where = _where(*at)
-            yield Finding(location=path,
-                          fields={**where, "id": value, "name": value, "param": path,
-                                  "pattern": pattern})
+            path, fields = _where(kind, index, position)
+            fields.update(id=value, name=value, param=path, pattern=pattern)
+            yield Finding(location=path, fields=fields)
 
 
 def tool_call_id_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -101,9 +101,9 @@ def tool_call_id_pattern(body: Body, rule: Rule, model: str | None) -> Iterator[
 
 def tool_call_id_missing(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A call or tool message (per params.check, default results) with no string id."""
-    for value, *at in _id_sites(body, _checked(rule, ("results",))):
+    for value, kind, index, position in _id_sites(body, _checked(rule, ("results",))):
         if value is None:
-            path, where = _where(*at)
+            path, where = _where(kind, index, position)
             yield Finding(location=path, fields={**where, "param": path})
 
 
@@ -113,12 +113,12 @@ def tool_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
     pattern = str(rule.params["pattern"])
     max_length = rule.params.get("max_length")
     compiled = re.compile(pattern)
-    for value, *at in _name_sites(body, _checked(rule, ("called", "declared"))):
+    for value, kind, index, position in _name_sites(body, _checked(rule, ("called", "declared"))):
         if value is None:
             continue
         too_long = max_length is not None and len(value) > int(max_length)
         if too_long or not compiled.search(value):
-            path, where = _where(*at)
+            path, where = _where(kind, index, position)
             yield Finding(location=path,
                           fields={**where, "name": value, "param": path, "pattern": pattern,
                                   "max_length": max_length, "length": len(value)})
