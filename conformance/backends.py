@@ -44,6 +44,9 @@ def backoff_seconds(tries: int, retry_after: float | None) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Sent:
+    """What a backend gave back: the Outcome, and its source (the backend that answered, the
+    cassette and its provenance where there is one, the live attempts)."""
+
     outcome: Outcome
     source: dict[str, Any]
 
@@ -62,6 +65,9 @@ class Backends:
     _emulator: Any = None
 
     def resolve(self, provider: Provider, cassette: Path) -> str:
+        """The backend an item of `provider` goes to: the chosen one; for `auto`, live when live
+        runs were asked for and the provider has its own key, else the cassette when `cassette`
+        exists, else the emulator."""
         if self.choice != "auto":
             return self.choice
         if self.live and provider.has_own_key():
@@ -71,6 +77,8 @@ class Backends:
         return "emulator"
 
     def send(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
+        """Send `body` for `model` to the item's backend; the outcome (credentials of the
+        provider's base URL scrubbed from it) and its source."""
         sent = self._send(provider, cassette, body, model)
         # Credentials inside the base URL (user:password@, ?key=) never reach a result.
         outcome = sent.outcome
@@ -161,6 +169,7 @@ class Backends:
         return self._emulator.sdk_base_url(provider.load_profile().provider)
 
     def close(self) -> None:
+        """Close the SDK clients and stop the emulator if it was started."""
         close_clients()
         self._stack.close()
         self._stack = ExitStack()

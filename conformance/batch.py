@@ -51,6 +51,9 @@ def add_common(parser: argparse.ArgumentParser, **defaults: Any) -> None:
 
 @dataclass
 class Plan:
+    """A planned run: the loaded scenarios, the broken scenario files, the providers, and the
+    items to run."""
+
     scenarios: list[Scenario]
     broken: list[ScenarioError]
     providers: list[Provider]
@@ -104,6 +107,8 @@ def confirm_live(count: int, yes: bool, yes_flag: str = "--yes",
 
 def execute(chosen: Sequence[Item], backends: Backends,
             progress: Callable[[int, int, Item, Result], None] | None = None) -> list[Result]:
+    """Run each item on its backend, in order, reporting each result to `progress`; the backends
+    are closed at the end, even on an error."""
     results = []
     try:
         for n, item in enumerate(chosen, start=1):

@@ -32,12 +32,17 @@ SMALL_OUTPUT: dict[str, dict[str, Any]] = {
 
 @dataclass(frozen=True, slots=True)
 class Request:
+    """One item's request: the body to send, the model it is for, and the normalization changes
+    made for it (none in raw mode)."""
+
     body: dict[str, Any]
     model: str
     changes: tuple[Change, ...] = ()
 
 
 def model_for(scenario: Scenario, provider: Provider) -> str:
+    """The model an item asks `provider` for: the scenario's `models` entry, else the provider's
+    model."""
     return str(scenario.models.get(provider.name, provider.model))
 
 

@@ -55,6 +55,9 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
+    """What a request's outcome says about the history: accept, reject or inconclusive, with the
+    vendor's status, error type, code and message, and why it is inconclusive."""
+
     kind: Kind
     status: int | None
     error_type: str | None = None
@@ -64,6 +67,7 @@ class Verdict:
     failure: str = ""  # an inconclusive HTTP answer: auth, context, model, not-found, ...
 
     def to_json(self) -> dict[str, Any]:
+        """The verdict's fields as a row of strictness.json (`failure` only when set)."""
         found = {"verdict": self.kind, "status": self.status, "error_type": self.error_type,
                  "error_code": self.error_code, "message": self.message,
                  "reason": self.reason}
@@ -72,12 +76,15 @@ class Verdict:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Verdict:
+        """The inverse of to_json."""
         return cls(data["verdict"], data.get("status"), data.get("error_type"),
                    data.get("error_code"), data.get("message") or "",
                    data.get("reason") or "", data.get("failure") or "")
 
 
 def classify(outcome: Outcome) -> Verdict:
+    """The verdict of one outcome: 2xx accept; 400/422 reject unless the error body is about the
+    key, the context length or the model; anything else, or no HTTP answer, inconclusive."""
     if outcome.failure is not None:
         return Verdict("inconclusive", None, reason=f"{outcome.failure}: {outcome.detail}".strip())
     status = outcome.status or 0

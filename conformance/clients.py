@@ -131,6 +131,7 @@ def _client(protocol: str, base_url: str, api_key: str) -> Any:
 
 
 def close_clients() -> None:
+    """Close every cached SDK client (the next send builds new ones)."""
     with _LOCK:
         clients = list(_CLIENTS.values())
         _CLIENTS.clear()

@@ -51,6 +51,7 @@ class ScenarioError(ConformanceError):
         super().__init__("\n".join(self.lines()))
 
     def lines(self) -> list[str]:
+        """Each problem as `path:line:col: key.path: problem`."""
         return [f"{self.path}:{p.line}:{p.col}: {p.where or '(top)'}: {p.message}"
                 for p in self.problems]
 
@@ -92,6 +93,8 @@ class ControlFailure(ConformanceError):
     __hash__ = None  # type: ignore[assignment]  # mutable exception, compared by value
 
     def explain(self) -> str:
+        """The failure as one line: the cause, the vendor's status and message, then the next
+        step."""
         said = self.verdict.message or self.verdict.reason
         status = f"HTTP {self.verdict.status}" if self.verdict.status else "no HTTP answer"
         return f"{self.cause} ({status}: {said or 'no message'}). {self.hint}"

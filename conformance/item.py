@@ -23,16 +23,21 @@ from normalizer.errors import NormalizerError
 
 @dataclass(frozen=True, slots=True)
 class Item:
+    """One scenario × provider × mode: the unit that is run, judged and reported."""
+
     scenario: Scenario
     provider: Provider
     mode: str
 
     @property
     def id(self) -> str:
+        """The item's id: `scenario path::provider[mode]`."""
         return f"{self.scenario.path}::{self.provider.name}[{self.mode}]"
 
     @property
     def expected(self) -> str | None:
+        """The verdict the item expects: accept when normalized; the scenario's `expect.raw`
+        entry when raw, or None when it names none for this provider."""
         if self.mode == "normalized":
             return "accept"
         found = self.scenario.expect_raw.get(self.provider.name)
@@ -48,12 +53,16 @@ class Item:
         return ""
 
     def cassette(self, root: Path) -> Path:
+        """The path of this item's cassette under `root`."""
         return cassette_path(root, self.provider.name, self.scenario.topic, self.scenario.fault,
                              self.mode)
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
+    """One run item's outcome: the verdict and where it came from, what was expected, what
+    check() predicted, the normalization changes, and why it failed (empty when it passed)."""
+
     id: str
     scenario: str
     title: str
@@ -74,10 +83,12 @@ class Result:
 
     @property
     def passed(self) -> bool:
+        """Whether the item met its expectation (a known gap's failure does not pass)."""
         return not self.problem
 
     @property
     def counts_as_failure(self) -> bool:
+        """Whether the item failed and no known gap declares it."""
         return bool(self.problem) and not self.known_gap
 
     @property
@@ -86,6 +97,7 @@ class Result:
         return self.verdict.kind != "inconclusive" and self.verdict.kind != self.predicted
 
     def to_json(self) -> dict[str, Any]:
+        """The result as plain JSON (a strictness.json row, or an xdist worker's report)."""
         return {"id": self.id, "scenario": self.scenario, "title": self.title,
                 "topic": self.topic, "provider": self.provider, "mode": self.mode,
                 **self.verdict.to_json(), "expected": self.expected,
@@ -113,6 +125,7 @@ class Result:
 
 def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
           modes: Iterable[str] = MODES) -> Iterator[Item]:
+    """Every item of `scenarios` × `providers` × `modes`, in that order."""
     providers, modes = list(providers), list(modes)
     for scenario in scenarios:
         for provider in providers:
@@ -121,6 +134,10 @@ def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
 
 
 def run_item(item: Item, backends: Backends) -> Result:
+    """Build the item's request, predict its verdict with check(), send it through `backends`,
+    classify the answer and judge it: against the expectation, or, for a user provider's raw item
+    without one, against the profile's prediction. A request that cannot be built gives an
+    inconclusive, failing Result: nothing is raised for it."""
     try:
         request = build(item.scenario, item.provider, item.mode)
     except (NormalizerError, ValueError, KeyError) as exc:

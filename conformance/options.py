@@ -46,6 +46,7 @@ class RunOption:
     pytest: bool = True
 
     def flag(self, prefix: str) -> str:
+        """The option as spelled with `prefix` (`--` for the CLI, `--conformance-` for pytest)."""
         return prefix + self.name
 
     def kwargs(self, prefix: str, default: Any = None) -> dict[str, Any]:

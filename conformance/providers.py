@@ -33,6 +33,9 @@ from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, REFERENCE_PROVIDER
 
 @dataclass(frozen=True, slots=True)
 class Provider:
+    """A provider the suite can send to: its protocol, base URL, key variable, default model and
+    the profile its requests are checked with."""
+
     name: str
     protocol: str
     base_url: str
@@ -43,6 +46,8 @@ class Provider:
     keyless: bool = False  # a local server (ollama, vllm) or a user entry without a key variable
 
     def load_profile(self) -> Profile:
+        """The provider's profile (built-in by name, or from its file); raises what load_profile
+        raises."""
         return load_profile(self.profile)
 
     def api_key(self, environ: Mapping[str, str] = os.environ) -> str | None:

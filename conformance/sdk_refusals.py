@@ -30,7 +30,8 @@ def sdk_name(exc: BaseException) -> str:
 
 
 def summarize(exc: BaseException, sdk: str | None = None) -> str:
-    """`google-genai refused to send: ValidationError, 32 fields: contents.str (string_type), …`
+    """Why the SDK refused to send, in one line: `google-genai refused to send: ValidationError,
+    32 field errors: contents.str (string_type), …`.
 
     pydantic's `ValidationError.errors()` gives each failing field's location and type; any
     other exception is summarised by its type and its first line, without reprs of input.

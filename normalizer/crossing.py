@@ -12,10 +12,11 @@ modules' own writers.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
-from normalizer.model import Media, Opaque, thaw
+from normalizer.model import FUNCTION_RESPONSE_PART, Media, Opaque, thaw
 from normalizer.protocols import PROTOCOLS
 
 Verdict = Literal["native", "converted", "lossy"]
@@ -56,7 +57,13 @@ for _forms in MEDIA_FORMS.values():
 
 
 def media_native(media: Media, protocol: str, place: Place) -> bool:
-    """Whether `protocol`'s renderer writes this media part at `place`."""
+    """Whether `protocol`'s renderer writes this media part at `place`. Media a Gemini
+    `functionResponse.parts` carried (Gemini 3 multimodal function responses) go back there
+    for Gemini; media from another protocol's results still move beside the results, since
+    which Gemini models take `parts` is known for Gemini 3 only
+    (evidence/gemini/image-parts-inside-function-response-accepted-gemini-3-flash.yaml)."""
+    if place == "result" and protocol == "gemini" and media.extras.get(FUNCTION_RESPONSE_PART):
+        return (media.kind, media.source) in MEDIA_FORMS[protocol]["message"]
     return (media.kind, media.source) in MEDIA_FORMS[protocol][place]
 
 
@@ -70,6 +77,26 @@ def opaque_text(part: Opaque) -> str:
     """Another vendor's server-side tool activity as text (what it did and returned)."""
     data = json.dumps(thaw(part.data), ensure_ascii=False, sort_keys=True)
     return f"[{part.protocol} {part.kind}: {data}]"
+
+
+# The Text extras key that holds a protocol's citations, and the protocol that owns it.
+CITATION_KEYS: Final = {"citations": "anthropic", "annotations": "openai_responses"}
+# What names a citation, in order of preference (Anthropic web search and document
+# locations, Responses url and file citations).
+_CITATION_FIELDS = ("url", "document_title", "title", "filename", "file_id", "cited_text")
+
+
+def citation_names(citations: Any) -> list[str]:
+    """One short name per citation of a Text's `citations`/`annotations` value (a list of
+    objects; null or empty names none)."""
+    if not isinstance(citations, Iterable) or isinstance(citations, str | bytes):
+        return []
+    names = []
+    for citation in citations:
+        found = next((str(citation[k]) for k in _CITATION_FIELDS
+                      if hasattr(citation, "get") and citation.get(k)), None)
+        names.append((found or json.dumps(thaw(citation), ensure_ascii=False))[:120])
+    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +131,22 @@ def table() -> dict[str, dict[str, Cell]]:
         "text": _same(PROTOCOLS, Cell("native", "")),
         "refusal (Text, type refusal)": _same(
             ("openai_chat", "openai_responses"), Cell("converted", "plain text")),
-        "citations (Anthropic citations, Responses annotations)": _same(
-            ("anthropic", "openai_responses"), Cell("lossy", "the citations (text kept)")),
+        "citations (Anthropic `citations`)": _same(
+            ("anthropic",), Cell("lossy", "dropped, each named in the change (text kept)")),
+        "citations (Responses `annotations`)": _same(
+            ("openai_responses",), Cell("lossy", "dropped, each named in the change (text "
+                                                 "kept)")),
         "tool call, arguments string": _same(
             ("openai_chat", "openai_responses"),
             Cell("converted", "JSON object (bytes re-serialised)")),
         "tool result, text": _same(PROTOCOLS, Cell("native", "")),
         "tool result, structured value": _same(
             ("gemini",), Cell("converted", "JSON text of the value")),
+        "media in a Gemini functionResponse (parts)": {
+            "openai_chat": Cell("converted", "moved beside the results, in the same turn"),
+            "openai_responses": Cell("native", ""), "anthropic": Cell(
+                "native", "images and documents; other kinds as their media rows say"),
+            "gemini": Cell("native", "")},
         "tool result without name": _same(
             ("openai_chat", "openai_responses", "anthropic"),
             Cell("converted", "the call's name, from the history")),

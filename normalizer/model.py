@@ -26,8 +26,12 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # "array" when a message's content was an array a lone text would not need, "absent" when
 # an assistant message had no `content` key at all; `reasoning_field` is "reasoning" when a
 # Chat assistant message carried its thinking under that name (Groq, OpenRouter) rather than
-# `reasoning_content`. Never written as a field.
-WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field"})
+# `reasoning_content`; `function_response_part` is true on a Media that a Gemini
+# `functionResponse.parts` carried (Gemini 3 multimodal function responses), so that Gemini
+# gets it back there. Never written as a field.
+FUNCTION_RESPONSE_PART = "function_response_part"
+WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
+                                          FUNCTION_RESPONSE_PART})
 
 
 class JsonMap(Mapping[str, Any]):
@@ -297,11 +301,14 @@ class History:
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
-    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema)."""
+    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema), and
+    OpenAI's strict flag as the request declared it (None: not stated), so a repair that
+    drops or changes strictness is a reported change rather than a silent loss."""
 
     name: str
     description: str = ""
     input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
+    strict: bool | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "input_schema", _frozen(self.input_schema))

@@ -29,6 +29,7 @@ from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
+    drop_unknown_message_fields,
     drop_unknown_tool_call_fields,
     join_text_parts,
     split_text_from_tool_calls,
@@ -37,6 +38,7 @@ from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
+from normalizer.passes.options import drop_json_response_type_with_tools, drop_unknown_tool_choice
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
     answer_unanswered_calls,
@@ -56,6 +58,7 @@ from normalizer.passes.roles import (
     place_system_messages,
 )
 from normalizer.passes.signatures import add_placeholder_thought_signatures
+from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
@@ -138,6 +141,9 @@ STEPS: dict[str, Step] = {
                                    ("tool-arguments-not-object", "tool-arguments-empty")),
     "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
                                           ("unknown-tool-call-field",)),
+    "drop_unknown_message_fields": Step(drop_unknown_message_fields,
+                                        ("unknown-message-field",),
+                                        ("drop_foreign_thinking", "merge_consecutive_roles")),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",)),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
@@ -151,11 +157,18 @@ STEPS: dict[str, Step] = {
                                ("name_function_responses",)),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
                                  ("rewrite_tool_names",)),
+    "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,
+                                          ("strict-tool-schema",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
     "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
                                            ("tool-choice-without-tools",),
                                            ("declare_missing_tools",)),
+    "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
+                                     ("rewrite_tool_names", "declare_missing_tools")),
+    "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
+                                               ("response-format-with-tools",),
+                                               ("declare_missing_tools",)),
     "add_placeholder_thought_signatures": Step(
         add_placeholder_thought_signatures,
         ("thought-signature-missing", "thought-signature-invalid"),
@@ -247,6 +260,8 @@ def normalize(
     # follows from the protocol, not from a rule of the profile.
     draft, crossed = cross_parts(draft, profile, policy)
     changes.extend(crossed)
+    draft, unsendable = drop_strict_without_form(draft, profile, policy)
+    changes.extend(unsendable)
     passes = [STEPS[name].run for name in schedule(profile)]
     for _ in range(MAX_ROUNDS):
         draft, found = _round(draft, profile, policy, passes)

@@ -62,6 +62,9 @@ FACTS: Final = MappingProxyType({
 })
 
 PROTOCOLS: Final[tuple[str, ...]] = tuple(FACTS)
+# The protocols whose function declarations carry OpenAI's `strict` flag (Chat
+# `function.strict`, Responses `strict`); elsewhere the flag has no form and is dropped.
+STRICT_FLAG: Final = frozenset({"openai_chat", "openai_responses"})
 REFERENCE_PROVIDER: Final = MappingProxyType(
     {name: f.reference_provider for name, f in FACTS.items()})
 ERROR_FORMAT: Final = MappingProxyType({name: f.error_format for name, f in FACTS.items()})

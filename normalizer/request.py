@@ -24,7 +24,6 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
-from normalizer.passes.options import drop_json_response_type_with_tools
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import DEFAULT_MODEL
 from normalizer.tools import parse_declarations
@@ -121,8 +120,6 @@ def normalize_parts(
         hosted = ()
     keep_model = same or {from_protocol, target} <= _OPENAI
     chosen = model or (parts.model if keep_model else None)
-    options, dropped = drop_json_response_type_with_tools(options, parts.tools, profile, chosen)
-    changes += dropped
     if model is None and not keep_model and parts.model:
         changes.append(Change("normalize_request", "replace-model",
                               f"model {parts.model!r} was for {from_protocol}; the body "

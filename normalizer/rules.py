@@ -28,6 +28,8 @@ RULE_IDS: dict[str, str] = {
     "tool-name-too-long": "a tool name (declared or called) longer than params.max_length",
     "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
     "tool-choice-without-tools": "`tool_choice` set with no `tools`",
+    "tool-choice-unknown-tool": "a `tool_choice` that forces a tool the request does not "
+                                "declare",
     "tool-schema-unsupported": "a tool parameter schema with keywords the vendor rejects",
     "tool-arguments-not-object": "a tool call whose arguments are not a JSON object (e.g. the "
                                  "raw text of a cut or invalid streamed call)",

@@ -87,11 +87,21 @@ _CHAT_CALL = Obj((), {"id": STR, "type": STR,
 CHAT_MESSAGE = Obj(("role",), {
     "role": STR, "content": OneOf((STR, Arr(_TYPED), NULL), "a string or an array of parts"),
     "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": STR})
+# The one object output in the SDK's types is computer_call_output's screenshot, whose `type`
+# is required; a function_call_output's output is a string or an array.
+_RESPONSES_OUTPUT = OneOf((STR, Arr(ANY_OBJ), Obj(("type",), {"type": STR})),
+                          "a string, an array of content parts or a typed object")
+# One spec for every item type, so a field is as loose as its loosest item type in the SDK's
+# `ResponseInputItemParam`: `tool_search_call` has `call_id: Optional[str]` and `arguments:
+# object`, `mcp_call` has `output: Optional[str]`, `computer_call_output` an object,
+# `shell_call_output` an array of untyped objects, `item_reference` an optional `type`, and
+# several `id` and `name` are optional (a recorded mcp_call replay and a tool_search_call
+# replay were refused here before: tests/data/real_requests).
 _RESPONSES_ITEM = Obj((), {
-    "type": STR, "role": STR, "id": STR, "call_id": STR, "name": STR, "arguments": STR,
+    "type": _maybe(STR), "role": STR, "id": _maybe(STR), "call_id": _maybe(STR),
+    "name": _maybe(STR),  # `arguments` is not checked: tool_search_call's is any value
     "content": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
-    "output": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
-    "summary": Arr(_TYPED)})
+    "output": _maybe(_RESPONSES_OUTPUT), "summary": Arr(_TYPED)})
 # Server tool results (web_fetch_tool_result, bash_code_execution_tool_result, advisor
 # results) carry an object as content; recorded requests replaying them were accepted
 # (evidence/anthropic/*-accepted-sonnet-*.yaml).

@@ -38,13 +38,19 @@ def declare(tools: Sequence[ToolSpec], protocol: str, *,
 
 
 def _openai_chat_decl(tool: ToolSpec) -> dict[str, Any]:
-    return {"type": "function", "function": {"name": tool.name, "description": tool.description,
-                                             "parameters": thaw(tool.input_schema)}}
+    function = {"name": tool.name, "description": tool.description,
+                "parameters": thaw(tool.input_schema), **_strict(tool)}
+    return {"type": "function", "function": function}
 
 
 def _responses_decl(tool: ToolSpec) -> dict[str, Any]:
     return {"type": "function", "name": tool.name, "description": tool.description,
-            "parameters": thaw(tool.input_schema)}
+            "parameters": thaw(tool.input_schema), **_strict(tool)}
+
+
+def _strict(tool: ToolSpec) -> dict[str, bool]:
+    """OpenAI's `strict` flag, only where the request stated it (absent stays absent)."""
+    return {} if tool.strict is None else {"strict": tool.strict}
 
 
 def _anthropic_decl(tool: ToolSpec) -> dict[str, Any]:
@@ -82,9 +88,9 @@ def parse_declarations(tools: Sequence[Mapping[str, Any]], protocol: str) -> tup
         where = f"tools[{i}]"
         if protocol == "openai_chat":
             fn = _require(decl, "function", where)
-            specs.append(_spec(fn, "parameters", f"{where}.function"))
+            specs.append(_spec(fn, "parameters", f"{where}.function", strict=True))
         elif protocol == "openai_responses":
-            specs.append(_spec(decl, "parameters", where))
+            specs.append(_spec(decl, "parameters", where, strict=True))
         elif protocol == "anthropic":
             specs.append(_spec(decl, "input_schema", where))
         elif protocol == "gemini":
@@ -101,11 +107,15 @@ def _require(obj: Mapping[str, Any], key: str, where: str) -> Any:
     return obj[key]
 
 
-def _spec(decl: Mapping[str, Any], schema_key: str, where: str) -> ToolSpec:
+def _spec(decl: Mapping[str, Any], schema_key: str, where: str, *,
+          strict: bool = False) -> ToolSpec:
+    """One declaration -> a ToolSpec; with `strict`, the protocol has OpenAI's strict flag
+    and a boolean `strict` is kept (anything else is not the flag)."""
     name = _require(decl, "name", where)
     schema = decl.get(schema_key) or {"type": "object"}
+    flag = decl.get("strict") if strict else None
     return ToolSpec(name=str(name), description=str(decl.get("description") or ""),
-                    input_schema=schema)
+                    input_schema=schema, strict=flag if isinstance(flag, bool) else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,13 +63,17 @@ _B64 = st.sampled_from(["iVBORw0KGgo=", "JVBERi0xLjQ=", "c2lnbmF0dXJl"])
 _TEXT = st.text(max_size=4)
 _NAME = st.from_regex(r"[a-z_]{1,6}", fullmatch=True)
 _OBJECT = st.dictionaries(st.text(max_size=3), JSON, max_size=2)
+# Gemini 3 multimodal function responses: `functionResponse.parts`.
+_RESPONSE_PARTS = st.sampled_from([{}]) | st.builds(
+    lambda m, d: {"parts": [{"inlineData": {"mimeType": m, "data": d}}]},
+    st.sampled_from(["image/png", "application/pdf"]), _B64)
 _DATA = st.one_of(
     st.builds(lambda t: {"text": t}, _TEXT),
     st.builds(lambda n, a, i: {"functionCall": {"name": n, "args": a, **i}}, _NAME, _OBJECT,
               st.sampled_from([{}, {"id": "c1"}])),
-    st.builds(lambda n, r, i: {"functionResponse": {"name": n, "response": r, **i}}, _NAME,
-              _OBJECT | st.builds(lambda t: {"output": t}, _TEXT),
-              st.sampled_from([{}, {"id": "c1"}])),
+    st.builds(lambda n, r, i, p: {"functionResponse": {"name": n, "response": r, **i, **p}},
+              _NAME, _OBJECT | st.builds(lambda t: {"output": t}, _TEXT),
+              st.sampled_from([{}, {"id": "c1"}]), _RESPONSE_PARTS),
     st.builds(lambda m, d: {"inlineData": {"mimeType": m, "data": d}},
               st.sampled_from(["image/png", "application/pdf", "audio/wav"]), _B64),
     st.builds(lambda m, u: {"fileData": {"mimeType": m, "fileUri": u}},

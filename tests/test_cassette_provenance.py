@@ -58,3 +58,20 @@ def test_replaying_or_re_recording_nothing_new_keeps_the_file(tmp_path: Path) ->
         with cassettes.use(path, "none"):
             _ask(url, "hi")
     assert path.read_bytes() == before
+
+
+def test_recording_a_block_that_sends_nothing_leaves_a_stamped_empty_cassette(
+        tmp_path: Path) -> None:
+    # An SDK that refuses a body before sending records no interaction; the replay must still
+    # find a cassette (and reach the same refusal), and the cassette must say where it came from.
+    path = tmp_path / "gemini" / "c.yaml"
+    stamp = cassettes.provenance("emulator", "gemini-2.5-flash", "http://127.0.0.1:1/gemini",
+                                 today=dt.date(2026, 11, 23))
+    with cassettes.use(path, "all", "", stamp):
+        pass
+    stored = _stored(path)
+    assert stored["interactions"] == []
+    assert stored["metadata"]["provenance"] == stamp
+    with cassettes.use(path, "none"):
+        pass
+    assert _stored(path) == stored

@@ -5,6 +5,7 @@ histories alone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from normalizer import check, parse, render
 from normalizer.model import History, JsonMap, ToolSpec
 from normalizer.normalize import normalize
+from normalizer.passes import Draft, Policy
 from normalizer.passes.options import drop_json_response_type_with_tools
 from normalizer.profiles import load_profile
 
@@ -146,13 +148,14 @@ def test_json_response_type_is_dropped_beside_tools_for_gemini_2_5(model: str,
                                                                   dropped: bool) -> None:
     options = {"generationConfig": {"maxOutputTokens": 16,
                                     "responseMimeType": "application/json"}}
-    kept, changes = drop_json_response_type_with_tools(options, (WEATHER,),
-                                                       load_profile("gemini"), model)
+    draft = Draft(History(), (WEATHER,), JsonMap(options))
+    policy, gemini = Policy(model=model), load_profile("gemini")
+    kept, changes = drop_json_response_type_with_tools(draft, gemini, policy)
     assert bool(changes) is dropped
-    assert ("responseMimeType" in kept["generationConfig"]) is not dropped
+    assert ("responseMimeType" in kept.options["generationConfig"]) is not dropped
     assert options["generationConfig"]["responseMimeType"] == "application/json"  # pure
-    assert drop_json_response_type_with_tools(options, (), load_profile("gemini"),
-                                              model)[1] == ()
+    assert drop_json_response_type_with_tools(replace(draft, tools=()), gemini,
+                                              policy)[1] == ()
 
 
 def test_strict_schema_findings_name_the_context_and_the_missing_key() -> None:

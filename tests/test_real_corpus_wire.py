@@ -27,6 +27,10 @@ SDK_NORMALISES = {
     "gemini/gemini3-signature-llm-plugin": "snake_case function_call, camelCase on the wire",
     "gemini/snake-case-calls-camel-case-signature": "snake_case function_call/response",
     "gemini/vertex-inline-image-in-function-response": "snake_case inline_data/mime_type",
+    # snake_case inside functionResponse.parts, as ruby_llm sent it (and as google-genai 3.4
+    # itself sends that list: cassettes/gemini/real/anthropic-pdf-in-tool-result.raw.yaml);
+    # the REST API takes both spellings, and the library writes camelCase as for every part.
+    "gemini/function-response-parts-image": "snake_case inline_data inside functionResponse",
 }
 _CAMEL = {"function_call": "functionCall", "function_response": "functionResponse",
           "thought_signature": "thoughtSignature", "inline_data": "inlineData",

@@ -21,18 +21,10 @@ REQUESTS = sorted((ROOT / "tests" / "data" / "real_requests").rglob("*.yaml"))
 VALID = sorted((ROOT / "scenarios" / "valid").glob("*.yaml"))
 # Bodies the SDK itself rewrites before sending (tests/test_real_corpus_wire.py says why).
 SNAKE_CASE = {"gemini3-signature-llm-plugin", "snake-case-calls-camel-case-signature",
-              "vertex-inline-image-in-function-response"}
+              "vertex-inline-image-in-function-response", "function-response-parts-image"}
 
 # Known, with the reason; each is a finding for another part of the library, left visible.
-_SKELETON = ("check's request skeleton (normalizer/skeleton.py) refuses a block kind the "
-             "neutral model now reads (server tool activity): it raises WireFormatError")
 KNOWN = {
-    "anthropic/bash-code-execution": _SKELETON,
-    "anthropic/tool-search-tool-reference": _SKELETON,
-    "anthropic/container-upload-code-execution-thinking": _SKELETON,
-    "anthropic/web-fetch-citations": _SKELETON,
-    "openai_responses/mcp-call-list-tools": _SKELETON,
-    "openai_responses/tool-search-additional-tools-reasoning": _SKELETON,
     "anthropic/tool-use-history": "an empty text block beside a tool_use: check accepts it, "
                                   "drop_empty_text_blocks removes it (detector and pass "
                                   "disagree on empty-text-block)",

@@ -29,6 +29,7 @@ class Planned:
     backends: Backends
 
     def execute(self) -> list[Result]:
+        """Run every planned item on its backend, printing progress; the typed results."""
         return execute(self.work.items, self.backends, printer())
 
 

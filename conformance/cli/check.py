@@ -18,6 +18,7 @@ from normalizer.profiles import PROVIDERS, load_profile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `check` subcommand to `sub`."""
     parser = sub.add_parser(
         "check", help="check a request body against a provider's rules",
         description="Check a request body (JSON, as the SDK would send it) against a "
@@ -54,6 +55,8 @@ def _day(text: str) -> dt.date:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Check the body against the provider's profile and print the violations (a summary, or JSON
+    with `--json`); the exit status (0 clean, 1 violations, 2 unreadable input or profile)."""
     try:
         body = read_body(args.file)
         profile = load_profile(args.profile or args.provider)
@@ -69,11 +72,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def violation_json(v: Violation) -> dict[str, Any]:
+    """One violation as the plain JSON `check --json` prints."""
     return {"rule": v.rule, "location": v.location, "status": v.status, "message": v.message,
             "error": v.error.thaw(), "confidence": v.confidence, "source": v.source}
 
 
 def summary(found: tuple[Violation, ...], provider: str) -> str:
+    """The violations as text, one per rule with its location, status, vendor message and source
+    (the vendor answers with the first)."""
     if not found:
         return f"{provider}: no violation"
     lines = [f"{provider}: {len(found)} violation(s); the vendor would answer with the first:"]

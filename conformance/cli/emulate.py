@@ -10,6 +10,7 @@ from conformance.emulator import serve
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the `emulate` subcommand to `subparsers`."""
     parser = subparsers.add_parser(
         "emulate",
         help="serve loopback emulators that answer like the vendors (until Ctrl-C)",
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace, *, stop: threading.Event | None = None) -> int
 
 
 def _port(text: str) -> int:
-    """argparse type: a TCP port, 0-65535 (0: any free port)."""
+    """The argparse type of `--port`: a TCP port, 0-65535 (0: any free port)."""
     try:
         port = int(text)
     except ValueError:

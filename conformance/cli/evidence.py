@@ -5,6 +5,7 @@ undeclared disagreement (or a stale gap), 2 when a file cannot be read."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from conformance.evidence.agree import FAILING, agreements
@@ -13,6 +14,7 @@ from conformance.evidence.summary import report_lines
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `evidence` subcommand to `sub`."""
     parser = sub.add_parser(
         "evidence", help="count the observed vendor answers and check check() against them",
         description="Load every evidence/<vendor>/<slug>.yaml, print the observations by "
@@ -29,9 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the observations and check()'s agreement with each; the exit status (0 agreed or
+    declared gaps only, 1 an undeclared disagreement or stale gap, 2 an unreadable file or no
+    such directory)."""
     root = Path(args.dir)
     if not root.is_dir():
-        print(f"conformance evidence: {root}: no such directory")
+        print(f"conformance evidence: {root}: no such directory", file=sys.stderr)
         return 2
     found = load_evidence(root, shown_from=Path.cwd())
     observations = [o for o in found.observations

@@ -15,6 +15,8 @@ INTERNAL_ERROR = 70  # EX_SOFTWARE of sysexits.h
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `conformance` parser with every subcommand of SUBCOMMANDS registered (raises
+    ModuleNotFoundError when the suite's dependencies are not installed)."""
     parser = argparse.ArgumentParser(
         prog="conformance",
         description="Check and repair chat histories with tool calls for LLM vendors, and "

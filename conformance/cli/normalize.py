@@ -26,6 +26,7 @@ from normalizer.wire import PROTOCOLS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `normalize` subcommand to `sub`."""
     parser = sub.add_parser(
         "normalize", help="repair a request body or scenario for a provider",
         description="Repair a chat history for a provider with the least loss, and print the "
@@ -49,6 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Repair the file's history for `--to` and print the body and the report as JSON; the exit
+    status (0 done, 2 unreadable input, unknown protocol or provider, or an invalid request)."""
     try:
         parts, protocol = _read(args.file, args.source, args.target)
         policy = Policy(orphan_results=args.orphan_results,
@@ -99,6 +102,8 @@ def _read_scenario(name: str, target: str) -> tuple[RequestParts, str]:
 
 
 def report(result: NormalizedRequest) -> dict[str, Any]:
+    """The JSON `normalize` prints: provider, protocol, the repaired body, every change, and the
+    id and name maps."""
     return {"provider": result.provider, "protocol": result.protocol,
             "body": result.body, "changes": [change_json(c) for c in result.changes],
             "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}

@@ -11,7 +11,7 @@ from typing import Any
 
 
 def tolerant_streams() -> None:
-    """Lone surrogates (from JSON `\\ud800` escapes) print as `\\ud800`, which JSON reads
+    r"""Lone surrogates (from JSON `\ud800` escapes) print as `\ud800`, which JSON reads
     back as the same string, instead of raising UnicodeEncodeError mid-output."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper):

@@ -48,6 +48,7 @@ from normalizer.wire import PROTOCOLS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `probe` subcommand to `sub`."""
     parser = sub.add_parser(
         "probe", help="measure an endpoint's strictness and write its profile",
         description="Send a valid control request, then minimal requests per known rule "
@@ -77,6 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Probe the endpoint (or list the requests with `--dry-run`) and write its measured profile;
+    the exit status (see the module docstring)."""
     out, err = out or sys.stdout, err or sys.stderr
     try:
         args, shipped = resolve(args)

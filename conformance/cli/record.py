@@ -13,6 +13,7 @@ from conformance.cli.batch_command import may_go_live, prepare
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `record` subcommand to `sub`."""
     parser = sub.add_parser(
         "record", help="record cassettes (live, or against the emulator)",
         description="Send every scenario to the provider(s) and write one cassette per "
@@ -22,6 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Record a cassette for each item of the named providers, live or against the emulator (live
+    providers without a key are skipped); the exit status (0 recorded, 2 bad arguments or live
+    requests not confirmed)."""
     if args.backend not in {"live", "emulator"}:
         print("conformance record: --backend must be live or emulator", file=sys.stderr)
         return 2

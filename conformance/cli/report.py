@@ -19,6 +19,7 @@ from conformance.publish.vendors import write_vendor_pages
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `report` subcommand to `sub`."""
     parser = sub.add_parser(
         "report", help="regenerate docs/generated/strictness.* from the cassettes",
         description="Replay the cassettes (offline) and write the published strictness "
@@ -64,6 +65,9 @@ def read_results(name: str) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the per-vendor pages (when the evidence folder exists) and the strictness matrix,
+    from the cassettes or from `--from` results; the exit status (0 written, 2 bad arguments,
+    unreadable results or an unwritable folder)."""
     problem = folder_problem(Path(args.out))
     if problem:
         print(f"conformance report: {problem}", file=sys.stderr)

@@ -17,6 +17,7 @@ from conformance.publish.matrix import provenance_line, summary, write_reports
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `run` subcommand to `sub`."""
     parser = sub.add_parser(
         "run", help="run the scenarios against providers and write the strictness matrix",
         description="Replay every scenario against every provider, raw and normalized, and "
@@ -28,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run every item, print the matrix summary and write the report files; the exit status (0
+    every item met its expectation, 1 an item failed or a scenario file is broken, 2 bad
+    arguments or an unwritable folder)."""
     problem = folder_problem(Path(args.out))  # checked now, not after the whole run
     if problem:
         print(f"conformance run: {problem}", file=sys.stderr)
@@ -53,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def matrix_summary(results: list[Result], broken: int) -> str:
+    """The run's summary as text: verdict counts per mode, failures, known gaps, broken scenario
+    files, where check() predicted otherwise, provenance, and a table per provider."""
     s = summary(results)
     lines = [f"{s['items']} items; raw: " + ", ".join(f"{v} {k}" for k, v in s["raw"].items())
              + "; normalized: " + ", ".join(f"{v} {k}" for k, v in s["normalized"].items()),

@@ -55,6 +55,7 @@ class Emulator(Mapping[str, str]):
         return len(self.server.endpoints)
 
     def protocol(self, provider: str) -> str:
+        """The protocol `provider` is served with (from its profile)."""
         return self.server.endpoints[provider].protocol
 
     def sdk_base_url(self, provider: str) -> str:

@@ -42,16 +42,20 @@ class Endpoint:
 
     @property
     def protocol(self) -> str:
+        """The profile's protocol: it picks the routes, the skeleton and the 200 answers."""
         return self.profile.protocol
 
     @classmethod
     def of(cls, profile: Profile) -> Endpoint:
+        """The endpoint serving `profile`, its error shape resolved (errors.resolve_format)."""
         fmt = errors.resolve_format(profile.error_format, profile.protocol)
         return cls(provider=profile.provider, profile=profile, error_format=fmt)
 
 
 @dataclass(frozen=True, slots=True)
 class Request:
+    """One HTTP request to a provider's prefix, as the server read it."""
+
     method: str
     path: str  # below the provider prefix, without the query
     query: Mapping[str, str]
@@ -61,6 +65,8 @@ class Request:
 
 @dataclass(frozen=True, slots=True)
 class Reply:
+    """The emulator's answer: status, body bytes, content type, and what decided it."""
+
     status: int
     body: bytes
     content_type: str
@@ -221,6 +227,6 @@ def _json(data: Any) -> bytes:
 
 
 def utf8(text: str) -> bytes:
-    """UTF-8 that cannot fail: a lone surrogate (a JSON `\\ud800` escape in the request,
-    echoed back in a model name, say) is written as the JSON escape `\\ud800` again."""
+    r"""UTF-8 that cannot fail: a lone surrogate (a JSON `\ud800` escape in the request,
+    echoed back in a model name, say) is written as the JSON escape `\ud800` again."""
     return text.encode("utf-8", "backslashreplace")

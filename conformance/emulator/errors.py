@@ -105,6 +105,8 @@ def bad_json(fmt: str, detail: str) -> VendorError:
 
 
 def missing_field(fmt: str, path: str) -> VendorError:
+    """A required field is absent: the vendor's words for `model` (OpenAI) and `model` /
+    `max_tokens` (Anthropic), our own otherwise."""
     if fmt == "openai" and path == "model":
         return VendorError(400, "you must provide a model parameter")
     if fmt == "anthropic" and path in ("model", "max_tokens"):
@@ -113,6 +115,7 @@ def missing_field(fmt: str, path: str) -> VendorError:
 
 
 def wrong_type(fmt: str, path: str, expected: str, got: str) -> VendorError:
+    """A field has the wrong JSON type: OpenAI's words, our own for the other shapes."""
     if fmt == "openai":
         # The wording OpenAI uses (danny-avila/LibreChat#3111).
         return VendorError(400, f"Invalid type for '{path}': expected {expected}, but got "
@@ -122,43 +125,52 @@ def wrong_type(fmt: str, path: str, expected: str, got: str) -> VendorError:
 
 
 def wrong_shape(fmt: str, path: str, problem: str) -> VendorError:
+    """A body off the history's skeleton (a WireFormatError from check()), in our own words."""
     return VendorError(400, unknown_text(f"'{path}': {problem}"), param=path)
 
 
 def too_large(fmt: str, size: int, limit: int) -> VendorError:
+    """A 413 for a body over the emulator's size limit, in our own words."""
     return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
                                          f"emulator's limit of {limit} bytes"))
 
 
 def too_deep(depth: int) -> VendorError:
+    """JSON nested deeper than the emulator parses, in our own words."""
     return VendorError(400, unknown_text(f"request JSON nested deeper than {depth} levels"))
 
 
 def wrong_content_type(content_type: str) -> VendorError:
+    """A body not sent as `application/json`, in our own words."""
     shown = content_type or "none"
     return VendorError(400, unknown_text(f"Content-Type must be application/json, "
                                          f"got {shown}"))
 
 
 def unknown_chunked() -> VendorError:
+    """A chunked request body, which the emulator does not read."""
     return VendorError(400, unknown_text("chunked request bodies are not supported by the "
                                          "emulator; send Content-Length"))
 
 
 def bad_length(raw: str) -> VendorError:
+    """A Content-Length that is not a byte count."""
     return VendorError(400, unknown_text(f"Content-Length {raw!r} is not a byte count"))
 
 
 def missing_version_header() -> VendorError:
+    """Anthropic's answer to a request without the `anthropic-version` header."""
     # Anthropic's answer when anthropic-version is absent (envoyproxy/ai-gateway#1909).
     return VendorError(400, "anthropic-version: header is required")
 
 
 def not_found(method: str, path: str) -> VendorError:
+    """A 404 for a path the vendor does not serve."""
     return VendorError(404, unknown_text(f"no route for {method} {path}"))
 
 
 def method_not_allowed(method: str, path: str) -> VendorError:
+    """A 405 for any method but POST."""
     return VendorError(405, unknown_text(f"method {method} is not allowed on {path}; "
                                          "use POST"))
 
@@ -170,6 +182,7 @@ def bad_request_line(detail: str) -> VendorError:
 
 
 def rule_unknown_text(rule_id: str) -> str:
+    """Our own message for a violated rule whose vendor text the profile does not have."""
     return f"provider-conformance emulator: rule {rule_id} (vendor message text unknown)"
 
 

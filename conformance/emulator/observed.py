@@ -18,11 +18,12 @@ from conformance.evidence.load import EVIDENCE_DIR, Observation, load_evidence
 
 
 def body_key(body: Any) -> str:
+    """The canonical JSON of a request body (sorted keys, compact): the observation index's key."""
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 @cache
-def _index(root: Path) -> Mapping[tuple[str, str], Observation]:
+def _index(root: Path) -> Mapping[tuple[str, str, str], Observation]:
     """(vendor, path model, canonical body) -> the newest observation of it. Unreadable files
     are left out here (`conformance evidence` reports them)."""
     found: dict[tuple[str, str, str], Observation] = {}

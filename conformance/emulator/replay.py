@@ -33,6 +33,7 @@ class Replay:
 
     @classmethod
     def of(cls, protocol: str, events: Iterable[Mapping[str, Any]]) -> Replay:
+        """The replay of recorded events, framed as `protocol`'s server frames them."""
         return cls(protocol, encode_recorded(list(events), protocol))
 
 

@@ -28,6 +28,7 @@ def _event(data: Mapping[str, Any], name: str | None = None) -> str:
 # --- OpenAI Chat Completions ------------------------------------------------------------
 
 def chat(model: str, rid: str, size: int) -> dict[str, Any]:
+    """An OpenAI Chat completion holding the one assistant text."""
     prompt, out = _tokens(size)
     return {"id": f"chatcmpl-{rid}", "object": "chat.completion", "created": CREATED,
             "model": model, "system_fingerprint": None,
@@ -38,6 +39,8 @@ def chat(model: str, rid: str, size: int) -> dict[str, Any]:
 
 
 def chat_stream(model: str, rid: str, size: int, body: Mapping[str, Any]) -> str:
+    """The same completion as Chat SSE chunks, with a usage chunk when the request's
+    `stream_options` asks for it, ended by `data: [DONE]`."""
     def chunk(delta: Mapping[str, Any], finish: str | None) -> dict[str, Any]:
         return {"id": f"chatcmpl-{rid}", "object": "chat.completion.chunk", "created": CREATED,
                 "model": model, "system_fingerprint": None,
@@ -63,6 +66,8 @@ def _message_item(rid: str, status: str, text: str | None) -> dict[str, Any]:
 
 
 def responses(model: str, rid: str, size: int, *, status: str = "completed") -> dict[str, Any]:
+    """An OpenAI Responses object; `status` other than "completed" gives the empty, in-progress
+    one the stream starts with."""
     prompt, out = _tokens(size)
     done = status == "completed"
     return {"id": f"resp_{rid}", "object": "response", "created_at": CREATED,
@@ -76,6 +81,8 @@ def responses(model: str, rid: str, size: int, *, status: str = "completed") -> 
 
 
 def responses_stream(model: str, rid: str, size: int) -> str:
+    """The same response as Responses SSE events, from `response.created` to
+    `response.completed`."""
     item = {"item_id": f"msg_{rid}", "output_index": 0, "content_index": 0}
     part = {"type": "output_text", "text": TEXT, "annotations": [], "logprobs": []}
     steps: list[tuple[str, dict[str, Any]]] = [
@@ -99,6 +106,7 @@ def responses_stream(model: str, rid: str, size: int) -> str:
 # --- Anthropic Messages -----------------------------------------------------------------
 
 def anthropic(model: str, rid: str, size: int) -> dict[str, Any]:
+    """An Anthropic message holding the one assistant text."""
     prompt, out = _tokens(size)
     return {"id": f"msg_{rid}", "type": "message", "role": "assistant", "model": model,
             "content": [{"type": "text", "text": TEXT}], "stop_reason": "end_turn",
@@ -106,6 +114,7 @@ def anthropic(model: str, rid: str, size: int) -> dict[str, Any]:
 
 
 def anthropic_stream(model: str, rid: str, size: int) -> str:
+    """The same message as Anthropic SSE events, from `message_start` to `message_stop`."""
     start = {**anthropic(model, rid, size), "content": [], "stop_reason": None}
     steps: list[dict[str, Any]] = [
         {"type": "message_start", "message": start},
@@ -125,6 +134,7 @@ def anthropic_stream(model: str, rid: str, size: int) -> str:
 # --- Gemini generateContent -------------------------------------------------------------
 
 def gemini(model: str, rid: str, size: int) -> dict[str, Any]:
+    """A Gemini generateContent response holding the one model text."""
     prompt, out = _tokens(size)
     return {"candidates": [{"content": {"role": "model", "parts": [{"text": TEXT}]},
                             "finishReason": "STOP", "index": 0}],

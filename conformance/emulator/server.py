@@ -46,6 +46,9 @@ Log = Callable[[str], None]
 
 
 class EmulatorServer(ThreadingHTTPServer):
+    """The loopback server: the endpoints and replays it serves, the checker that decides, and
+    the (provider, status) counts of what it answered."""
+
     daemon_threads = False  # joined on close, so none leaks
     block_on_close = True
     allow_reuse_address = True
@@ -70,19 +73,23 @@ class EmulatorServer(ThreadingHTTPServer):
         super().__init__(address, Handler)
 
     def next_id(self) -> str:
+        """A fresh request id (`req_emu00000001`, ...), put in the answer's ids and headers."""
         with self._lock:
             return f"req_emu{next(self._ids):08d}"
 
     def record(self, provider: str, status: int) -> None:
+        """Count one answer with `status` for `provider` in `stats`."""
         with self._lock:
             self.stats[(provider, status)] += 1
 
     def process_request(self, request: Any, client_address: Any) -> None:
+        """Track the connection (so close() can end it), then serve it on its own thread."""
         with self._lock:
             self._open.add(request)
         super().process_request(request, client_address)
 
     def shutdown_request(self, request: Any) -> None:
+        """Forget the connection and its read deadline, then close it."""
         with self._lock:
             self._open.discard(request)
             self._reading.pop(request, None)
@@ -127,6 +134,9 @@ class EmulatorServer(ThreadingHTTPServer):
 
 
 class Handler(BaseHTTPRequestHandler):
+    """One connection's handler: every method is routed to the provider (or replay) its path
+    names; the answers are the vendors' shapes, never the stdlib's HTML."""
+
     protocol_version = "HTTP/1.1"
     server_version = "provider-conformance-emulator"
     timeout = READ_TIMEOUT
@@ -134,10 +144,12 @@ class Handler(BaseHTTPRequestHandler):
     server: EmulatorServer
 
     def setup(self) -> None:
+        """Use the server's read timeout (tests shorten it) for this connection."""
         self.timeout = self.server.read_timeout
         super().setup()
 
     def handle_one_request(self) -> None:
+        """Serve one request, with the server's deadline on reading it."""
         self.server.reading(self.connection, True)
         try:
             super().handle_one_request()
@@ -145,6 +157,7 @@ class Handler(BaseHTTPRequestHandler):
             self.server.reading(self.connection, False)
 
     def do_POST(self) -> None:
+        """Answer the request (every method is routed here; decide() refuses all but POST)."""
         self._answer()
 
     do_GET = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_POST
@@ -170,6 +183,7 @@ class Handler(BaseHTTPRequestHandler):
                     [("allow", "POST")] if error.status == 405 else [])
 
     def version_string(self) -> str:
+        """The `Server` header: the emulator's name, not Python's version."""
         return self.server_version
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -1,4 +1,4 @@
-"""Every observation is a test: does `check()` agree with what the vendor answered?
+"""Every observation is a test: whether `check()` agrees with what the vendor answered.
 
 An observation agrees when check() accepts what the vendor accepted, or rejects what the
 vendor refused with a first violation whose rule is one of the observation's `rules`. The
@@ -25,6 +25,9 @@ FAILING: frozenset[str] = frozenset({"disagrees", "stale-gap"})
 
 @dataclass(frozen=True, slots=True)
 class Agreement:
+    """What check() says of one observation: the outcome (agrees, gap, disagrees, stale-gap,
+    unmodelled), its prediction and first violation, and why."""
+
     observation: Observation
     outcome: Outcome
     predicted: str  # accept | reject | "" (unmodelled)
@@ -53,6 +56,8 @@ def profile_for(obs: Observation) -> tuple[Profile | None, str]:
 
 
 def agreement(obs: Observation) -> Agreement:
+    """Check the observation's request with its vendor's profile (on its date, model and
+    endpoint) and compare the first violation with what the vendor answered."""
     profile, why = profile_for(obs)
     if profile is None:
         return Agreement(obs, "unmodelled", "", None, "", why)
@@ -86,6 +91,7 @@ def _off_skeleton(obs: Observation, exc: WireFormatError) -> Agreement:
 
 
 def agreements(observations: Iterable[Observation]) -> tuple[Agreement, ...]:
+    """The agreement of each observation, in order."""
     return tuple(agreement(o) for o in observations)
 
 

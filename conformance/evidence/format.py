@@ -35,6 +35,8 @@ CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")
 
 
 def known_rule(rule_id: str) -> str:
+    """Validate a rule id named in an evidence file: a modelled or a planned rule; raises
+    ValueError otherwise, naming the closest known id if there is one."""
     if rule_id in RULE_IDS or rule_id in PLANNED_RULES:
         return rule_id
     close = difflib.get_close_matches(rule_id, [*RULE_IDS, *PLANNED_RULES], n=1, cutoff=0.6)
@@ -51,6 +53,9 @@ class _Strict(BaseModel):
 
 
 class SourceIn(_Strict):
+    """Where an observation was found: a URL, and for a file in a repository its repo, path and
+    commit."""
+
     url: str = Field(pattern=r"^https?://\S+$")
     repo: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
     path: str | None = None
@@ -64,6 +69,9 @@ class SourceIn(_Strict):
 
 
 class ObservationIn(_Strict):
+    """One evidence file: the vendor's answer (status, verbatim error) to one request body, with
+    where it was found, the rules it bears on and any declared gap."""
+
     vendor: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     protocol: Literal[PROTOCOLS]  # type: ignore[valid-type]
     endpoint: str = Field(min_length=1, pattern=r"^(?:<[^<>]+>|[^?\s<>])+$",

@@ -29,6 +29,8 @@ class EvidenceError(ScenarioError):
 
 @dataclass(frozen=True, slots=True)
 class Source:
+    """Where an observation was found (see SourceIn)."""
+
     url: str
     repo: str | None = None
     path: str | None = None
@@ -58,6 +60,7 @@ class Observation:
 
     @property
     def accepted(self) -> bool:
+        """Whether the vendor accepted the request (a 2xx)."""
         return self.status < 300
 
     @property
@@ -69,6 +72,7 @@ class Observation:
 
     @property
     def known_model(self) -> str | None:
+        """The model, or None when the file says "unknown"."""
         return None if self.model == "unknown" else self.model
 
     @property
@@ -86,6 +90,7 @@ class Evidence:
 
 
 def find_evidence(root: Path) -> list[Path]:
+    """Every evidence file below `root` (`*.yaml`), sorted."""
     return sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 

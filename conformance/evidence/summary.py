@@ -28,10 +28,13 @@ class Tally:
 
     @property
     def percent(self) -> float:
+        """The share of modelled observations check() agrees with (100 when none is modelled)."""
         return 100.0 * self.agrees / self.modelled if self.modelled else 100.0
 
 
 def tally(results: Sequence[Agreement]) -> Tally:
+    """Count the agreements by outcome, and the agreeing rejects whose text check() gives
+    verbatim."""
     outcomes = Counter(a.outcome for a in results)
     texts = [a.text_matches for a in results if a.text_matches is not None]
     return Tally(total=len(results), modelled=len(results) - outcomes["unmodelled"],
@@ -41,6 +44,7 @@ def tally(results: Sequence[Agreement]) -> Tally:
 
 
 def vendor_order(vendors: set[str]) -> list[str]:
+    """The vendors with the built-in providers first, in their order, then the others sorted."""
     return [p for p in PROVIDERS if p in vendors] + sorted(vendors - set(PROVIDERS))
 
 
@@ -64,6 +68,8 @@ def by_vendor_table(results: Sequence[Agreement]) -> list[str]:
 
 def report_lines(results: Sequence[Agreement], errors: Sequence[EvidenceError],
                  *, details: bool = True) -> list[str]:
+    """The text `conformance evidence` prints: the per-vendor table, the agreement counts, then
+    the gaps (with `details`), the disagreements, stale gaps and unreadable files."""
     t = tally(results)
     lines = [f"{t.total} observations from {len({a.observation.vendor for a in results})} "
              f"vendors ({len(errors)} unreadable files)", "", *by_vendor_table(results), ""]

@@ -83,4 +83,5 @@ def status(rule: str, protocol: str, has_case: bool) -> str:
 
 
 def pairs() -> list[tuple[str, str]]:
+    """Every rule × protocol pair, rules in RULE_IDS order."""
     return [(rule, protocol) for rule in RULE_IDS for protocol in PROTOCOLS]

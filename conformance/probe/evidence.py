@@ -46,7 +46,7 @@ def endpoint_url(protocol: str, base_url: str, model: str) -> str:
 
 def evidence_files(found: Sequence[Observation], control: tuple[dict[str, Any], Outcome],
                    protocol: str, probed: Probed) -> dict[str, dict[str, Any]]:
-    """slug -> evidence mapping, for the control request and every rule request."""
+    """A slug -> evidence mapping, for the control request and every rule request."""
     url = endpoint_url(protocol, probed.base_url, probed.model)
     local = (" Answered by a server on this machine, not by the vendor's own endpoint: "
              "evidence about that server only.") if loopback(url) else ""

@@ -44,6 +44,8 @@ class Search:
         self.sent = 0
 
     def at(self, n: int) -> tuple[Verdict, dict[str, Any], Outcome]:
+        """Send the reject body with the placeholder at length `n`, record the exchange, and
+        return the judged verdict with the body and outcome."""
         body = self.limit.body(self.case.reject, n)
         outcome, sent = self.send(body)
         self.sent += sent

@@ -27,6 +27,7 @@ _LIMIT_PARAMS = ("max_length",)
 
 
 def today() -> str:
+    """Today's date in UTC, YYYY-MM-DD (the `date` a probe records)."""
     return dt.datetime.now(dt.UTC).date().isoformat()
 
 
@@ -42,6 +43,9 @@ def measure(send: Send, probes: ProbeSet, probed: Probed, *, concurrency: int = 
 
 @dataclass(frozen=True, slots=True)
 class Diff:
+    """A measured profile against a shipped one: the rules gained and lost, changed limits and
+    texts, and the rules not measured."""
+
     gained: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()
     limits: tuple[str, ...] = ()  # "rule: max_length 40 -> 16"
@@ -50,9 +54,11 @@ class Diff:
 
     @property
     def empty(self) -> bool:
+        """Whether nothing measured differs (unmeasured rules do not count)."""
         return not (self.gained or self.lost or self.limits or self.texts)
 
     def lines(self, shipped: str) -> list[str]:
+        """The diff as text lines, headed by the shipped profile's name `shipped`."""
         if self.empty:
             head = [f"no difference from the shipped profile {shipped} in what was measured"]
         else:

@@ -52,6 +52,7 @@ class Probed:
 
     @property
     def source(self) -> str:
+        """The `source` written on each measured rule: the probed URL and the date."""
         return f"probe of {self.base_url} on {self.date}"
 
 
@@ -103,6 +104,8 @@ def profile_data(observations: Sequence[Observation], probes: ProbeSet,
 
 
 def profile_yaml(data: Mapping[str, Any]) -> str:
+    """The profile mapping as YAML, headed by a comment saying the probe wrote it and how to use
+    it."""
     head = ("# Written by `conformance probe`. Review it, then use it with\n"
             "# `conformance check --profile`, a providers file, or load_profile().\n")
     return head + yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)

@@ -54,7 +54,8 @@ def with_backing(results: Sequence[Mapping[str, Any]],
 
 
 def backing_counts(results: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
-    """provider -> level -> number of cells (and `cells`: all of them)."""
+    """The cell counts by provider and level: provider -> level -> number of cells (and
+    `cells`: all of them)."""
     counts: dict[str, Counter[str]] = {}
     for r in results:
         level = (r.get("evidence") or {}).get("level", "modeled")
@@ -63,6 +64,10 @@ def backing_counts(results: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
 
 
 def cell_backing(r: Mapping[str, Any], row_rules: frozenset[str], index: Index) -> dict[str, Any]:
+    """What backs one result's cell: observed when the verdict came from the vendor (live, or a
+    cassette recorded live); for a raw cell, the newest observation in `index` about its rule
+    (`row_rules` for an accept), observed or contradicted; for a reject, documented when the
+    profile holds the rule as its own (not inherited) with high confidence; else modeled."""
     live = _live(r)
     if live is not None:
         return live
@@ -131,7 +136,7 @@ def _newest(index: Index, provider: str, verdict: str,
 
 
 def _row_rules(results: Iterable[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
-    """scenario -> the rules check() names for its raw requests at any provider."""
+    """By scenario: the rules check() names for its raw requests at any provider."""
     found: dict[str, set[str]] = {}
     for r in results:
         if r["mode"] == "raw" and r.get("predicted_rule"):

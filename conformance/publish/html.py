@@ -26,6 +26,7 @@ ITEM_FIELDS = ("provider", "mode", "verdict", "status", "expected", "message", "
 
 
 def esc(value: Any) -> str:
+    """The value as text escaped for HTML, quotes included (text or attribute)."""
     return html.escape(str(value), quote=True)
 
 
@@ -34,13 +35,16 @@ def _asset(name: str) -> str:
 
 
 def level(r: Mapping[str, Any]) -> str:
-    """The evidence level behind a result: observed, documented, or modeled (no evidence)."""
+    """The evidence level behind a result: observed, contradicted, documented, or modeled
+    (no evidence)."""
     evidence = r.get("evidence")
     found = evidence.get("level") if isinstance(evidence, Mapping) else None
     return str(found) if found else "modeled"
 
 
 def origin(r: Mapping[str, Any]) -> str:
+    """Where a result's verdict came from, in words: the backend, the cassette, and its
+    provenance."""
     source = r.get("source") or {}
     stamp = source.get("provenance") or {}
     text = str(source.get("backend", "?"))
@@ -157,6 +161,7 @@ def _intro(results: list[dict[str, Any]], summary: dict[str, Any]) -> list[str]:
 
 
 def render_html(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
+    """The whole page for rows already sorted and backed, with the matrix `summary`."""
     providers: list[str] = summary["providers"]
     topics = sorted({r["topic"] for r in results})
     filters = " ".join([_options("topic", "topic", topics),

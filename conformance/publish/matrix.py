@@ -37,6 +37,7 @@ def rows_of(results: Rows) -> list[dict[str, Any]]:
 
 
 def provider_order(results: Rows) -> list[str]:
+    """The providers of `results`: built-ins in their order, then the others by name."""
     seen = {r["provider"] for r in rows_of(results)}
     return [p for p in PROVIDERS if p in seen] + sorted(seen - set(PROVIDERS))
 
@@ -53,6 +54,9 @@ def sort_results(results: Rows,
 
 
 def summary(results: Rows) -> dict[str, Any]:
+    """The counts the reports show: items, scenarios, providers, verdicts per mode, failures,
+    known gaps, verdicts check() predicted otherwise, where verdicts came from, and what backs
+    them."""
     results = rows_of(results)
     verdicts = Counter((r["mode"], r["verdict"]) for r in results)
     backends = Counter(_origin(r) for r in results)
@@ -84,6 +88,8 @@ def provenance_line(results: Rows) -> str:
 
 
 def differs(r: Mapping[str, Any]) -> bool:
+    """Whether check() predicted another verdict than the one observed (an inconclusive one never
+    differs)."""
     return r["verdict"] != "inconclusive" and r["verdict"] != r["predicted"]
 
 
@@ -96,6 +102,7 @@ def _origin(r: Mapping[str, Any]) -> str:
 
 
 def render_json(results: Rows) -> str:
+    """The text of strictness.json: the summary and every result row."""
     results = rows_of(results)
     return json.dumps({"summary": summary(results), "results": results}, indent=1,
                       sort_keys=True, ensure_ascii=False) + "\n"

@@ -14,6 +14,8 @@ from conformance.publish.backing import LEVELS, MARK, backing_counts, describe
 
 def backing_section(results: Sequence[Mapping[str, Any]], providers: Sequence[str],
                     evidence: Sequence[Agreement]) -> list[str]:
+    """The Markdown section on what backs each provider's raw verdicts, with the cells an
+    observation contradicts."""
     counts = backing_counts(results)
     lines = ["## What backs the verdicts", "",
              f"Each cell's raw verdict carries a mark: {MARK['observed']} observed (a vendor "
@@ -40,6 +42,8 @@ def backing_section(results: Sequence[Mapping[str, Any]], providers: Sequence[st
 
 
 def evidence_section(evidence: Sequence[Agreement]) -> list[str]:
+    """The Markdown section comparing the observations in evidence/ with check(), per vendor,
+    with every gap and disagreement."""
     t = tally(evidence)
     lines = ["## Observed vendor answers vs check()", "",
              f"{t.total} observations in evidence/ (recorded cassettes, pasted vendor answers). "

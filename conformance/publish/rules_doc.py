@@ -19,6 +19,8 @@ LEGEND = ("Cells: **H** enforced, confidence high (seen verbatim in a vendor doc
 
 
 def cell(rule: Rule | None) -> str:
+    """A rules.md matrix cell for one provider's rule: H or L (confidence), *i* when inherited,
+    off when known lenient, blank when it does not apply."""
     if rule is None:
         return ""
     if not rule.enforced:
@@ -28,10 +30,12 @@ def cell(rule: Rule | None) -> str:
 
 
 def escape(text: str) -> str:
+    """The text made safe for a Markdown table cell (pipes escaped, newlines as spaces)."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
 def matrix(profiles: tuple[Profile, ...]) -> list[str]:
+    """The rules × providers table, for the rules some profile has."""
     used = [rid for rid in RULE_IDS if any(p.rule(rid) for p in profiles)]
     lines = ["| rule | " + " | ".join(p.provider for p in profiles) + " |",
              "|---|" + "---|" * len(profiles)]
@@ -41,6 +45,8 @@ def matrix(profiles: tuple[Profile, ...]) -> list[str]:
 
 
 def provider_section(profile: Profile) -> list[str]:
+    """One provider's section: its notes, and each rule's status, error type and code, vendor
+    message, source, date verified and confidence."""
     lines = [f"### {profile.provider} ({profile.protocol})", ""]
     if profile.notes:
         lines += [escape(profile.notes.strip()), ""]
@@ -56,6 +62,7 @@ def provider_section(profile: Profile) -> list[str]:
 
 
 def render(profiles: tuple[Profile, ...]) -> str:
+    """The whole of rules.md."""
     lines = ["# Strictness rules by provider", "",
              "Generated from `normalizer/profiles/*.yaml` by "
              "`python -m conformance.publish.rules_doc`; do not edit by hand.", "", LEGEND, "",
@@ -66,6 +73,7 @@ def render(profiles: tuple[Profile, ...]) -> str:
 
 
 def main() -> int:
+    """Write rules.md from the built-in profiles."""
     OUT.write_text(render(builtin_profiles()), encoding="utf-8")
     print(f"wrote {OUT.relative_to(Path.cwd()) if OUT.is_relative_to(Path.cwd()) else OUT}")
     return 0

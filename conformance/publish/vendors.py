@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from conformance.classify import REJECT_STATUSES
 from normalizer.profiles import PROVIDERS
 
 Observation = Mapping[str, Any]
@@ -43,10 +44,15 @@ def read_observations(root: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 def verdict(o: Observation) -> str:
-    status = int(o.get("status") or 0)
+    """An observation's verdict as the vendor pages count it: accepted (2xx), rejected (the
+    statuses `classify` counts as a rejection) or other; a status that is not a number is other."""
+    try:
+        status = int(o.get("status") or 0)
+    except (TypeError, ValueError):
+        return "other"
     if 200 <= status < 300:
         return "accepted"
-    return "rejected" if status in (400, 409, 413, 422) else "other"
+    return "rejected" if status in REJECT_STATUSES else "other"
 
 
 def _date(o: Observation) -> str:
@@ -94,6 +100,8 @@ def _sorted(group: Iterable[tuple[str, Observation]]) -> list[tuple[str, Observa
 
 def by_rule(observations: list[tuple[str, Observation]]
             ) -> dict[str, list[tuple[str, Observation]]]:
+    """The observations grouped by the rules they name (NO_RULE when none), rules sorted, each
+    group by date, model and path."""
     rules: dict[str, list[tuple[str, Observation]]] = {}
     for path, o in observations:
         for rule in o.get("rules") or [NO_RULE]:
@@ -197,6 +205,8 @@ def _overview(vendor: str, observations: list[tuple[str, Observation]]) -> list[
 
 
 def render_vendor(vendor: str, observations: list[tuple[str, Observation]]) -> str:
+    """One vendor's page: the overview, what changed over time, the observations by rule, then
+    each observation."""
     observations = _sorted(observations)
     rules = by_rule(observations)
     moved = {r: g for r, g in rules.items() if r != NO_RULE and changed(g)}
@@ -216,6 +226,8 @@ def render_vendor(vendor: str, observations: list[tuple[str, Observation]]) -> s
 
 
 def render_index(vendors: Mapping[str, list[tuple[str, Observation]]]) -> str:
+    """The index page: one row per vendor with its counts, models, dates and the rules that
+    changed."""
     total = sum(len(v) for v in vendors.values())
     lines = ["# Vendors: what each was observed to accept and reject", "",
              "Generated from `evidence/` by `conformance report`; do not edit by hand. "

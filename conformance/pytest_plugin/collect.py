@@ -36,6 +36,8 @@ def _extra_providers(config: pytest.Config) -> dict[str, Provider]:
 
 
 def selected_providers(config: pytest.Config) -> list[Provider]:
+    """The providers this run sends to (`--conformance-provider`, default every one), chosen once
+    per session."""
     if PROVIDERS not in config.stash:
         config.stash[PROVIDERS] = select(option(config, "provider") or None,
                                          _extra_providers(config))
@@ -43,10 +45,13 @@ def selected_providers(config: pytest.Config) -> list[Provider]:
 
 
 def known_provider_names(config: pytest.Config) -> list[str]:
+    """The provider names a scenario may mention: the built-ins and those of
+    `--conformance-providers-file`."""
     return [p.name for p in select(None, _extra_providers(config))]
 
 
 def backends_of(config: pytest.Config) -> Backends:
+    """The session's Backends, made on first use from the run options."""
     if BACKENDS not in config.stash:
         config.stash[BACKENDS] = Backends(
             choice=option(config, "backend"), cassette_root=Path(option(config, "cassette-dir")),
@@ -80,7 +85,11 @@ def record(item: pytest.Item, result: Result) -> None:
 
 
 class ScenarioFile(pytest.File):
+    """One scenario file: an item per selected provider × mode, or one failing item when the file
+    does not load."""
+
     def collect(self) -> Iterator[pytest.Item]:
+        """Load the scenario (reading a recorded stream once) and yield its items."""
         providers = selected_providers(self.config)
         root = self.config.rootpath
         try:
@@ -106,17 +115,23 @@ class BrokenScenario(pytest.Item):
         self.error = error
 
     def runtest(self) -> None:
+        """Fail with the file's ScenarioError."""
         raise self.error
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
+        """The file's located errors, without a traceback."""
         return f"{self.error}\n(this scenario file does not run; every other one still does)"
 
     def reportinfo(self) -> tuple[Path, int, str]:
+        """The scenario file and the item's node id, for pytest's report."""
         return self.path, 0, self.nodeid
 
 
 class ScenarioItem(pytest.Item):
+    """One scenario × provider × mode item: skipped for a draft scenario, an expected failure
+    where a known gap is declared."""
+
     def __init__(self, *, item: Item, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.item = item
@@ -128,9 +143,12 @@ class ScenarioItem(pytest.Item):
             self.add_marker(pytest.mark.xfail(reason=f"known gap: {gap}", strict=False))
 
     def resolved_backend(self, backends: Backends) -> str:
+        """The backend this item's request goes to (Backends.resolve)."""
         return str(backends.resolve(self.item.provider, self.item.cassette(backends.cassette_root)))
 
     def runtest(self) -> None:
+        """Run the item (loopback only unless it goes live), record its result on the report, and
+        raise ScenarioFailure when it failed; skipped when it goes live without a key."""
         backends = backends_of(self.config)
         provider = self.item.provider
         live = self.resolved_backend(backends) == "live"
@@ -146,15 +164,19 @@ class ScenarioItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
                      style: Any = None) -> str:
+        """A failed verdict explained (explain()); any other error as pytest shows it."""
         if isinstance(excinfo.value, ScenarioFailure):
             return explain(excinfo.value.result, self.nodeid)
         return super().repr_failure(excinfo)  # type: ignore[no-any-return]
 
     def reportinfo(self) -> tuple[Path, int, str]:
+        """The scenario file and the item's node id, for pytest's report."""
         return self.path, 0, self.nodeid
 
 
 def explain(result: Result, nodeid: str) -> str:
+    """A failed item as text: the problem, the verdict and where it came from, the vendor's
+    message, check()'s prediction, the changes, and the commands to look closer."""
     verdict = result.verdict
     source = describe_source(result.source)
     lines = [f"{result.id}: {result.problem}",

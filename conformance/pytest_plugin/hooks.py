@@ -40,6 +40,7 @@ SUFFIXES = frozenset({".yaml", ".yml"})
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    """Add the ini options (scenario folders, published folder) and the prefixed run options."""
     parser.addini(INI, type="linelist", default=[],
                   help="folders (relative to the rootdir) holding provider-conformance "
                        "scenarios; without it the conformance plugin does nothing")
@@ -55,10 +56,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def scenario_dirs(config: pytest.Config) -> tuple[Path, ...]:
+    """The scenario folders the project names in its ini, resolved against the rootdir."""
     return tuple((config.rootpath / line).resolve() for line in config.getini(INI))
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    """Where the project opted in: remember its scenario folders, register the marker and the
+    results sink."""
     dirs = scenario_dirs(config)
     if not dirs:
         return  # not opted in: nothing registered, nothing patched
@@ -69,6 +73,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def is_scenario_file(file_path: Path, dirs: tuple[Path, ...]) -> bool:
+    """Whether `file_path` is a YAML file inside one of the scenario folders."""
     if not dirs or file_path.suffix not in SUFFIXES:
         return False
     resolved = file_path.resolve()
@@ -76,6 +81,7 @@ def is_scenario_file(file_path: Path, dirs: tuple[Path, ...]) -> bool:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A ScenarioFile for a scenario file (importing the suite then), else None."""
     config = parent.config
     if not is_scenario_file(file_path, config.stash.get(SCENARIO_DIRS, ())):
         return None
@@ -87,6 +93,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
+    """Ask once before live requests, when scenario files were collected (may exit the session)."""
     if not config.stash.get(COLLECTED, False):
         return  # no scenario file here: nothing to ask
     from conformance.pytest_plugin.collect import confirm_live_items
@@ -102,6 +109,7 @@ class ResultsSink:
         self.results = results
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        """Keep the result a scenario item put on its call report."""
         if report.when != "call":
             return
         for name, value in report.user_properties:
@@ -110,6 +118,8 @@ class ResultsSink:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Close the backends; then, unless this is an xdist worker, write the report files when
+    `--conformance-report` asks, and fail the session when the published matrix is stale."""
     config = session.config
     backends = config.stash.get(BACKENDS, None)
     if backends is not None:

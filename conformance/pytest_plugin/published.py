@@ -1,4 +1,4 @@
-"""Is the published matrix what this run's scenario items say?
+"""Whether the published matrix is what this run's scenario items say.
 
 Replaying every cassette again just to compare the published pages cost the suite
 minutes. The scenario items of a run already hold every verdict, so when a run covered

@@ -20,6 +20,8 @@ class _Strict(BaseModel):
 
 
 class ToolIn(_Strict):
+    """A tool the scenario declares, as an MCP tool definition (`inputSchema` is accepted too)."""
+
     name: str = Field(min_length=1)
     description: str = ""
     input_schema: dict[str, Any] = Field(
@@ -29,6 +31,8 @@ class ToolIn(_Strict):
 
 
 class CallIn(_Strict):
+    """One tool call of an assistant message; `arguments` may be an object or its raw JSON text."""
+
     id: str | None = None
     name: str
     arguments: dict[str, Any] | str = Field(default_factory=dict)
@@ -37,6 +41,9 @@ class CallIn(_Strict):
 
 
 class ThinkingIn(_Strict):
+    """One thinking part of an assistant message, with its signature and the provider that wrote
+    it."""
+
     text: str = ""
     signature: str | None = None
     vendor: str | None = Field(default=None, description="the provider that produced it")
@@ -44,6 +51,9 @@ class ThinkingIn(_Strict):
 
 
 class ResultIn(_Strict):
+    """One tool result of a tool message's `results` turn (`call_id` null for a result without
+    one)."""
+
     call_id: str | None
     content: str = ""
     is_error: bool = False
@@ -51,6 +61,8 @@ class ResultIn(_Strict):
 
 
 class TextPartIn(_Strict):
+    """One text part of a message whose `content` is a list."""
+
     type: Literal["text"] = "text"
     text: str
 
@@ -83,6 +95,8 @@ class MessageIn(_Strict):
 
 
 class WireIn(_Strict):
+    """A history given as a real request body of a protocol, parsed by its wire module."""
+
     protocol: Literal[PROTOCOLS]  # type: ignore[valid-type]
     body: dict[str, Any]
 
@@ -102,6 +116,9 @@ class StreamIn(_Strict):
 
 
 class ExpectIn(_Strict):
+    """What the scenario expects: each provider's verdict on the raw request, the fix codes each
+    normalization report must hold, and whether normalizing must change nothing."""
+
     raw: dict[str, Verdict] = Field(default_factory=dict,
                                     description="provider -> verdict of the raw request")
     changes: dict[str, list[str]] = Field(default_factory=dict,
@@ -111,6 +128,10 @@ class ExpectIn(_Strict):
 
 
 class ScenarioIn(_Strict):
+    """One scenario file: a title, its refs, tools, exactly one of `history` and `wire` (a
+    `stream` may follow a history), request options, model overrides, expectations and known
+    gaps."""
+
     title: str = Field(min_length=1, max_length=70)
     about: str = ""
     tags: list[str] = Field(default_factory=list)
@@ -140,7 +161,7 @@ SCHEMA_PATH = Path(__file__).with_name("scenario.schema.json")
 
 
 def schema_text() -> str:
-    """The JSON Schema of a scenario file, as committed in scenarios/scenario.schema.json."""
+    """The JSON Schema of a scenario file, as committed in SCHEMA_PATH."""
     schema = ScenarioIn.model_json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "provider-conformance scenario"

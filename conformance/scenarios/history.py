@@ -70,6 +70,7 @@ def _inner_model(annotation: Any) -> type[BaseModel] | None:
 
 
 def build_history(messages: Sequence[MessageIn]) -> History:
+    """The neutral History of a scenario's `history` messages, as written (no repair)."""
     return History(tuple(_message(m) for m in messages))
 
 

@@ -37,6 +37,9 @@ SYNONYMS = {"tool_call_id": "call_id", "tool_use_id": "call_id", "args": "argume
 
 @dataclass(frozen=True, slots=True)
 class Scenario:
+    """One loaded scenario: where it came from, its history and tools, and what it expects of
+    each provider; `replayed` is filled when a run is planned."""
+
     path: str  # as given, relative to the project root where possible
     topic: str
     fault: str
@@ -63,6 +66,7 @@ class Scenario:
 
     @property
     def id(self) -> str:
+        """The scenario's id in items and reports: its path."""
         return self.path
 
 

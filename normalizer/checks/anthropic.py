@@ -20,7 +20,7 @@ from itertools import chain
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import anthropic_blocks
+from normalizer.checks import anthropic_blocks, tool_choice
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
 from normalizer.signature_shape import issued_by_shape
@@ -241,6 +241,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
+    "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

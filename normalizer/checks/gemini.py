@@ -18,7 +18,7 @@ from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.checks import gemini_parts
-from normalizer.checks.gemini_walk import call_parts, contents, get, parts
+from normalizer.checks.gemini_walk import Contents, call_parts, contents, get, parts
 from normalizer.profiles import Rule
 
 
@@ -121,23 +121,51 @@ def function_response_count(body: Mapping[str, Any], rule: Rule,
     the whole run of consecutive call turns before it (Gemini 3)."""
     found = contents(body)
     chained = bool(rule.params.get("consecutive_call_turns"))
+    over_turns = bool(rule.params.get("responses_over_turns"))
+    if over_turns and not _for_model(rule, model):
+        return  # the looser count is observed for its models only; unknown: the strict copy
     run = 0  # calls in the run of consecutive call turns ending here
     for k in range(len(found.index) - 1):
         calls = found.calls[k]
         run = (run if chained else 0) + calls if calls else 0
         answers = found.responses[k + 1]
+        if calls and over_turns:  # responses split over turns holding nothing else (2.5 Flash)
+            answers = sum(found.responses[p] for p in _response_run(found, k + 1))
         if calls and answers and answers != run:
             j = found.index[k + 1]
             yield Finding(f"contents[{j}]", {"index": j, "calls": run, "responses": answers})
 
 
+def _only_responses(found: Contents, k: int) -> bool:
+    return bool(found.responses[k]) and found.responses[k] == found.parts[k]
+
+
+def _response_run(found: Contents, start: int) -> range:
+    """The positions from `start` on that hold function responses only (at least the first,
+    when it holds any response)."""
+    end = start + 1
+    while end < len(found.index) and _only_responses(found, end - 1) \
+            and _only_responses(found, end):
+        end += 1
+    return range(start, min(end, len(found.index)))
+
+
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
-    """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
+    """`orphan-tool-result`: a tool result whose call is not in the turn right before it; with
+    params.responses_over_turns, a turn of responses only may also follow such a turn that is
+    itself answered home (responses split over several user turns, Gemini 2.5 Flash)."""
     found = contents(body)
+    over_turns = bool(rule.params.get("responses_over_turns"))
+    if over_turns and not _for_model(rule, model):
+        return  # as in function_response_count: an unknown model gets the strict copy
+    home = False  # the content before this one is an answered turn of responses only
     for k, i in enumerate(found.index):
-        if found.responses[k] and (k == 0 or not found.calls[k - 1]):
+        only = _only_responses(found, k)
+        answered = (k > 0 and bool(found.calls[k - 1])) or (over_turns and home and only)
+        if found.responses[k] and not answered:
             yield Finding(f"contents[{i}]", {"index": i})
+        home = answered and only
 
 
 def _current_turn(body: Mapping[str, Any]) -> range:

@@ -9,6 +9,7 @@ from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
 from normalizer.checks import openai_chat_pairing as pairing
+from normalizer.checks import tool_choice
 
 DETECTORS: dict[str, Detector] = {
     "orphan-tool-result": pairing.orphan_tool_result,
@@ -24,6 +25,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-name-invalid": ids.tool_name_invalid,
     "tool-name-too-long": ids.tool_name_too_long,
     "tool-choice-without-tools": messages.tool_choice_without_tools,
+    "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
     "unknown-tool-field": messages.unknown_tool_field,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Text, ToolCall
+from normalizer.model import (
+    STREAM_MARKERS,
+    WIRE_MARKERS,
+    Change,
+    JsonMap,
+    Message,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.protocols import foreign_extras
@@ -103,14 +112,65 @@ def join_text_parts(
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
         texts = [p for p in message.parts if isinstance(p, Text)]
-        plain = len(texts) == 1 and not texts[0].extras
+        # A lone text kept as a one-part array (`content_form`) is still a list on the wire.
+        plain = (len(texts) == 1 and not texts[0].extras
+                 and message.extras.get("content_form") != "array")
         if message.role not in roles or not texts or plain or len(texts) != len(message.parts):
             out.append(message)
             continue
-        out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),)))
+        out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),),
+                           extras=message.extras.without("content_form")))
         lost = any(t.extras for t in texts)
         changes.append(Change("join_text_parts", "join-text-parts",
                               f"joined {len(texts)} text part(s) into one string"
                               + (" and dropped their part fields" if lost else ""),
                               f"messages[{i}]", lossless=not lost))
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
+
+
+def drop_unknown_message_fields(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes messages carrying fields the target does not know for their role (rule
+    unknown-message-field, `params.allowed`): another vendor's message fields kept from the
+    body they came in, such as Mistral's `prefix` or OpenRouter's `reasoning_details`.
+
+    Rejected by: Groq "'messages.1' : for 'role:assistant' the following must be
+    satisfied[('messages.1' : property 'prefix' is unsupported)]" (janhq/jan#8136); Cerebras
+    "messages.1.assistant.prefix: property 'messages.1.assistant.prefix' is unsupported"
+    (Kilo-Org/kilocode#10375).
+
+    Before: assistant {content: "Hi", prefix: false}
+    After:  assistant {content: "Hi"}
+    Lossy: the dropped fields are named one by one (reasoning itself is the thinking
+    passes' business: `drop_foreign_thinking`).
+    """
+    allowed = profile.param("unknown-message-field", "allowed", {}) or {}
+    unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        known = allowed.get(message.role)
+        if known is None:
+            out.append(message)
+            continue
+        keep = set(known) | unwritten
+        extra = _unknown(message.extras, keep)
+        parts = tuple(replace(p, extras=p.extras.without(*_unknown(p.extras, keep)))
+                      if isinstance(p, ToolResult) and _unknown(p.extras, keep) else p
+                      for p in message.parts)
+        extra += [k for p in message.parts if isinstance(p, ToolResult)
+                  for k in _unknown(p.extras, keep)]
+        if not extra:
+            out.append(message)
+            continue
+        out.append(replace(message, parts=parts, extras=message.extras.without(*extra)))
+        changes.append(Change("drop_unknown_message_fields", "drop-message-field",
+                              f"dropped {', '.join(map(repr, dict.fromkeys(extra)))} from a "
+                              f"{message.role} message (the target rejects unknown fields)",
+                              f"messages[{i}]", lossless=False))
+    return (_with(draft, out), tuple(changes)) if changes else (draft, ())
+
+
+def _unknown(extras: JsonMap, keep: set[str] | frozenset[str]) -> list[str]:
+    return [k for k in extras if k not in keep]

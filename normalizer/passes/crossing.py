@@ -8,7 +8,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from normalizer.crossing import media_native, media_placeholder, opaque_text
+from normalizer.crossing import (
+    CITATION_KEYS,
+    citation_names,
+    media_native,
+    media_placeholder,
+    opaque_text,
+)
 from normalizer.model import (
     Change,
     Media,
@@ -30,7 +36,8 @@ def cross_parts(draft: Draft, profile: Profile,
     """Fixes parts the target protocol has no form for: another vendor's hosted tool activity
     (-> text, lossy), a part only another protocol knows (dropped, lossy), media the target
     cannot carry where it stands (-> a placeholder, lossy; a plain-text document -> its text),
-    a structured tool result for a protocol whose results are text (-> JSON text, lossless).
+    a structured tool result for a protocol whose results are text (-> JSON text, lossless),
+    citations the target has no field for (dropped, each named in a lossy change).
 
     Before: [assistant(anthropic server_tool_use web_search)] for openai_chat
     After:  [assistant(text "[anthropic server_tool_use: {...}]")]
@@ -72,7 +79,25 @@ def _cross(part: Part, target: str, place: str, where: str,
         return [_media_text(part, target, where, changes)]
     if isinstance(part, ToolResult):
         return [_result(part, target, where, changes)]
+    if isinstance(part, Text):
+        return [_citations(part, target, where, changes)]
     return [part]
+
+
+def _citations(text: Text, target: str, where: str, changes: list[Change]) -> Text:
+    """Citations (Anthropic `citations`, Responses `annotations`) a target has no field for:
+    the renderer would leave them out silently, so they go here, and the lossy change names
+    each one (its URL, title or cited text); the text itself is kept."""
+    lost = [key for key, owner in CITATION_KEYS.items()
+            if owner != target and key in text.extras]
+    if not lost:
+        return text
+    names = [name for key in lost for name in citation_names(text.extras[key])]
+    if names:
+        changes.append(Change(NAME, "citations-dropped", f"{len(names)} citation(s) have no "
+                              f"field in {target}; dropped, the text kept: "
+                              + "; ".join(names), where, lossless=False))
+    return replace(text, extras=text.extras.without(*lost))
 
 
 def _move_media(result: ToolResult, target: str, where: str,
@@ -87,7 +112,7 @@ def _move_media(result: ToolResult, target: str, where: str,
     if not movable:
         return result, []
     kept = tuple(p for p in result.content if not any(p is m for m in movable))
-    if not any(isinstance(p, Text) and p.text for p in kept):
+    if result.value is None and not any(isinstance(p, Text) and p.text for p in kept):
         # Never an empty result (which fill_empty_content would call "no output").
         kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
     changes.append(Change(NAME, "media-moved-beside-results", f"{len(movable)} media part(s) "
@@ -116,8 +141,9 @@ def _result(result: ToolResult, target: str, where: str, changes: list[Change]) 
                 crossed.append(new)  # type: ignore[arg-type]
         content = tuple(crossed)
     if result.value is not None and target != "gemini" and not _has_text(content):
-        value = thaw(result.value)
-        content = json.dumps(value, ensure_ascii=False)
+        text = json.dumps(thaw(result.value), ensure_ascii=False)
+        # Media beside a structured value (a Gemini functionResponse with parts) stay.
+        content = (Text(text), *content) if content and not isinstance(content, str) else text
         changes.append(Change(NAME, "structured-result-as-json", f"a structured tool result "
                               f"sent as JSON text in {target}", where, lossless=True))
         return replace(result, content=content, value=None)

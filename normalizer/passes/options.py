@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, ToolSpec
+from normalizer.model import Change, JsonMap, thaw
+from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
 _CONFIG = ("generationConfig", "generation_config")
@@ -13,12 +15,12 @@ _MIME = ("responseMimeType", "response_mime_type")
 
 
 def drop_json_response_type_with_tools(
-    options: Mapping[str, Any], tools: Sequence[ToolSpec], profile: Profile,
-    model: str | None = None,
-) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a JSON response type requested together with function declarations (rule
-    response-format-with-tools) for the models the rule holds for: the response type (and
-    its schema) is removed, the tools are kept.
+    response-format-with-tools) for the models the rule holds for (`policy.model`; an
+    unknown model is assumed affected): the response type (and its schema) is removed,
+    the tools are kept. Runs after declare_missing_tools, whose declarations count too.
 
     Rejected by: Gemini 2.5 "Function calling with a response mime type: 'application/json'
     is unsupported" (recorded by Mirascope's model-feature probe, 2025-12); Gemini 3 accepts.
@@ -28,11 +30,20 @@ def drop_json_response_type_with_tools(
     Lossy: the reply is no longer constrained to JSON; the caller must parse it.
     """
     rule = profile.rule("response-format-with-tools")
-    if not tools or rule is None or not rule.enforced \
-            or not rule.applies_to(model, when_unknown=True):
-        return dict(options), ()
-    mimes = tuple(rule.params.get("mime_types") or ("application/json",))
-    out = dict(options)
+    if not draft.tools or rule is None or not rule.enforced \
+            or not rule.applies_to(policy.model, when_unknown=True):
+        return draft, ()
+    options, change = _without_json_type(thaw(draft.options),
+                                         tuple(rule.params.get("mime_types")
+                                               or ("application/json",)))
+    if change is None:
+        return draft, ()
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+def _without_json_type(out: dict[str, Any],
+                       mimes: tuple[str, ...]) -> tuple[dict[str, Any], Change | None]:
+    """`out` (a thawed copy of the options) without its JSON response type, and the change."""
     for key in _CONFIG:
         config = out.get(key)
         if not isinstance(config, Mapping):
@@ -43,8 +54,63 @@ def drop_json_response_type_with_tools(
         dropped = [k for k in config if k in (*_MIME, "responseSchema", "response_schema",
                                               "responseJsonSchema", "response_json_schema")]
         out[key] = {k: v for k, v in config.items() if k not in dropped}
-        return out, (Change("drop_json_response_type_with_tools", "drop-json-response-type",
-                            f"removed {', '.join(dropped)}: the target refuses a JSON response "
-                            "type together with function calling", f"{key}.{mime_key}",
-                            lossless=False),)
-    return out, ()
+        return out, Change("drop_json_response_type_with_tools", "drop-json-response-type",
+                           f"removed {', '.join(dropped)}: the target refuses a JSON response "
+                           "type together with function calling", f"{key}.{mime_key}",
+                           lossless=False)
+    return out, None
+
+
+def drop_unknown_tool_choice(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a `tool_choice` that forces a tool the request does not declare (rule
+    tool-choice-unknown-tool; Chat `{"type": "function", "function": {"name": N}}`,
+    Anthropic `{"type": "tool", "name": N}`). A tool renamed on the way (name_map) is
+    chosen by its new name (lossless); otherwise the choice is removed, and the model
+    picks, or not, among the declared tools (lossy: the forced call is gone).
+
+    Rejected by: Anthropic "Tool 'none' not found in provided tools" (langchain-ai/
+    langchainjs#8928); vLLM "The tool specified in `tool_choice` does not match any of the
+    specified `tools`" (its request validation).
+
+    Before: tools=[add], tool_choice {"type": "tool", "name": "none"}
+    After:  tools=[add], no tool_choice
+    """
+    key = "tool_choice"
+    choice = draft.options.get(key)
+    name = _chosen_name(choice)
+    declared = {t.name for t in draft.tools}
+    if name is None or not declared or name in declared:
+        return draft, ()
+    renamed = next((new for new, old in draft.name_map.items() if old == name), None)
+    if renamed in declared:
+        options = {**thaw(draft.options), key: _with_name(thaw(choice), str(renamed))}
+        change = Change("drop_unknown_tool_choice", "rename-tool-choice",
+                        f"tool_choice names {name!r}, declared as {renamed!r}: renamed", key,
+                        lossless=True)
+    else:
+        options = {k: v for k, v in thaw(draft.options).items() if k != key}
+        change = Change("drop_unknown_tool_choice", "drop-unknown-tool-choice",
+                        f"removed tool_choice forcing {name!r}: no tool of that name is "
+                        "declared", key, lossless=False)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+def _chosen_name(choice: Any) -> str | None:
+    """The tool a Chat or Anthropic `tool_choice` forces, if it names one."""
+    if not isinstance(choice, Mapping):
+        return None
+    if choice.get("type") == "tool":
+        name = choice.get("name")
+    elif choice.get("type") == "function" and isinstance(choice.get("function"), Mapping):
+        name = choice["function"].get("name")
+    else:
+        return None
+    return name if isinstance(name, str) and name else None
+
+
+def _with_name(choice: dict[str, Any], name: str) -> dict[str, Any]:
+    if choice.get("type") == "tool":
+        return {**choice, "name": name}
+    return {**choice, "function": {**choice["function"], "name": name}}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Role, Text
+from normalizer.model import Change, Media, Message, Opaque, Part, Role, Text
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -252,18 +252,25 @@ def _wire(message: Message, profile: Profile) -> tuple[str, ...]:
     role = wire_role(profile, message.role)
     if role != "tool":
         return (role,)
-    texts = ("user",) if any(isinstance(p, Text) for p in message.parts) else ()
+    texts = ("user",) if any(_beside(p) for p in message.parts) else ()
     return ("tool",) * max(1, len(message.tool_results)) + texts
 
 
+def _beside(part: Part) -> bool:
+    """A part of a tool turn that OpenAI-style protocols send as a user message after the
+    results: text, and media (and a protocol's own content parts) the crossing pass moved
+    out of a result because the target has no media inside one."""
+    return isinstance(part, Text | Media) or (isinstance(part, Opaque) and part.slot == "part")
+
+
 def _split_text(message: Message, m: int, split: bool, changes: list[Change]) -> list[Message]:
-    texts = tuple(p for p in message.parts if isinstance(p, Text))
+    texts = tuple(p for p in message.parts if _beside(p))
     if not split or message.role != "tool" or not texts or len(texts) == len(message.parts):
         return [message]
     changes.append(Change("fix_role_order", "split-tool-message-text",
-                          "moved the text beside the results into a user message of its own",
-                          f"messages[{m}]", lossless=True))
-    rest = tuple(p for p in message.parts if not isinstance(p, Text))
+                          "moved the text and media beside the results into a user message "
+                          "of its own", f"messages[{m}]", lossless=True))
+    rest = tuple(p for p in message.parts if not _beside(p))
     return [replace(message, parts=rest), Message("user", texts)]
 
 

@@ -12,7 +12,8 @@ Mapping (see docs/wire.md for the full table):
   a part's `thoughtSignature` <-> Thinking.signature, or extras["thought_signature"] on
   Text and ToolCall parts;
 - `functionResponse.response`: {"output": str} <-> content; {"error": str} <-> is_error and
-  content; any other object <-> content "" and extras["response"].
+  content; any other object <-> ToolResult.value; `functionResponse.parts` (inlineData or
+  fileData) <-> Media parts of the content, marked `function_response_part`.
 
 The model is not part of the body (it travels in the URL), so render ignores `model`.
 Parse also accepts the snake_case spellings the Python SDK accepts (`system_instruction`,
@@ -24,11 +25,13 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    FUNCTION_RESPONSE_PART,
     History,
     JsonMap,
     Media,
@@ -197,13 +200,31 @@ def _parse_response(raw: Any, extras: dict[str, Any], where: str) -> ToolResult:
     if not isinstance(response, Mapping):
         raise WireFormatError(f"{where}.response", "expected an object")
     fields = {k: v for k, v in raw.items() if k not in ("id", "name", "response")}
+    media = _response_media(fields.get("parts"))
+    if media:
+        del fields["parts"]
     if fields:
         extras = {**extras, "function_response": fields}
     only = next(iter(response)) if len(response) == 1 else None
     if only in ("output", "error") and isinstance(response[only], str):
-        return ToolResult(call_id, response[only], is_error=only == "error", name=name,
-                          extras=extras)
-    return ToolResult(call_id, "", name=name, extras=extras, value=response)
+        text = response[only]
+        return ToolResult(call_id, (Text(text), *media) if media else text,
+                          is_error=only == "error", name=name, extras=extras)
+    return ToolResult(call_id, media or "", name=name, extras=extras, value=response)
+
+
+def _response_media(parts: Any) -> tuple[Media, ...]:
+    """`functionResponse.parts` (Gemini 3 multimodal function responses: inlineData or
+    fileData entries, https://ai.google.dev/gemini-api/docs/function-calling) -> Media
+    marked `function_response_part`; () when absent or when any entry is not plain media
+    (then the list stays in extras, verbatim)."""
+    if not isinstance(parts, list | tuple) or not parts:
+        return ()
+    found = [gemini_media(p) if isinstance(p, Mapping) else None for p in parts]
+    if any(m is None for m in found):
+        return ()
+    return tuple(replace(m, extras={**m.extras, FUNCTION_RESPONSE_PART: True})  # type: ignore[arg-type]
+                 for m in found)
 
 
 def _name_and_id(raw: Mapping[str, Any], where: str) -> tuple[str | None, str | None]:
@@ -302,11 +323,7 @@ def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
     elif isinstance(part, ToolCall):
         out = {"functionCall": _render_call(part)}
     elif isinstance(part, Media):
-        media = gemini_wire(part)
-        if media is None:
-            raise WireFormatError("parts", f"a {part.kind} ({part.source}) has no form in "
-                                  "Gemini; the crossing pass converts it")
-        out = media
+        out = _media_wire(part)
     else:
         out = {"functionResponse": _render_response(part, name)}
     if SIGNATURE in part.extras:
@@ -337,5 +354,17 @@ def _render_response(result: ToolResult, name: str | None = None) -> dict[str, A
         out["response"] = thaw(result.extras["response"])
     else:
         out["response"] = {"error" if result.is_error else "output": result.text}
+    media = [] if isinstance(result.content, str) else \
+        [p for p in result.content if isinstance(p, Media)]
+    if media:
+        out["parts"] = [_media_wire(m) for m in media]
     fields = result.extras.get("function_response", JsonMap())
     return {**out, **written(fields, PROTOCOL, tuple(out))}
+
+
+def _media_wire(media: Media) -> dict[str, Any]:
+    wire = gemini_wire(media)
+    if wire is None:
+        raise WireFormatError("parts", f"a {media.kind} ({media.source}) has no form in "
+                              "Gemini; the crossing pass converts it")
+    return wire

@@ -89,10 +89,12 @@ def _group(items: list[Any]) -> list[Message]:
     out: list[Message] = []
     run_role: str | None = None
     run: list[Part] = []
+    after_message = False  # the run's last item was an assistant message item
     for k, raw in enumerate(items):
         where = f"input[{k}]"
         item = require_mapping(raw, where)
-        role, parts = _parse_item(item, where)
+        role, parts = _parse_item(item, where, after_message and run_role == "assistant")
+        after_message = _is_assistant_message(item)
         # A whole Message (a role item, an empty assistant message) ends the run too: an
         # empty assistant message joined into a run would vanish, having no part to add.
         if (role != run_role or isinstance(parts, Message)) and run_role is not None:
@@ -108,8 +110,15 @@ def _group(items: list[Any]) -> list[Message]:
     return out
 
 
-def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | list[Part]]:
-    """One item -> ("assistant"|"tool", its parts) for grouped items, else (role, Message)."""
+def _is_assistant_message(item: Mapping[str, Any]) -> bool:
+    return item.get("type") in (None, "message") and item.get("role") == "assistant"
+
+
+def _parse_item(item: Mapping[str, Any], where: str,
+                boundary: bool = False) -> tuple[str, Message | list[Part]]:
+    """One item -> ("assistant"|"tool", its parts) for grouped items, else (role, Message).
+    `boundary`: an assistant message item right after another one, whose parts must say
+    where the new item starts (else render would write the two as one item)."""
     kind = item.get("type")
     if kind == "reasoning":
         return "assistant", [_parse_reasoning(item, where)]
@@ -132,7 +141,7 @@ def _parse_item(item: Mapping[str, Any], where: str) -> tuple[str, Message | lis
             fields = {k: v for k, v in item.items() if k not in ("role", "content")}
             return "assistant", Message("assistant", (), extras={"item": fields} if fields
                                         else {})
-        return "assistant", list(texts)
+        return "assistant", list(_mark_item(item, texts, boundary))
     if role not in ("user", "system", "developer"):
         raise WireFormatError(f"{where}.role", "expected one of user, system, developer, "
                                                f"assistant; got {role!r}")
@@ -156,13 +165,23 @@ def _role_message(item: Mapping[str, Any], role: str, where: str) -> Message:
 
 
 def _assistant_texts(item: Mapping[str, Any], where: str) -> tuple[Part, ...]:
-    texts = _content(item, where, "output_text")
+    return _content(item, where, "output_text")
+
+
+def _mark_item(item: Mapping[str, Any], texts: tuple[Part, ...],
+               boundary: bool) -> tuple[Part, ...]:
+    """The item's own fields (and its content's array form) ride on its first Text, under
+    `item` (an empty `item` marks where an item starts after another). An item whose first
+    part is not a Text (input_* parts, which vendors refuse in an assistant item) has no part
+    to carry them: it stays whole, an Opaque item written back verbatim."""
     fields = {k: v for k, v in item.items() if k not in ("role", "content")}
     form = content_form(item["content"], texts)
-    if not texts or not (fields or form) or not isinstance(texts[0], Text):
+    if not (fields or form or boundary):
         return texts
     first = texts[0]
-    item_fields = {"item": fields} if fields else {}
+    if not isinstance(first, Text):
+        return (Opaque(PROTOCOL, "message", item, slot="item"),)
+    item_fields = {"item": fields} if fields or boundary else {}
     return (Text(first.text, {**item_fields, **form, **first.extras}), *texts[1:])
 
 

@@ -36,6 +36,8 @@ class Limit:
     fill: str
 
     def value(self, n: int) -> str:
+        """A string of exactly `n` characters: `fill`, then `x`s (cut to `n` when `fill` is
+        longer)."""
         return (self.fill + "x" * n)[:n]
 
     def body(self, reject: JsonMap, n: int) -> dict[str, Any]:
@@ -54,6 +56,9 @@ def _swap(value: Any, old: str, new: str) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class ProbeCase:
+    """One rule the probe measures: a `reject` body that breaks it first and its `accept`
+    neighbour, where the bodies came from, and why the SDK cannot send them, if it cannot."""
+
     rule: str
     reject: JsonMap
     accept: JsonMap
@@ -68,11 +73,14 @@ class ProbeCase:
 
 @dataclass(frozen=True, slots=True)
 class ProbeSet:
+    """Everything a probe of one protocol sends: the valid control body and one case per rule."""
+
     protocol: str
     control: JsonMap
     cases: tuple[ProbeCase, ...]
 
     def case(self, rule: str) -> ProbeCase | None:
+        """The case of `rule`, or None when the protocol has none."""
         return next((c for c in self.cases if c.rule == rule), None)
 
     @property

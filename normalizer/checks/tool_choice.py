@@ -1,0 +1,49 @@
+"""`tool-choice-unknown-tool`: a `tool_choice` that forces a tool the request does not
+declare, read in the Chat Completions and the Anthropic shapes.
+
+Chat: `{"type": "function", "function": {"name": N}}` against `tools[].function.name`.
+Anthropic: `{"type": "tool", "name": N}` against `tools[].name`. A choice with no
+declarations at all is `tool-choice-without-tools`, not this rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+
+
+def chat_unknown_tool(body: Mapping[str, Any], rule: Rule,
+                      model: str | None) -> Iterator[Finding]:
+    """A named Chat `tool_choice` whose function is not among `tools`."""
+    choice = body.get("tool_choice") if isinstance(body, Mapping) else None
+    if not (isinstance(choice, Mapping) and choice.get("type") == "function"):
+        return
+    function = choice.get("function")
+    name = function.get("name") if isinstance(function, Mapping) else None
+    declared = {_get(_get(t, "function"), "name") for t in _tools(body)}
+    if isinstance(name, str) and name and declared and name not in declared:
+        yield Finding("tool_choice.function.name", {"name": name})
+
+
+def anthropic_unknown_tool(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    """An Anthropic `tool_choice` of type tool whose name is not among `tools`."""
+    choice = body.get("tool_choice") if isinstance(body, Mapping) else None
+    if not (isinstance(choice, Mapping) and choice.get("type") == "tool"):
+        return
+    name = choice.get("name")
+    declared = {_get(t, "name") for t in _tools(body)}
+    if isinstance(name, str) and declared and name not in declared:
+        yield Finding("tool_choice.name", {"name": name})
+
+
+def _tools(body: Mapping[str, Any]) -> list[Any]:
+    tools = body.get("tools")
+    return tools if isinstance(tools, list) else []
+
+
+def _get(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, Mapping) else None

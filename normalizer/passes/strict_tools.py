@@ -1,0 +1,73 @@
+"""Tools passes: OpenAI's `strict` flag on a function declaration, where it cannot hold.
+
+Both repairs drop the flag and keep the schema as written: closing the schema instead
+(additionalProperties false, every property required) would turn the tool's optional
+arguments into required ones, a change to the tool's contract the caller did not ask for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.model import Change, ToolSpec
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+from normalizer.protocols import STRICT_FLAG
+from normalizer.strict_mode import open_objects
+
+
+def drop_strict_from_open_schemas(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a function declared `strict: true` whose parameters schema is not closed (rule
+    strict-tool-schema): `strict` is removed, the schema kept.
+
+    Rejected by: OpenAI "Invalid schema for function 'get_weather': In context=(),
+    'additionalProperties' is required to be supplied and to be false." (recorded for the
+    Responses API, evidence/openai_responses/strict-optional-property-rejected-gpt-4o-mini.yaml;
+    the Chat wording is assumed the same, see the openai profile).
+
+    Before: tools=[get_weather strict=true {properties: {city}, required: [city]}]
+    After:  tools=[get_weather {properties: {city}, required: [city]}]
+    Lossy: the model's arguments are no longer guaranteed to match the schema.
+    """
+    changes: list[Change] = []
+    tools: list[ToolSpec] = []
+    for tool in draft.tools:
+        found = next(open_objects(tool.input_schema), None) if tool.strict else None
+        if found is None:
+            tools.append(tool)
+            continue
+        where = ".".join(found.path) or "the top level"
+        why = ("additionalProperties is not false" if found.requirement ==
+               "additional_properties" else f"property {found.key!r} is not in required")
+        changes.append(Change("drop_strict_from_open_schemas", "drop-tool-strict",
+                              f"removed strict from tool {tool.name!r}: its schema is not "
+                              f"closed at {where} ({why}); the schema is kept as written",
+                              f"tools.{tool.name}.strict", lossless=False))
+        tools.append(replace(tool, strict=None))
+    if not changes:
+        return draft, ()
+    return replace(draft, tools=tuple(tools)), tuple(changes)
+
+
+def drop_strict_without_form(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes nothing a vendor rejects: the target protocol has no `strict` flag on its
+    declarations (Anthropic, Gemini), so a flag the request stated cannot be sent. Runs for
+    every provider (it follows from the protocol), and reports the loss.
+
+    Before: tools=[get_weather strict=true] for a Gemini target
+    After:  tools=[get_weather]
+    Lossy for `strict: true` (no guarantee that arguments match); lossless for false.
+    """
+    if profile.protocol in STRICT_FLAG or all(t.strict is None for t in draft.tools):
+        return draft, ()
+    changes = tuple(Change("drop_strict_without_form", "drop-tool-strict",
+                           f"removed strict={str(t.strict).lower()} from tool {t.name!r}: "
+                           f"{profile.protocol} declarations have no strict flag",
+                           f"tools.{t.name}.strict", lossless=not t.strict)
+                    for t in draft.tools if t.strict is not None)
+    tools = tuple(replace(t, strict=None) for t in draft.tools)
+    return replace(draft, tools=tools), changes

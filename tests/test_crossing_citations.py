@@ -1,0 +1,60 @@
+"""Citations crossing vendors (issue 17): Anthropic `citations` and Responses `annotations`
+reach a protocol without them as their text, and the lossy change names every citation the
+body no longer carries; for their own protocol they stay as sent. On the real bodies that
+hold them (tests/data/real_requests)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from normalizer import normalize_request
+from normalizer.crossing import citation_names
+from normalizer.protocols import PROTOCOLS, REFERENCE_PROVIDER
+
+DATA = Path(__file__).resolve().parent / "data" / "real_requests"
+BODIES = {"anthropic": DATA / "anthropic" / "web-search-citations.yaml",
+          "openai_responses": DATA / "openai_responses" / "web-search-url-citation.yaml"}
+KEY = {"anthropic": "citations", "openai_responses": "annotations"}
+
+
+def _citations(body: Any, key: str) -> list[Any]:
+    """Every non-empty `key` list in a body."""
+    if isinstance(body, dict):
+        own = list(body[key]) if isinstance(body.get(key), list) else []
+        return own + [c for v in body.values() for c in _citations(v, key)]
+    if isinstance(body, list):
+        return [c for v in body for c in _citations(v, key)]
+    return []
+
+
+@pytest.mark.parametrize("source", sorted(BODIES))
+@pytest.mark.parametrize("target", PROTOCOLS)
+def test_citations_survive_or_a_lossy_change_names_them(source: str, target: str) -> None:
+    doc = yaml.safe_load(BODIES[source].read_text(encoding="utf-8"))
+    cited = _citations(doc["request"], KEY[source])
+    assert cited, "the body holds citations"
+    result = normalize_request(doc["request"], source, REFERENCE_PROVIDER[target])
+    if target == source:
+        assert _citations(result.body, KEY[source]) == cited
+        assert not [c for c in result.changes if c.code == "citations-dropped"]
+        return
+    out = json.dumps(result.body, ensure_ascii=False)
+    named = " ".join(c.what for c in result.changes
+                     if c.code == "citations-dropped" and not c.lossless)
+    for name in citation_names(cited):
+        assert name in out or name in named, name
+
+
+def test_the_cited_text_stays() -> None:
+    doc = yaml.safe_load(BODIES["openai_responses"].read_text(encoding="utf-8"))
+    texts = [c["text"] for item in doc["request"]["input"] if isinstance(item, dict)
+             for c in (item.get("content") if isinstance(item.get("content"), list) else [])
+             if c.get("annotations")]
+    body = normalize_request(doc["request"], "openai_responses", "anthropic").body
+    out = json.dumps(body, ensure_ascii=False)
+    assert texts and all(json.dumps(t, ensure_ascii=False)[1:-1] in out for t in texts)

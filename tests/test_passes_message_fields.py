@@ -1,0 +1,42 @@
+"""Message fields a strict OpenAI-compatible vendor does not know (rule unknown-message-field,
+Groq and Cerebras): dropped by `drop_unknown_message_fields` and named in a lossy change;
+left alone for vendors without the rule. And `join_text_parts` joins a lone system text that
+came as a one-part array (Groq takes a string there)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from normalizer import check, normalize_request
+
+BODY: dict[str, Any] = {"model": "m", "messages": [
+    {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},
+    {"role": "user", "content": "Hi"},
+    {"role": "assistant", "content": "Hello.", "prefix": False,
+     "reasoning_details": [{"type": "reasoning.text", "text": "..."}]},
+    {"role": "user", "content": "Bye"}]}
+
+
+@pytest.mark.parametrize("provider", ["groq", "cerebras"])
+def test_unknown_fields_are_dropped_and_named(provider: str) -> None:
+    assert check(BODY, provider)
+    out = normalize_request(BODY, "openai_chat", provider, model="m")
+    assert not check(out.body, provider)
+    assistant = out.body["messages"][2]
+    assert "prefix" not in assistant and "reasoning_details" not in assistant
+    [change] = [c for c in out.changes if c.code == "drop-message-field"]
+    assert not change.lossless and "'prefix'" in change.what
+    assert "'reasoning_details'" in change.what
+
+
+def test_groq_gets_the_lone_system_text_as_a_string() -> None:
+    out = normalize_request(BODY, "openai_chat", "groq", model="m")
+    assert out.body["messages"][0] == {"role": "system", "content": "Be brief."}
+    assert [c for c in out.changes if c.code == "join-text-parts" and c.lossless]
+
+
+def test_a_vendor_without_the_rule_keeps_them() -> None:
+    out = normalize_request(BODY, "openai_chat", "openai", model="m")
+    assert out.body == BODY and out.changes == ()
