@@ -28,7 +28,7 @@ import yaml
 from conformance.errors import ProvidersFileError
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.profiles import PROVIDERS, Profile, load_profile
-from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS, REFERENCE_PROVIDER
+from normalizer.protocols import PROTOCOLS, REFERENCE_PROVIDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,47 +75,35 @@ def key_from(variable: str, *, keyless: bool,
     return KEYLESS_KEY if keyless or not variable else None
 
 
-# name: (protocol, base_url, api-key variable, default model)
-_BUILTIN: dict[str, tuple[str, str, str, str]] = {
-    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY",
-               DEFAULT_MODEL["openai_chat"]),
-    "openai_responses": ("openai_responses", "https://api.openai.com/v1", "OPENAI_API_KEY",
-                         DEFAULT_MODEL["openai_responses"]),
-    "anthropic": ("anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY",
-                  DEFAULT_MODEL["anthropic"]),
-    "gemini": ("gemini", "https://generativelanguage.googleapis.com", "GEMINI_API_KEY",
-               DEFAULT_MODEL["gemini"]),
-    "mistral": ("openai_chat", "https://api.mistral.ai/v1", "MISTRAL_API_KEY",
-                "mistral-small-latest"),
-    "groq": ("openai_chat", "https://api.groq.com/openai/v1", "GROQ_API_KEY",
-             "llama-3.3-70b-versatile"),
-    "deepseek": ("openai_chat", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY",
-                 "deepseek-chat"),
-    "xai": ("openai_chat", "https://api.x.ai/v1", "XAI_API_KEY", "grok-3-mini"),
-    "cerebras": ("openai_chat", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY",
-                 "llama-3.3-70b"),
-    "fireworks": ("openai_chat", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY",
-                  "accounts/fireworks/models/llama-v3p1-8b-instruct"),
-    "together": ("openai_chat", "https://api.together.xyz/v1", "TOGETHER_API_KEY",
-                 "meta-llama/Llama-3.3-70B-Instruct-Turbo"),
-    "openrouter": ("openai_chat", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY",
-                   "openai/gpt-4.1-mini"),
-    "ollama": ("openai_chat", "http://localhost:11434/v1", "OLLAMA_API_KEY", "llama3.2"),
-    "vllm": ("openai_chat", "http://localhost:8000/v1", "VLLM_API_KEY",
-             "Qwen/Qwen2.5-7B-Instruct"),
+# name: (protocol, base_url, api-key variable); the default model is the profile's.
+_BUILTIN: dict[str, tuple[str, str, str]] = {
+    "openai": ("openai_chat", "https://api.openai.com/v1", "OPENAI_API_KEY"),
+    "openai_responses": ("openai_responses", "https://api.openai.com/v1", "OPENAI_API_KEY"),
+    "anthropic": ("anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY"),
+    "gemini": ("gemini", "https://generativelanguage.googleapis.com", "GEMINI_API_KEY"),
+    "mistral": ("openai_chat", "https://api.mistral.ai/v1", "MISTRAL_API_KEY"),
+    "groq": ("openai_chat", "https://api.groq.com/openai/v1", "GROQ_API_KEY"),
+    "deepseek": ("openai_chat", "https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"),
+    "xai": ("openai_chat", "https://api.x.ai/v1", "XAI_API_KEY"),
+    "cerebras": ("openai_chat", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY"),
+    "fireworks": ("openai_chat", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY"),
+    "together": ("openai_chat", "https://api.together.xyz/v1", "TOGETHER_API_KEY"),
+    "openrouter": ("openai_chat", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+    "ollama": ("openai_chat", "http://localhost:11434/v1", "OLLAMA_API_KEY"),
+    "vllm": ("openai_chat", "http://localhost:8000/v1", "VLLM_API_KEY"),
     # Azure's base URL is per resource (and the model is the deployment name): a placeholder.
     "azure_openai": ("openai_chat", "https://YOUR-RESOURCE.openai.azure.com/openai/v1",
-                     "AZURE_OPENAI_API_KEY", "gpt-4o-mini"),
-    "moonshot": ("openai_chat", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY",
-                 "kimi-k2-0905-preview"),
+                     "AZURE_OPENAI_API_KEY"),
+    "moonshot": ("openai_chat", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY"),
     "dashscope": ("openai_chat", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
-                  "DASHSCOPE_API_KEY", "qwen-plus"),
+                  "DASHSCOPE_API_KEY"),
 }
 assert tuple(_BUILTIN) == PROVIDERS, "providers.py and normalizer.profiles.PROVIDERS differ"
 
 _KEYLESS = frozenset({"ollama", "vllm"})  # local servers: a key is optional
 BUILTIN_PROVIDERS: dict[str, Provider] = {
-    name: Provider(name, *spec, profile=name, keyless=name in _KEYLESS)
+    name: Provider(name, *spec, load_profile(name).default_model, profile=name,
+                   keyless=name in _KEYLESS)
     for name, spec in _BUILTIN.items()
 }
 # The profile a user provider gets when it names none: its protocol's reference vendor.

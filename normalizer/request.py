@@ -25,7 +25,6 @@ from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
 from normalizer.profiles import Profile, load_profile
-from normalizer.protocols import DEFAULT_MODEL
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
 from normalizer.wire import parse
@@ -123,11 +122,12 @@ def normalize_parts(
     if model is None and not keep_model and parts.model:
         changes.append(Change("normalize_request", "replace-model",
                               f"model {parts.model!r} was for {from_protocol}; the body "
-                              f"for {target} names {DEFAULT_MODEL[target]!r} (pass model=)",
+                              f"for {profile.provider} names {profile.default_model!r} "
+                              "(pass model=)",
                               "model", False))
     fixed = normalize(parts.history, profile, tools=parts.tools, budget=budget,
                       policy=policy, model=chosen, options=options)
-    out = fixed.render(model=chosen or DEFAULT_MODEL[target])
+    out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" and "model" in out:
         del out["model"]  # Gemini names the model in the URL
     _put_tools(out, parts, fixed, hosted, same)

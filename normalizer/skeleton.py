@@ -51,7 +51,22 @@ class OneOf:
     name: str
 
 
-Spec = Scalar | Arr | Obj | OneOf
+@dataclass(frozen=True, slots=True)
+class ByType:
+    """An object checked by the spec its `type` field names in `cases`, else by `default`
+    (one array holding items of several kinds, each with its own fields' types)."""
+
+    cases: Mapping[str, Obj]
+    default: Obj
+    name: str = "an object"
+
+    def pick(self, value: Any) -> Obj:
+        """The spec for `value`: its type's, else the default."""
+        kind = value.get("type") if isinstance(value, Mapping) else None
+        return self.cases.get(kind, self.default) if isinstance(kind, str) else self.default
+
+
+Spec = Scalar | Arr | Obj | OneOf | ByType
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,21 +102,28 @@ _CHAT_CALL = Obj((), {"id": STR, "type": STR,
 CHAT_MESSAGE = Obj(("role",), {
     "role": STR, "content": OneOf((STR, Arr(_TYPED), NULL), "a string or an array of parts"),
     "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": STR})
-# The one object output in the SDK's types is computer_call_output's screenshot, whose `type`
-# is required; a function_call_output's output is a string or an array.
-_RESPONSES_OUTPUT = OneOf((STR, Arr(ANY_OBJ), Obj(("type",), {"type": STR})),
-                          "a string, an array of content parts or a typed object")
-# One spec for every item type, so a field is as loose as its loosest item type in the SDK's
-# `ResponseInputItemParam`: `tool_search_call` has `call_id: Optional[str]` and `arguments:
-# object`, `mcp_call` has `output: Optional[str]`, `computer_call_output` an object,
-# `shell_call_output` an array of untyped objects, `item_reference` an optional `type`, and
-# several `id` and `name` are optional (a recorded mcp_call replay and a tool_search_call
-# replay were refused here before: tests/data/real_requests).
-_RESPONSES_ITEM = Obj((), {
+_RESPONSES_CONTENT = OneOf((STR, Arr(_TYPED)), "a string or an array of content parts")
+# Items are checked by their type, as the SDK's `ResponseInputItemParam` types them; any other
+# item (and a role item without `type`) by a spec as loose as the loosest item type:
+# `tool_search_call` has `call_id: Optional[str]` and `arguments: object`, `mcp_call` has
+# `output: Optional[str]`, `computer_call_output` an object, `shell_call_output` an array of
+# untyped objects, `item_reference` an optional `type`, and several `id` and `name` are
+# optional (a recorded mcp_call replay and a tool_search_call replay were refused here
+# before: tests/data/real_requests).
+_RESPONSES_ITEM = ByType({
+    "function_call": Obj((), {"type": STR, "id": STR, "call_id": STR, "name": STR,
+                              "arguments": STR}),
+    "function_call_output": Obj((), {"type": STR, "id": _maybe(STR), "call_id": _maybe(STR),
+                                     "output": _RESPONSES_CONTENT}),
+}, Obj((), {
     "type": _maybe(STR), "role": STR, "id": _maybe(STR), "call_id": _maybe(STR),
     "name": _maybe(STR),  # `arguments` is not checked: tool_search_call's is any value
-    "content": OneOf((STR, Arr(_TYPED)), "a string or an array of content parts"),
-    "output": _maybe(_RESPONSES_OUTPUT), "summary": Arr(_TYPED)})
+    "content": _RESPONSES_CONTENT,
+    # The one object output in the SDK's types is computer_call_output's screenshot, whose
+    # `type` is required.
+    "output": _maybe(OneOf((STR, Arr(ANY_OBJ), Obj(("type",), {"type": STR})),
+                           "a string, an array of content parts or a typed object")),
+    "summary": Arr(_TYPED)}))
 # Server tool results (web_fetch_tool_result, bash_code_execution_tool_result, advisor
 # results) carry an object as content; recorded requests replaying them were accepted
 # (evidence/anthropic/*-accepted-sonnet-*.yaml).
@@ -155,6 +177,8 @@ def _fits(value: Any, spec: Spec) -> bool:
         return isinstance(value, list | tuple) and all(_fits(v, item) for v in value)
     if isinstance(spec, Obj):
         return _fits_object(value, spec)
+    if isinstance(spec, ByType):
+        return _fits_object(value, spec.pick(value))
     return _matches(value, spec)
 
 
@@ -168,6 +192,8 @@ def _fits_object(value: Any, spec: Obj) -> bool:
 
 
 def _walk(value: Any, spec: Spec, path: str) -> Problem | None:
+    if isinstance(spec, ByType):
+        spec = spec.pick(value)
     if isinstance(spec, OneOf):
         if any(_walk(value, option, path) is None for option in spec.options):
             return None

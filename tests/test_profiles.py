@@ -82,3 +82,23 @@ def test_unknown_provider_lists_builtins() -> None:
 def test_missing_profile_file() -> None:
     with pytest.raises(ProfileError, match="no such profile file"):
         load_profile("nowhere/acme.yaml")
+
+
+def test_a_body_crossing_to_a_compatible_vendor_names_that_vendors_model() -> None:
+    # A crossing body has no model for the target; the OpenAI reference model is no answer
+    # for Mistral or DeepSeek (their API does not serve it), so the profile names its own.
+    from conformance.providers import BUILTIN_PROVIDERS
+    from normalizer import normalize_request
+
+    body = {"model": "claude-haiku-4-5", "max_tokens": 10,
+            "messages": [{"role": "user", "content": "hi"}]}
+    for name, provider in BUILTIN_PROVIDERS.items():
+        assert load_profile(name).default_model == provider.model
+        if provider.protocol == "anthropic":
+            continue  # the body's own model stays
+        out = normalize_request(body, "anthropic", name)
+        if provider.protocol != "gemini":
+            assert out.body["model"] == provider.model, name
+        assert [c.code for c in out.changes] == ["replace-model"], name
+        assert repr(provider.model) in out.changes[0].what
+    assert load_profile("mistral").default_model == "mistral-small-latest"

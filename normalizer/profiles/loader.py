@@ -16,7 +16,7 @@ import yaml
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles.validate import validate
-from normalizer.protocols import PROTOCOLS
+from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
 from normalizer.rules import RULE_IDS
 from normalizer.scope import SCOPE_KEYS, is_scoped, model_in, parse_scope
 
@@ -31,7 +31,7 @@ _RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_ver
               "confidence", "params", "enforced", "observed", "inherited", "notes",
               *SCOPE_KEYS}
 _PROFILE_KEYS = {"provider", "protocol", "error_format", "inherits", "disable", "rules", "notes",
-                 "extends_rules_from", "probed"}
+                 "extends_rules_from", "probed", "model"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,14 @@ class Profile:
     inherits: str | None = None
     notes: str = ""
     source_path: str = ""
+    # The vendor's model for a body that crosses to it with no model of its own; not
+    # inherited (a compatible vendor serves its own models).
+    model: str = ""
+
+    @property
+    def default_model(self) -> str:
+        """The profile's own model, or its protocol's reference model when it names none."""
+        return self.model or DEFAULT_MODEL[self.protocol]
 
     def rule(self, rule_id: str) -> Rule | None:
         """The rule with this id, or None when the profile has none."""
@@ -167,7 +175,7 @@ def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path
     return Profile(provider=data["provider"], protocol=data["protocol"],
                    error_format=str(data.get("error_format") or data["protocol"]),
                    rules=tuple(rules), inherits=inherits, notes=str(data.get("notes") or ""),
-                   source_path=source)
+                   source_path=source, model=str(data.get("model") or ""))
 
 
 def _merge_in_base_order(

@@ -27,7 +27,7 @@ from normalizer.rules import RULE_IDS
 from normalizer.scope import SCOPE_KEYS, parse_scope
 
 PROFILE_KEYS = frozenset({"provider", "protocol", "error_format", "inherits", "disable",
-                          "rules", "notes", "extends_rules_from", "probed"})
+                          "rules", "notes", "extends_rules_from", "probed", "model"})
 RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "last_verified", "confidence", "params", "enforced", "observed",
                        "inherited", "notes", *SCOPE_KEYS})
