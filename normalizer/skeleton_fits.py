@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from functools import reduce
 from typing import Any
 
-from normalizer.skeleton import Arr, Obj, OneOf, Spec
+from normalizer.skeleton import Arr, ByType, Obj, OneOf, Spec
 
 Fits = Callable[[Any], bool]
 # id(spec) -> (spec, compiled): the spec is held so its id cannot be reused while cached.
@@ -43,6 +43,9 @@ def compile_spec(spec: Spec) -> Fits:
     if isinstance(spec, Obj):
         return _object(spec.required, {name: compile_spec(sub)
                                        for name, sub in spec.fields.items()})
+    if isinstance(spec, ByType):
+        return _by_type({kind: compile_spec(case) for kind, case in spec.cases.items()},
+                        compile_spec(spec.default))
     return _scalar(spec.types)
 
 
@@ -77,6 +80,13 @@ def _object(required: tuple[str, ...], fields: dict[str, Fits]) -> Fits:
                 return False
         return True
     return fits_object
+
+
+def _by_type(cases: dict[str, Fits], default: Fits) -> Fits:
+    def fits_by_type(value: Any) -> bool:  # as ByType.pick: the case its `type` names
+        kind = value.get("type") if isinstance(value, Mapping) else None
+        return (cases.get(kind, default) if isinstance(kind, str) else default)(value)
+    return fits_by_type
 
 
 def _one_of(options: tuple[Fits, ...]) -> Fits:

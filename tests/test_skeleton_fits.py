@@ -12,7 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conformance.emulator.shape import SCHEMAS
-from normalizer.skeleton import BOOL, HISTORY, INT, Arr, Obj, OneOf, Scalar, Spec, _fits
+from normalizer.skeleton import (
+    BOOL,
+    HISTORY,
+    INT,
+    Arr,
+    ByType,
+    Obj,
+    OneOf,
+    Scalar,
+    Spec,
+    _fits,
+)
 from normalizer.skeleton_fits import fits
 
 
@@ -25,6 +36,8 @@ def _nodes(spec: Spec) -> list[Spec]:
         inner = [spec.item]
     elif isinstance(spec, Obj):
         inner = list(spec.fields.values())
+    elif isinstance(spec, ByType):
+        inner = [*spec.cases.values(), spec.default]
     return [spec, *(n for sub in inner for n in _nodes(sub))]
 
 
@@ -53,6 +66,11 @@ class _Frozen(Mapping[str, Any]):
         return len(self._data)
 
 
+def _typed(drawn: tuple[Any, str]) -> Any:
+    value, kind = drawn
+    return {**value, "type": kind} if isinstance(value, dict) else value
+
+
 def near(spec: Spec, depth: int = 0) -> st.SearchStrategy[Any]:
     """Values that mostly follow `spec`, sometimes not."""
     if depth >= 8:
@@ -63,6 +81,10 @@ def near(spec: Spec, depth: int = 0) -> st.SearchStrategy[Any]:
 def _shaped(spec: Spec, depth: int) -> st.SearchStrategy[Any]:
     if isinstance(spec, OneOf):
         return st.one_of(*(near(o, depth + 1) for o in spec.options))
+    if isinstance(spec, ByType):  # each case's shape, under its own type or another's
+        kinds = st.sampled_from([*spec.cases, "other"])
+        return st.one_of(*(st.tuples(near(o, depth + 1), kinds).map(_typed)
+                           for o in (*spec.cases.values(), spec.default)))
     if isinstance(spec, Arr):
         items = st.lists(near(spec.item, depth + 1), max_size=3)
         return st.one_of(items, items.map(tuple))
@@ -89,3 +111,8 @@ def test_every_builtin_spec_accepts_a_valid_body() -> None:
     assert not fits({"messages": [{"role": 3}]}, HISTORY["openai_chat"])
     assert not fits({"messages": [{"role": "user", "content": True}]}, HISTORY["anthropic"])
     assert not fits(True, INT) and fits(3, INT) and fits(True, BOOL)
+    # a Responses item is checked by the case its type names (ByType)
+    assert not fits({"input": [{"type": "function_call", "arguments": 3}]},
+                    HISTORY["openai_responses"])
+    assert fits({"input": [{"type": "tool_search_call", "arguments": 3}]},
+                HISTORY["openai_responses"])
