@@ -126,8 +126,10 @@ def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
     """A second tool_result for the same tool_use_id within one (combined) user turn."""
     every = turns(body)
     for t, role in enumerate(every.roles):
+        if role != "user" or not every.has_results(t):
+            continue
         seen: set[str] = set()
-        for i, j, call_id in every.results_of(t) if role == "user" else ():
+        for i, j, call_id in every.results_of(t):
             if call_id in seen:
                 yield Finding(f"messages[{i}].content[{j}]",
                               {"index": i, "block": j, "id": call_id})
@@ -141,9 +143,9 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
     not a finished call."""
     every = turns(body)
     for t, role in enumerate(every.roles[:-1]):
-        calls = every.calls_of(t) if role == "assistant" else ()
-        if not calls:
+        if role != "assistant" or not every.has_calls(t):
             continue
+        calls = every.calls_of(t)
         answered = {cid for _, _, cid in every.results_of(t + 1)} \
             if every.roles[t + 1] == "user" else set()
         missing = [(i, j, cid) for i, j, cid in calls if cid not in answered]
@@ -158,9 +160,9 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
     """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
     every = turns(body)
     for t, role in enumerate(every.roles):
-        results = every.results_of(t) if role == "user" else ()
-        if not results:
+        if role != "user" or not every.has_results(t):
             continue
+        results = every.results_of(t)
         called = {cid for _, _, cid in every.calls_of(t - 1)} \
             if t > 0 and every.roles[t - 1] == "assistant" else set()
         orphans = [(i, j, cid) for i, j, cid in results if cid not in called]

@@ -30,6 +30,14 @@ class Turns:
     call_at: tuple[int, ...]
     result_at: tuple[int, ...]
 
+    def has_calls(self, turn: int) -> bool:
+        """Whether the turn has a tool call with a string id (no slicing)."""
+        return self.call_at[turn] < self.call_at[turn + 1]
+
+    def has_results(self, turn: int) -> bool:
+        """Whether the turn has a tool result with a string id (no slicing)."""
+        return self.result_at[turn] < self.result_at[turn + 1]
+
     def calls_of(self, turn: int) -> Rows:
         """(message, block, id) of each tool call of the turn."""
         return self.calls.between(self.call_at[turn], self.call_at[turn + 1])
