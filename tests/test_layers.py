@@ -3,8 +3,8 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
 
     floor 3  top       normalizer (the face), normalize, request, testing, strategies
     floor 2  rooms     wire/  streaming/  passes/  checks/   (siblings: none imports another)
-    floor 1  services  tools, gemini_schema, signature_shape, check, window, window_walk, options,
-                       strict_mode
+    floor 1  services  tools, gemini_schema, signature_shape, check, shared_reading, skeleton,
+                       skeleton_fits, strict_mode, window, window_walk, options
     floor 0  ground    model, protocols, errors, rules, ids, profiles/, scope
 
 A module imports only from its own floor or below; a room imports only itself and floors
@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0, "profiles": 0, "scope": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
-    "window": 1, "window_walk": 1, "skeleton": 1, "options": 1, "strict_mode": 1,
+    "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
+    "options": 1, "strict_mode": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "request": 3, "testing": 3, "strategies": 3,
 }

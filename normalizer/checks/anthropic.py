@@ -8,30 +8,25 @@ not a history rule's.
 
 Anthropic documents that consecutive `user` or `assistant` turns are combined into one
 turn (API reference, `messages`), so pairing is checked on *turns*: runs of consecutive
-messages of one role. Indexes in findings are the indexes of the messages as sent.
+messages of one role. Indexes in findings are the indexes of the messages as sent. The
+detectors share one reading of the body (normalizer/checks/anthropic_walk.py).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from itertools import chain
 from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.checks import anthropic_blocks, tool_choice
+from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
 from normalizer.signature_shape import issued_by_shape
 
 Block = tuple[int, int, Mapping[str, Any]]  # message index, block index, block
 THINKING_TYPES = ("thinking", "redacted_thinking")
-
-
-def _messages(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
-    raw = body.get("messages")
-    if not isinstance(raw, list):
-        return []
-    # `type(m) is dict` first: the abc check of Mapping was the top own-time entry of check()
-    return [(i, m) for i, m in enumerate(raw) if type(m) is dict or isinstance(m, Mapping)]
 
 
 def _blocks(index: int, message: Mapping[str, Any]) -> list[Block]:
@@ -42,35 +37,9 @@ def _blocks(index: int, message: Mapping[str, Any]) -> list[Block]:
             if type(b) is dict or isinstance(b, Mapping)]
 
 
-def _typed(body: Mapping[str, Any], kind: str) -> Iterator[Block]:
-    for i, message in _messages(body):
-        for block in _blocks(i, message):
-            if block[2].get("type") == kind:
-                yield block
-
-
-def _turns(body: Mapping[str, Any]) -> list[tuple[str, list[Block]]]:
-    """Runs of consecutive same-role messages, as the API combines them."""
-    turns: list[tuple[str, list[Block]]] = []
-    for i, message in _messages(body):
-        role = message.get("role")
-        if not isinstance(role, str):
-            continue
-        if turns and turns[-1][0] == role:
-            turns[-1][1].extend(_blocks(i, message))
-        else:
-            turns.append((role, _blocks(i, message)))
-    return turns
-
-
-def _ids(blocks: Iterable[Block], kind: str, key: str) -> list[tuple[Block, str]]:
-    return [(b, b[2][key]) for b in blocks
-            if b[2].get("type") == kind and isinstance(b[2].get(key), str)]
-
-
 def system_in_messages(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """A `system` role inside `messages` (Anthropic takes the system prompt in `system`)."""
-    for i, message in _messages(body):
+    for i, message in messages(body):
         if message.get("role") == "system":
             yield Finding(f"messages[{i}].role", {"index": i})
 
@@ -79,7 +48,7 @@ def tool_call_id_pattern(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
     """`tool-call-id-pattern`: a tool call id that does not match params.pattern."""
     pattern = str(rule.params.get("pattern", r"^[a-zA-Z0-9_-]+$"))
-    for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
+    for i, j, call_id in ids(typed(body, "tool_use"), "id"):
         if not re.search(pattern, call_id):
             yield Finding(f"messages[{i}].content[{j}].id",
                           {"index": i, "block": j, "pattern": pattern, "id": call_id})
@@ -88,7 +57,7 @@ def tool_call_id_pattern(body: Mapping[str, Any], rule: Rule,
 def thinking_signature_missing(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """`thinking-signature-missing`: a thinking block without its signature."""
-    for i, j, block in _typed(body, "thinking"):
+    for i, j, block in typed(body, "thinking"):
         if block.get("signature") is None:
             yield Finding(f"messages[{i}].content[{j}].signature", {"index": i, "block": j})
 
@@ -109,16 +78,16 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
 
 def empty_text_block(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """`empty-text-block`: a text block/part whose text is empty."""
-    for i, j, block in _typed(body, "text"):
+    for i, j, block in typed(body, "text"):
         if block.get("text") == "":
             yield Finding(f"messages[{i}].content[{j}].text", {"index": i, "block": j})
 
 
 def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """`empty-content`: a message (or turn) with no content."""
-    messages = _messages(body)
-    last = messages[-1][0] if messages else -1
-    for i, message in messages:
+    found = messages(body)
+    last = found[-1][0] if found else -1
+    for i, message in found:
         if message.get("content") not in ("", []):
             continue
         if i == last and message.get("role") == "assistant":
@@ -131,7 +100,7 @@ def tools_not_declared(body: Mapping[str, Any], rule: Rule,
     """`tools-not-declared`: tool calls or results in the history but no `tools` in the request."""
     if isinstance(body.get("tools"), list) and body["tools"]:
         return
-    for i, j, _ in (*_typed(body, "tool_use"), *_typed(body, "tool_result")):
+    for i, j, _ in chain(typed(body, "tool_use"), typed(body, "tool_result")):
         yield Finding(f"messages[{i}].content[{j}]", {"index": i, "block": j})
         return  # the vendor answers once for the whole request
 
@@ -144,7 +113,7 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
     per_message = rule.params.get("scope", "history") == "message"
     seen: set[str] = set()
     last = -1
-    for (i, j, _), call_id in _ids(_typed(body, "tool_use"), "tool_use", "id"):
+    for i, j, call_id in ids(typed(body, "tool_use"), "id"):
         if per_message and i != last:
             seen, last = set(), i
         if call_id in seen:
@@ -155,10 +124,12 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
 def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """A second tool_result for the same tool_use_id within one (combined) user turn."""
-    for role, blocks in _turns(body):
+    every = turns(body)
+    for t, role in enumerate(every.roles):
+        if role != "user" or not every.has_results(t):
+            continue
         seen: set[str] = set()
-        for (i, j, _), call_id in _ids(blocks, "tool_result", "tool_use_id") \
-                if role == "user" else []:
+        for i, j, call_id in every.results_of(t):
             if call_id in seen:
                 yield Finding(f"messages[{i}].content[{j}]",
                               {"index": i, "block": j, "id": call_id})
@@ -168,40 +139,37 @@ def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
 def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """`missing-tool-result`: a tool call not answered before the next non-result message (includes
-    a message wedged between calls and results)."""
-    turns = _turns(body)
-    for t, (role, blocks) in enumerate(turns):
-        calls = _ids(blocks, "tool_use", "id") if role == "assistant" else []
-        if not calls:
+    a message wedged between calls and results). A trailing assistant turn is a prefill,
+    not a finished call."""
+    every = turns(body)
+    for t, role in enumerate(every.roles[:-1]):
+        if role != "assistant" or not every.has_calls(t):
             continue
-        after = turns[t + 1] if t + 1 < len(turns) else None
-        if after is None:
-            continue  # a trailing assistant turn is a prefill, not a finished call
-        answered = {cid for _, cid in _ids(after[1], "tool_result", "tool_use_id")} \
-            if after[0] == "user" else set()
-        missing = [(b, cid) for b, cid in calls if cid not in answered]
+        calls = every.calls_of(t)
+        answered = {cid for _, _, cid in every.results_of(t + 1)} \
+            if every.roles[t + 1] == "user" else set()
+        missing = [(i, j, cid) for i, j, cid in calls if cid not in answered]
         if missing:
-            (i, j, _), _ = missing[0]
+            i, j, _ = missing[0]
             yield Finding(f"messages[{i}].content[{j}]",
-                          {"index": i, "ids": ", ".join(cid for _, cid in missing)})
+                          {"index": i, "ids": ", ".join(cid for _, _, cid in missing)})
 
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """`orphan-tool-result`: a tool result whose call is not in the turn right before it."""
-    turns = _turns(body)
-    for t, (role, blocks) in enumerate(turns):
-        results = _ids(blocks, "tool_result", "tool_use_id") if role == "user" else []
-        if not results:
+    every = turns(body)
+    for t, role in enumerate(every.roles):
+        if role != "user" or not every.has_results(t):
             continue
-        before = turns[t - 1] if t > 0 else None
-        called = {cid for _, cid in _ids(before[1], "tool_use", "id")} \
-            if before is not None and before[0] == "assistant" else set()
-        orphans = [(b, cid) for b, cid in results if cid not in called]
+        results = every.results_of(t)
+        called = {cid for _, _, cid in every.calls_of(t - 1)} \
+            if t > 0 and every.roles[t - 1] == "assistant" else set()
+        orphans = [(i, j, cid) for i, j, cid in results if cid not in called]
         if orphans:
-            (i, j, _), _ = orphans[0]
+            i, j, _ = orphans[0]
             yield Finding(f"messages[{i}].content[{j}].tool_use_id",
-                          {"index": i, "block": j, "ids": ", ".join(c for _, c in orphans)})
+                          {"index": i, "block": j, "ids": ", ".join(c for _, _, c in orphans)})
 
 
 def _thinking_mode(body: Mapping[str, Any]) -> str:
@@ -215,7 +183,7 @@ def _current_assistant(body: Mapping[str, Any]) -> tuple[int, Mapping[str, Any]]
     """The last assistant message, if no user message with more than tool results follows
     it: the turn in progress. Earlier turns' thinking is stripped by the API, so the two
     thinking rules are about this message only ("a final `assistant` message")."""
-    for i, message in reversed(_messages(body)):
+    for i, message in reversed(messages(body)):
         role = message.get("role")
         if role == "assistant":
             return i, message
@@ -258,7 +226,7 @@ def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """`thinking-signature-invalid`: a thinking block whose signature this vendor did not issue."""
     first_bytes = tuple(int(b) for b in rule.params.get("first_bytes", (0x12,)))
-    for i, j, block in _typed(body, "thinking"):
+    for i, j, block in typed(body, "thinking"):
         signature = block.get("signature")
         if signature is not None and not (isinstance(signature, str)
                                           and issued_by_shape(signature, first_bytes)):
@@ -268,7 +236,7 @@ def thinking_signature_invalid(body: Mapping[str, Any], rule: Rule,
 def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
     """A tool_use whose `input` is a string (a cut or invalid streamed call), list, ..."""
-    for i, j, block in _typed(body, "tool_use"):
+    for i, j, block in typed(body, "tool_use"):
         if "input" in block and not isinstance(block["input"], Mapping):
             yield Finding(f"messages[{i}].content[{j}].input", {"index": i, "block": j})
 

@@ -7,13 +7,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.checks.anthropic_walk import messages
 from normalizer.profiles import Rule
-
-
-def _messages(body: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
-    raw = body.get("messages")
-    return [(i, m) for i, m in enumerate(raw if isinstance(raw, list) else ())
-            if isinstance(m, Mapping)]
 
 
 def _blank_only(content: Any) -> bool:
@@ -33,7 +28,7 @@ def whitespace_text_block(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """A message whose content is nothing but whitespace text. A blank text block beside
     a tool_use or real text is accepted (recorded: evidence/anthropic/whitespace-text-*)."""
-    for i, message in _messages(body):
+    for i, message in messages(body):
         if _blank_only(message.get("content")):
             yield Finding(location=f"messages[{i}].content", fields={"index": i})
 
@@ -43,7 +38,7 @@ def server_tool_use_as_client(body: Mapping[str, Any], rule: Rule,
     """Client `tool_use` blocks whose id has a server tool prefix (params.prefixes,
     default `srvtoolu_`): the API does not let a client tool_result close it."""
     prefixes = tuple(rule.params.get("prefixes") or ("srvtoolu_",))
-    for i, message in _messages(body):
+    for i, message in messages(body):
         content = message.get("content")
         ids = [b.get("id") for b in (content if isinstance(content, list) else ())
                if isinstance(b, Mapping) and b.get("type") == "tool_use"

@@ -6,7 +6,8 @@ the URL, so Gemini-3-only rules read the `model` argument. Detectors skip what t
 read rather than fail: the emulator runs them on hostile input.
 
 Field names are read in both spellings the REST API accepts (camelCase as the SDK sends,
-snake_case as the proto names them).
+snake_case as the proto names them). The detectors share one reading of the contents
+(normalizer/checks/gemini_walk.py).
 """
 
 from __future__ import annotations
@@ -16,54 +17,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import gemini_parts as parts
+from normalizer.checks import gemini_parts
+from normalizer.checks.gemini_walk import Contents, call_parts, contents, get, parts
 from normalizer.profiles import Rule
-
-Content = tuple[int, Mapping[str, Any]]
-
-
-def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
-    return obj.get(camel, obj.get(snake))
-
-
-def _contents(body: Mapping[str, Any]) -> list[Content]:
-    raw = body.get("contents")
-    if not isinstance(raw, list):
-        return []
-    return [(i, c) for i, c in enumerate(raw) if type(c) is dict or isinstance(c, Mapping)]
-
-
-def _parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    parts = content.get("parts")
-    if not isinstance(parts, list):
-        return []
-    return [p for p in parts if type(p) is dict or isinstance(p, Mapping)]
-
-
-def _role(content: Mapping[str, Any]) -> str:
-    role = content.get("role")
-    return role if isinstance(role, str) else "user"  # the API's default role
-
-
-def _calls(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    if _role(content) != "model":
-        return []
-    return [p for p in _parts(content)
-            if isinstance(_get(p, "functionCall", "function_call"), Mapping)]
-
-
-def _responses(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    if _role(content) != "user":
-        return []
-    return [p for p in _parts(content)
-            if isinstance(_get(p, "functionResponse", "function_response"), Mapping)]
 
 
 def _declarations(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """(proto path, declaration) of every function declaration, as the vendor names it."""
     tools = body.get("tools")
     for t, tool in enumerate(tools if isinstance(tools, list) else []):
-        decls = _get(tool, "functionDeclarations", "function_declarations") \
+        decls = get(tool, "functionDeclarations", "function_declarations") \
             if isinstance(tool, Mapping) else None
         for d, decl in enumerate(decls if isinstance(decls, list) else []):
             if isinstance(decl, Mapping):
@@ -75,7 +38,8 @@ def system_message_placement(body: Mapping[str, Any], rule: Rule,
     """A content whose role is neither of params.roles (a system message rendered into
     `contents` instead of `systemInstruction`)."""
     allowed = tuple(rule.params.get("roles", ("user", "model")))
-    for i, content in _contents(body):
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
         role = content.get("role")
         if isinstance(role, str) and role not in allowed:
             yield Finding(f"contents[{i}].role", {"role": role})
@@ -83,9 +47,10 @@ def system_message_placement(body: Mapping[str, Any], rule: Rule,
 
 def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """`empty-content`: a message (or turn) with no content."""
-    for i, content in _contents(body):
-        parts = content.get("parts")
-        if not isinstance(parts, list) or not parts:
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        held = content.get("parts")
+        if not isinstance(held, list) or not held:
             yield Finding(f"contents[{i}].parts", {"index": i})
 
 
@@ -140,13 +105,12 @@ def call_turn_placement(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """`call-turn-placement`: a function-call turn not right after a user or function-response
     turn; with params.consecutive_call_turns also allowed right after a call turn (Gemini 3)."""
-    contents = _contents(body)
+    found = contents(body)
     chained = bool(rule.params.get("consecutive_call_turns"))
-    for k, (i, content) in enumerate(contents):
-        before = contents[k - 1][1] if k else None
-        if not _calls(content) or (before is not None and _role(before) == "user"):
+    for k, i in enumerate(found.index):
+        if not found.calls[k] or (k and found.roles[k - 1] == "user"):
             continue
-        if not (chained and before is not None and _calls(before)):
+        if not (chained and k and found.calls[k - 1]):
             yield Finding(f"contents[{i}]", {"index": i})
 
 
@@ -155,38 +119,35 @@ def function_response_count(body: Mapping[str, Any], rule: Rule,
     """`function-response-count`: function-response parts not equal in number to the call parts of
     the call turn, in one turn right after it; with params.consecutive_call_turns, to the calls of
     the whole run of consecutive call turns before it (Gemini 3)."""
-    contents = _contents(body)
+    found = contents(body)
     chained = bool(rule.params.get("consecutive_call_turns"))
     over_turns = bool(rule.params.get("responses_over_turns"))
     if over_turns and not _for_model(rule, model):
         return  # the looser count is observed for its models only; unknown: the strict copy
     run = 0  # calls in the run of consecutive call turns ending here
-    for k, (_, content) in enumerate(contents[:-1]):
-        calls = _calls(content)
-        run = (run if chained else 0) + len(calls) if calls else 0
-        j, after = contents[k + 1]
-        answers = len(_responses(after))
-        if over_turns:  # responses split over the turns that hold nothing else (2.5 Flash)
-            answers = sum(len(_responses(c)) for _, c in _response_run(contents, k + 1))
+    for k in range(len(found.index) - 1):
+        calls = found.calls[k]
+        run = (run if chained else 0) + calls if calls else 0
+        answers = found.responses[k + 1]
+        if calls and over_turns:  # responses split over turns holding nothing else (2.5 Flash)
+            answers = sum(found.responses[p] for p in _response_run(found, k + 1))
         if calls and answers and answers != run:
-            yield Finding(f"contents[{j}]", {"index": j, "calls": run,
-                                              "responses": answers})
+            j = found.index[k + 1]
+            yield Finding(f"contents[{j}]", {"index": j, "calls": run, "responses": answers})
 
 
-def _only_responses(content: Mapping[str, Any]) -> bool:
-    answers = _responses(content)
-    return bool(answers) and len(answers) == len(_parts(content))
+def _only_responses(found: Contents, k: int) -> bool:
+    return bool(found.responses[k]) and found.responses[k] == found.parts[k]
 
 
-def _response_run(contents: list[Content], start: int) -> list[Content]:
-    """The contents from `start` on that hold function responses only (at least the first,
+def _response_run(found: Contents, start: int) -> range:
+    """The positions from `start` on that hold function responses only (at least the first,
     when it holds any response)."""
-    run = contents[start:start + 1]
-    for item in contents[start + 1:]:
-        if not (_only_responses(run[-1][1]) and _only_responses(item[1])):
-            break
-        run.append(item)
-    return run
+    end = start + 1
+    while end < len(found.index) and _only_responses(found, end - 1) \
+            and _only_responses(found, end):
+        end += 1
+    return range(start, min(end, len(found.index)))
 
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
@@ -194,27 +155,29 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
     """`orphan-tool-result`: a tool result whose call is not in the turn right before it; with
     params.responses_over_turns, a turn of responses only may also follow such a turn that is
     itself answered home (responses split over several user turns, Gemini 2.5 Flash)."""
-    contents = _contents(body)
+    found = contents(body)
     over_turns = bool(rule.params.get("responses_over_turns"))
     if over_turns and not _for_model(rule, model):
         return  # as in function_response_count: an unknown model gets the strict copy
     home = False  # the content before this one is an answered turn of responses only
-    for k, (i, content) in enumerate(contents):
-        after_call = k > 0 and bool(_calls(contents[k - 1][1]))
-        answered = after_call or (over_turns and home and _only_responses(content))
-        if _responses(content) and not answered:
+    for k, i in enumerate(found.index):
+        only = _only_responses(found, k)
+        answered = (k > 0 and bool(found.calls[k - 1])) or (over_turns and home and only)
+        if found.responses[k] and not answered:
             yield Finding(f"contents[{i}]", {"index": i})
-        home = answered and _only_responses(content)
+        home = answered and only
 
 
-def _current_turn(contents: list[Content]) -> list[Content]:
+def _current_turn(body: Mapping[str, Any]) -> range:
     """From the last user content that is not only function responses: the turn the
-    vendor validates signatures in (older turns are not validated)."""
+    vendor validates signatures in (older turns are not validated), as positions in
+    `contents(body)`."""
+    found = contents(body)
     start = 0
-    for k, (_, content) in enumerate(contents):
-        if _role(content) == "user" and len(_responses(content)) != len(_parts(content)):
+    for k, role in enumerate(found.roles):
+        if role == "user" and found.responses[k] != found.parts[k]:
             start = k
-    return contents[start:]
+    return range(start, len(found.index))
 
 
 def _for_model(rule: Rule, model: str | None) -> bool:
@@ -226,16 +189,18 @@ def thought_signature_missing(body: Mapping[str, Any], rule: Rule,
     """`thought-signature-missing`: a function call without a thought signature (Gemini 3)."""
     if not _for_model(rule, model):
         return
-    for i, content in _current_turn(_contents(body)):
-        calls = _calls(content)
+    found = contents(body)
+    for k in _current_turn(body):
+        i, content = found.index[k], found.items[k]
+        calls = call_parts(content) if found.calls[k] else []
         if not calls:
             continue
         first = calls[0]  # parallel calls: only the first part of a step carries it
-        signature = _get(first, "thoughtSignature", "thought_signature")
+        signature = get(first, "thoughtSignature", "thought_signature")
         if not (isinstance(signature, str) and signature):
-            call = _get(first, "functionCall", "function_call")
+            call = get(first, "functionCall", "function_call")
             name = call.get("name") if isinstance(call.get("name"), str) else ""
-            j = _parts(content).index(first)
+            j = parts(content).index(first)
             yield Finding(f"contents[{i}].parts[{j}].thoughtSignature",
                           {"index": i, "name": name, "position": i + 1})
 
@@ -243,9 +208,10 @@ def thought_signature_missing(body: Mapping[str, Any], rule: Rule,
 def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
     """A functionCall whose `args` is not an object (proto Struct): e.g. raw argument text."""
-    for i, content in _contents(body):
-        for j, part in enumerate(_parts(content)):
-            call = _get(part, "functionCall", "function_call")
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        for j, part in enumerate(parts(content)):
+            call = get(part, "functionCall", "function_call")
             if isinstance(call, Mapping) and "args" in call and not isinstance(call["args"],
                                                                                  Mapping):
                 yield Finding(f"contents[{i}].parts[{j}].functionCall.args",
@@ -262,6 +228,6 @@ DETECTORS: dict[str, Detector] = {
     "function-response-count": function_response_count,
     "orphan-tool-result": orphan_tool_result,
     "thought-signature-missing": thought_signature_missing,
-    "function-response-name-empty": parts.function_response_name_empty,
-    "response-format-with-tools": parts.response_format_with_tools,
+    "function-response-name-empty": gemini_parts.function_response_name_empty,
+    "response-format-with-tools": gemini_parts.response_format_with_tools,
 }

@@ -12,12 +12,12 @@ from typing import Any
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
     call_id,
+    calls,
     declared_tools,
-    has_calls,
-    indexed,
+    entries,
     param,
-    role,
-    tool_calls,
+    roles,
+    with_calls,
 )
 from normalizer.checks.strict_schema import strict_schema_findings
 from normalizer.profiles import Rule
@@ -40,32 +40,31 @@ def content_with_tool_calls(body: Body, rule: Rule, model: str | None) -> Iterat
     known = model if model != "unknown" else None  # evidence's word for "not stated"
     if not rule.applies_to(known, when_unknown=True):
         return
-    for i, msg in indexed(body):
-        if has_calls(msg) and _has_text(msg.get("content")):
+    msgs = entries(body)
+    for i in with_calls(body):
+        if _has_text(msgs[i].get("content")):
             yield Finding(location=f"messages[{i}].content", fields={"index": i})
 
 
 def tool_arguments_empty(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A tool call whose `function.arguments` is an empty (or blank) string."""
-    for i, msg in indexed(body):
-        for j, call in tool_calls(msg):
-            function = call.get("function")
-            arguments = function.get("arguments") if isinstance(function, Mapping) else None
-            if isinstance(arguments, str) and not arguments.strip():
-                yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
-                              fields={"index": i, "call": j, "id": call_id(call) or ""})
+    for i, j, call in calls(body).rows:
+        function = call.get("function")
+        arguments = function.get("arguments") if isinstance(function, Mapping) else None
+        if isinstance(arguments, str) and not arguments.strip():
+            yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
+                          fields={"index": i, "call": j, "id": call_id(call) or ""})
 
 
 def tool_arguments_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A tool call whose `function.arguments` string is not a JSON object (cut or invalid
     streamed text, or an empty string)."""
-    for i, msg in indexed(body):
-        for j, call in tool_calls(msg):
-            function = call.get("function")
-            arguments = function.get("arguments") if isinstance(function, Mapping) else None
-            if isinstance(arguments, str) and not _json_object(arguments):
-                yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
-                              fields={"index": i, "call": j, "id": call_id(call) or ""})
+    for i, j, call in calls(body).rows:
+        function = call.get("function")
+        arguments = function.get("arguments") if isinstance(function, Mapping) else None
+        if isinstance(arguments, str) and not _json_object(arguments):
+            yield Finding(location=f"messages[{i}].tool_calls[{j}].function.arguments",
+                          fields={"index": i, "call": j, "id": call_id(call) or ""})
 
 
 def _json_object(text: str) -> bool:
@@ -79,25 +78,23 @@ def unknown_tool_call_field(body: Body, rule: Rule, model: str | None) -> Iterat
     """Fields of a tool call object other than params.allowed (default id, type,
     function), e.g. Codex's `call_id` / `response_item_id` replayed into Chat."""
     allowed = set(param(rule.params, "allowed", ("id", "type", "function")))
-    for i, msg in indexed(body):
-        for j, call in tool_calls(msg):
-            for name, value in call.items():
-                if name not in allowed:
-                    path = f"messages[{i}].tool_calls[{j}].{name}"
-                    yield Finding(location=path, fields={"index": i, "call": j, "field": name,
-                                                         "param": path, "value": repr(value)})
+    for i, j, call in calls(body).rows:
+        for name, value in call.items():
+            if name not in allowed:
+                path = f"messages[{i}].tool_calls[{j}].{name}"
+                yield Finding(location=path, fields={"index": i, "call": j, "field": name,
+                                                     "param": path, "value": repr(value)})
 
 
 def content_not_string(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Messages of params.roles (default system) whose content is a list of parts where
     the vendor takes a string only."""
-    roles = set(param(rule.params, "roles", ("system",)))
-    for i, msg in indexed(body):
-        content = msg.get("content")
-        if role(msg) in roles and isinstance(content, Sequence) \
-                and not isinstance(content, str | bytes):
-            yield Finding(location=f"messages[{i}].content", fields={"index": i,
-                                                                    "role": role(msg)})
+    wanted = set(param(rule.params, "roles", ("system",)))
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        content = msgs[i].get("content") if now in wanted else None
+        if isinstance(content, Sequence) and not isinstance(content, str | bytes):
+            yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": now})
 
 
 def strict_tool_schema(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -13,46 +13,56 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
-    call_id,
     call_name,
+    calls,
     declared_tools,
-    indexed,
     param,
-    result_id,
-    role,
+    result_ids,
+    roles,
     text_or_none,
-    tool_calls,
 )
 from normalizer.profiles import Rule
 
 Body = Mapping[str, Any]
-# (location, param path as the vendor names it, value, fields locating it)
-Site = tuple[str, str, str | None, dict[str, Any]]
+# (value, kind, index, position): where a checked id or name sits; its location text is
+# made only for a finding (there may be 100,000 sites and a handful of findings)
+Site = tuple[str | None, str, int, int]
 
 
 def _id_sites(body: Body, check: tuple[str, ...]) -> Iterator[Site]:
-    for i, msg in indexed(body):
-        if role(msg) == "assistant" and "calls" in check:
-            for j, call in tool_calls(msg):
-                path = f"messages[{i}].tool_calls[{j}].id"
-                yield path, path, call_id(call), {"index": i, "call": j}
-        elif role(msg) == "tool" and "results" in check:
-            path = f"messages[{i}].tool_call_id"
-            yield path, path, result_id(msg), {"index": i}
+    want_calls, want_results = "calls" in check, "results" in check
+    rids, table = result_ids(body), calls(body)
+    position = table.rows.columns[1]
+    for i, kind in enumerate(roles(body)):
+        if kind == "assistant" and want_calls:
+            for k in range(table.at[i], table.at[i + 1]):
+                yield table.ids[k], "call", i, position[k]
+        elif kind == "tool" and want_results:
+            yield rids[i], "result", i, 0
 
 
 def _name_sites(body: Body, check: tuple[str, ...]) -> Iterator[Site]:
     if "called" in check:
-        for i, msg in indexed(body):
-            if role(msg) != "assistant":
-                continue
-            for j, call in tool_calls(msg):
-                path = f"messages[{i}].tool_calls[{j}].function.name"
-                yield path, path, call_name(call), {"index": i, "call": j}
+        kinds = roles(body)
+        for i, j, call in calls(body).rows:
+            if kinds[i] == "assistant":
+                yield call_name(call), "called", i, j
     if "declared" in check:
         for k, decl in declared_tools(body):
-            path = f"tools[{k}].function.name"
-            yield path, path, text_or_none(decl.get("function"), "name"), {"index": k}
+            yield text_or_none(decl.get("function"), "name"), "declared", k, 0
+
+
+def _where(kind: str, index: int, position: int) -> tuple[str, dict[str, Any]]:
+    """A site's path (as the vendor names it) and the fields locating it (a new dict, which
+    the caller completes)."""
+    if kind == "call":
+        return f"messages[{index}].tool_calls[{position}].id", {"index": index, "call": position}
+    if kind == "result":
+        return f"messages[{index}].tool_call_id", {"index": index}
+    if kind == "called":
+        return (f"messages[{index}].tool_calls[{position}].function.name",
+                {"index": index, "call": position})
+    return f"tools[{index}].function.name", {"index": index}
 
 
 def _checked(rule: Rule, default: tuple[str, ...]) -> tuple[str, ...]:
@@ -60,20 +70,21 @@ def _checked(rule: Rule, default: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _too_long(sites: Iterator[Site], max_length: int) -> Iterator[Finding]:
-    for location, path, value, where in sites:
+    for value, kind, index, position in sites:
         if value is not None and len(value) > max_length:
-            yield Finding(location=location,
-                          fields={**where, "id": value, "name": value, "param": path,
-                                  "length": len(value), "max_length": max_length})
+            path, fields = _where(kind, index, position)
+            fields.update(id=value, name=value, param=path, length=len(value),
+                          max_length=max_length)
+            yield Finding(location=path, fields=fields)
 
 
 def _mismatch(sites: Iterator[Site], pattern: str) -> Iterator[Finding]:
     compiled = re.compile(pattern)
-    for location, path, value, where in sites:
+    for value, kind, index, position in sites:
         if value is not None and not compiled.search(value):
-            yield Finding(location=location,
-                          fields={**where, "id": value, "name": value, "param": path,
-                                  "pattern": pattern})
+            path, fields = _where(kind, index, position)
+            fields.update(id=value, name=value, param=path, pattern=pattern)
+            yield Finding(location=path, fields=fields)
 
 
 def tool_call_id_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -90,9 +101,10 @@ def tool_call_id_pattern(body: Body, rule: Rule, model: str | None) -> Iterator[
 
 def tool_call_id_missing(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A call or tool message (per params.check, default results) with no string id."""
-    for location, path, value, where in _id_sites(body, _checked(rule, ("results",))):
+    for value, kind, index, position in _id_sites(body, _checked(rule, ("results",))):
         if value is None:
-            yield Finding(location=location, fields={**where, "param": path})
+            path, where = _where(kind, index, position)
+            yield Finding(location=path, fields={**where, "param": path})
 
 
 def tool_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -101,12 +113,13 @@ def tool_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
     pattern = str(rule.params["pattern"])
     max_length = rule.params.get("max_length")
     compiled = re.compile(pattern)
-    for location, path, value, where in _name_sites(body, _checked(rule, ("called", "declared"))):
+    for value, kind, index, position in _name_sites(body, _checked(rule, ("called", "declared"))):
         if value is None:
             continue
         too_long = max_length is not None and len(value) > int(max_length)
         if too_long or not compiled.search(value):
-            yield Finding(location=location,
+            path, where = _where(kind, index, position)
+            yield Finding(location=path,
                           fields={**where, "name": value, "param": path, "pattern": pattern,
                                   "max_length": max_length, "length": len(value)})
 

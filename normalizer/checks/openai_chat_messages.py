@@ -9,12 +9,13 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
+    calls,
     declared_tools,
     entries,
-    has_calls,
-    indexed,
     param,
     role,
+    roles,
+    with_calls,
 )
 from normalizer.profiles import Rule
 
@@ -39,26 +40,28 @@ def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding
     """Messages of params.roles (default assistant) whose content is empty in one of the
     ways params.empty lists (null, missing, empty_string, empty_list; default null).
     An assistant message carrying tool calls is never empty."""
-    roles = set(param(rule.params, "roles", ("assistant",)))
+    wanted = set(param(rule.params, "roles", ("assistant",)))
     kinds = set(param(rule.params, "empty", ("null",)))
-    for i, msg in indexed(body):
-        if role(msg) not in roles or has_calls(msg):
+    msgs, table = entries(body), calls(body)
+    for i, now in enumerate(roles(body)):
+        if now not in wanted or (now == "assistant" and table.has(i)):
             continue
-        if _empty_kind(msg) in kinds:
-            yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": role(msg)})
+        if _empty_kind(msgs[i]) in kinds:
+            yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": now})
 
 
 def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Fields not in params.allowed[role]. Roles the params do not list are not checked."""
     allowed: Mapping[str, Sequence[str]] = param(rule.params, "allowed", {})
-    for i, msg in indexed(body):
-        known = allowed.get(role(msg) or "")
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        known = allowed.get(now or "") if msgs[i] is not None else None
         if known is None:
             continue
-        for name in msg:
+        for name in msgs[i]:
             if name not in known:
                 yield Finding(location=f"messages[{i}].{name}",
-                              fields={"index": i, "role": role(msg), "field": name})
+                              fields={"index": i, "role": now, "field": name})
 
 
 def unknown_tool_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -97,10 +100,11 @@ def role_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A message whose role is not in params.allowed_after[previous role]. Pairs with a
     role the params do not list are left alone."""
     table: Mapping[str, Sequence[str]] = param(rule.params, "allowed_after", {})
-    msgs = entries(body)
-    for i in range(1, len(msgs)):
-        before, now = role(msgs[i - 1]), role(msgs[i])
-        if before in table and now in set().union(*table.values()) and now not in table[before]:
+    listed = set().union(*table.values())  # once, not per message
+    kinds = roles(body)
+    for i in range(1, len(kinds)):
+        before, now = kinds[i - 1], kinds[i]
+        if before in table and now in listed and now not in table[before]:
             yield Finding(location=f"messages[{i}].role",
                           fields={"index": i, "role": now, "previous": before})
 
@@ -148,8 +152,9 @@ def reasoning_content_required(body: Body, rule: Rule, model: str | None) -> Ite
     if not _thinking_on(body, rule, model):
         return
     name = str(param(rule.params, "field", "reasoning_content"))
-    for i, msg in indexed(body):
-        if has_calls(msg) and not isinstance(msg.get(name), str):
+    msgs = entries(body)
+    for i in with_calls(body):
+        if not isinstance(msgs[i].get(name), str):
             yield Finding(location=f"messages[{i}]", fields={"index": i, "field": name})
 
 
@@ -158,8 +163,10 @@ def system_message_placement(body: Body, rule: Rule, model: str | None) -> Itera
     first message of another role: some servers take instructions only at the start."""
     leading = set(param(rule.params, "roles", ("system", "developer")))
     started = False
-    for i, msg in indexed(body):
-        now = role(msg)
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        if msgs[i] is None:
+            continue
         if now not in leading:
             started = True
         elif started:

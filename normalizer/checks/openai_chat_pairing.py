@@ -12,15 +12,13 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
-    block_of,
     call_blocks,
-    call_id,
+    calls,
     entries,
-    indexed,
+    owners,
     param,
-    result_id,
-    role,
-    tool_calls,
+    result_ids,
+    roles,
 )
 from normalizer.profiles import Rule
 
@@ -32,14 +30,13 @@ def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
     tool messages does not follow an assistant message with tool_calls; OpenAI's wording)
     or `id` (also: its tool_call_id is not one of those calls; mistral-common's check)."""
     by_id = param(rule.params, "by", "position") == "id"
-    msgs = entries(body)
-    for i, msg in enumerate(msgs):
-        if role(msg) != "tool":
+    rids, owner_of, table = result_ids(body), owners(body), calls(body)
+    for i, kind in enumerate(roles(body)):
+        if kind != "tool":
             continue
-        owner = block_of(msgs, i)
-        rid = result_id(msg)
-        unmatched = owner is not None and by_id and rid not in {
-            call_id(c) for _, c in tool_calls(msgs[owner])}
+        owner = owner_of[i]
+        rid = rids[i]
+        unmatched = owner is not None and by_id and rid not in table.ids_of(owner)
         if owner is None or unmatched:
             yield _result_finding(i, rid)
 
@@ -48,13 +45,12 @@ def tool_result_id_mismatch(body: Body, rule: Rule, model: str | None) -> Iterat
     """A tool message that does follow an assistant message with tool_calls, but whose
     tool_call_id is none of that message's call ids (a message with no id is left to
     tool-call-id-missing)."""
-    msgs = entries(body)
-    for i, msg in enumerate(msgs):
-        owner = block_of(msgs, i) if role(msg) == "tool" else None
-        rid = result_id(msg)
+    rids, table = result_ids(body), calls(body)
+    for i, owner in enumerate(owners(body)):
+        rid = rids[i] if owner is not None else None
         if owner is None or rid is None:  # no id at all is tool-call-id-missing
             continue
-        if rid not in {call_id(c) for _, c in tool_calls(msgs[owner])}:
+        if rid not in table.ids_of(owner):
             yield _result_finding(i, rid)
 
 
@@ -67,11 +63,11 @@ def missing_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[F
     calls and results ends the block). params.at_end (default true): also when the
     call message is the last message."""
     at_end = bool(param(rule.params, "at_end", True))
-    total = len(entries(body))
+    total, rids = len(entries(body)), result_ids(body)
     for block in call_blocks(body):
         if block.end == total and not block.results and not at_end:
             continue
-        answered = {result_id(m) for _, m in block.results}
+        answered = {rids[k] for k in block.results}
         missing = [cid for cid in block.call_ids if cid not in answered]
         if missing:
             yield Finding(location=f"messages[{block.index}]",
@@ -81,10 +77,11 @@ def missing_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[F
 
 def duplicate_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A second tool message for the same call id within one block."""
+    rids = result_ids(body)
     for block in call_blocks(body):
         seen: dict[str, int] = {}  # id -> index of its first result (OpenAI names both)
-        for k, msg in block.results:
-            rid = result_id(msg)
+        for k in block.results:
+            rid = rids[k]
             if rid is not None and rid in seen:
                 found = _result_finding(k, rid)
                 yield Finding(found.location, {**found.fields, "first": seen[rid]})
@@ -96,27 +93,28 @@ def duplicate_tool_call_id(body: Body, rule: Rule, model: str | None) -> Iterato
     """A call id used twice. params.scope: `message` (within one assistant message) or
     `history` (anywhere in the request; the default)."""
     per_message = param(rule.params, "scope", "history") == "message"
+    kinds, table = roles(body), calls(body)
     seen: set[str] = set()
-    for i, msg in indexed(body):
-        if role(msg) != "assistant":
+    last = -1
+    for (i, j, _), cid in zip(table.rows, table.ids, strict=True):
+        if kinds[i] != "assistant":
             continue
-        if per_message:
-            seen = set()
-        for j, call in tool_calls(msg):
-            cid = call_id(call)
-            if cid is not None and cid in seen:
-                yield Finding(location=f"messages[{i}].tool_calls[{j}].id",
-                              fields={"index": i, "call": j, "id": cid})
-            if cid is not None:
-                seen.add(cid)
+        if per_message and i != last:
+            seen, last = set(), i
+        if cid is not None and cid in seen:
+            yield Finding(location=f"messages[{i}].tool_calls[{j}].id",
+                          fields={"index": i, "call": j, "id": cid})
+        if cid is not None:
+            seen.add(cid)
 
 
 def tool_results_out_of_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Results of a block in another order than its calls (only ids that are answered
     once are compared, so missing and duplicate results are left to their own rules)."""
+    rids = result_ids(body)
     for block in call_blocks(body):
         order = {cid: n for n, cid in enumerate(block.call_ids)}
-        got = [(k, result_id(m)) for k, m in block.results if result_id(m) in order]
+        got = [(k, rids[k]) for k in block.results if rids[k] in order]
         ids = [rid for _, rid in got]
         if len(set(ids)) != len(ids):
             continue

@@ -13,46 +13,25 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import openai_responses_items as items
+from normalizer.checks import openai_responses_items as by_id
+from normalizer.checks.openai_responses_walk import items, kind
 from normalizer.profiles import Rule
-
-Item = tuple[int, Mapping[str, Any]]
-
-
-def _items(body: Mapping[str, Any]) -> list[Item]:
-    raw = body.get("input")
-    if not isinstance(raw, list):
-        return []
-    return [(i, item) for i, item in enumerate(raw)
-            if type(item) is dict or isinstance(item, Mapping)]
-
-
-def _kind(item: Mapping[str, Any]) -> str:
-    kind = item.get("type")
-    if isinstance(kind, str):
-        return kind
-    return "message" if "role" in item else ""
-
-
-def _call_id(item: Mapping[str, Any]) -> str | None:
-    call_id = item.get("call_id")
-    return call_id if isinstance(call_id, str) else None
 
 
 def assistant_content_type(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
     """`assistant-content-type`: an assistant item with a content type only user items may have."""
     forbidden = {str(t) for t in rule.params.get("forbidden", ("input_text",))}
-    for i, item in _items(body):
+    for i, item, found, _ in items(body):
         content = item.get("content")
-        if _kind(item) != "message" or item.get("role") != "assistant" \
+        if found != "message" or item.get("role") != "assistant" \
                 or not isinstance(content, list):
             continue
         for j, part in enumerate(content):
-            kind = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(kind, str) and kind in forbidden:
+            part_type = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(part_type, str) and part_type in forbidden:
                 yield Finding(f"input[{i}].content[{j}].type",
-                              {"index": i, "part": j, "type": kind})
+                              {"index": i, "part": j, "type": part_type})
 
 
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
@@ -60,7 +39,7 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
     """Duplicate item ids (`fc_…`, `rs_…`, `msg_…`): what the vendor names in its message.
     Two calls sharing a `call_id` under different item ids is not covered (no known text)."""
     seen: set[str] = set()
-    for i, item in _items(body):
+    for i, item, _, _ in items(body):
         item_id = item.get("id")
         if not isinstance(item_id, str):
             continue
@@ -73,17 +52,16 @@ def _follows_reasoning(item: Mapping[str, Any] | None) -> bool:
     """What a reasoning item was produced before: a call or an assistant message."""
     if item is None:
         return False
-    kind = _kind(item)
-    return kind.endswith("_call") or (kind == "message" and item.get("role") == "assistant")
+    found = kind(item)
+    return found.endswith("_call") or (found == "message" and item.get("role") == "assistant")
 
 
 def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """`reasoning-item-orphan`: a reasoning item not followed by the item it belongs to."""
-    items = _items(body)
     raw = body.get("input")
-    for i, item in items:
-        if _kind(item) != "reasoning":
+    for i, item, found, _ in items(body):
+        if found != "reasoning":
             continue
         after = raw[i + 1] if i + 1 < len(raw) else None
         if not _follows_reasoning(after if isinstance(after, Mapping) else None):
@@ -97,9 +75,9 @@ def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,
     false: the vendor looks the id up, finds nothing, and answers 404."""
     if body.get("store") is not False:
         return
-    for i, item in _items(body):
+    for i, item, found, _ in items(body):
         item_id = item.get("id")
-        if _kind(item) == "reasoning" and isinstance(item_id, str) \
+        if found == "reasoning" and isinstance(item_id, str) \
                 and not item.get("encrypted_content"):
             yield Finding(f"input[{i}].encrypted_content", {"index": i, "id": item_id})
 
@@ -108,15 +86,13 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """`missing-tool-result`: a tool call not answered before the next non-result message (includes
     a message wedged between calls and results)."""
-    items = _items(body)
+    rows = items(body)
     last_output: dict[str, int] = {}  # call id -> position of its last result (one walk,
-    for k, (_, item) in enumerate(items):  # not a scan of the rest per call)
-        call_id = _call_id(item)
-        if call_id is not None and _kind(item) == "function_call_output":
+    for k, (_, _, found, call_id) in enumerate(rows):  # not a scan of the rest per call)
+        if call_id is not None and found == "function_call_output":
             last_output[call_id] = k
-    for k, (i, item) in enumerate(items):
-        call_id = _call_id(item)
-        if _kind(item) != "function_call" or call_id is None:
+    for k, (i, _, found, call_id) in enumerate(rows):
+        if found != "function_call" or call_id is None:
             continue
         if last_output.get(call_id, -1) <= k:
             yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
@@ -128,13 +104,12 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
     if body.get("previous_response_id") or body.get("conversation"):
         return  # the calls may live in the stored response; not checkable offline
     called: set[str] = set()
-    for i, item in _items(body):
-        call_id = _call_id(item)
+    for i, _, found, call_id in items(body):
         if call_id is None:
             continue
-        if _kind(item) == "function_call":
+        if found == "function_call":
             called.add(call_id)
-        elif _kind(item) == "function_call_output" and call_id not in called:
+        elif found == "function_call_output" and call_id not in called:
             yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
 
 
@@ -145,6 +120,6 @@ DETECTORS: dict[str, Detector] = {
     "thinking-signature-missing": reasoning_not_stored,
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,
-    "reasoning-item-id-invalid": items.reasoning_item_id_invalid,
-    "strict-tool-schema": items.strict_tool_schema,
+    "reasoning-item-id-invalid": by_id.reasoning_item_id_invalid,
+    "strict-tool-schema": by_id.strict_tool_schema,
 }

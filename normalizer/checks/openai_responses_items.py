@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.checks.openai_responses_walk import items
 from normalizer.checks.strict_schema import strict_schema_findings
 from normalizer.profiles import Rule
 
@@ -15,12 +16,9 @@ def reasoning_item_id_invalid(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
     """A reasoning item whose `id` does not match params.pattern (default `^rs`): an id a
     client made up (`reasoning_15`, `item_…`) instead of one the vendor issued."""
-    raw = body.get("input")
-    if not isinstance(raw, list):
-        return
     pattern = re.compile(str(rule.params.get("pattern") or "^rs"))
-    for i, item in enumerate(raw):
-        if not isinstance(item, Mapping) or item.get("type") != "reasoning":
+    for i, item, kind, _ in items(body):
+        if kind != "reasoning":
             continue
         item_id = item.get("id")
         if isinstance(item_id, str) and not pattern.search(item_id):

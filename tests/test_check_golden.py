@@ -1,0 +1,104 @@
+"""check() speed work must not change verdicts: every violation (all its fields, as JSON)
+that `check` finds in the raw bodies of fixed-seed damaged 3,000-message histories, and in
+300 small messy bodies per protocol (tests/messy_bodies.py: colliding, missing and bad ids,
+odd roles, off-skeleton entries), for every built-in provider, hashed and compared with
+digests computed by main's code before the check speed work (184f760; recomputed with main at
+12b8f3c when merging its new rules: only messy/openai moved, tool-choice-without-tools).
+The counts per rule are pinned beside each digest so a failure says which rule moved."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from normalizer import check, render
+from normalizer.check import Violation
+from normalizer.errors import WireFormatError
+from normalizer.model import thaw
+from normalizer.profiles import PROVIDERS, load_profile
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import histories
+import messy_bodies
+
+SIZE = 3000
+SEEDS = (histories.SEED, 7)
+ON = "2026-11-23"  # scoped rules are selected by date: pin it so the digests do not age
+
+
+@cache
+def _body(seed: int, protocol: str) -> dict[str, Any]:
+    return render(histories.history(SIZE, seed), protocol, tools=histories.TOOLS)
+
+
+def as_json(violations: tuple[Violation, ...]) -> str:
+    """The violations, every field, as canonical JSON."""
+    rows = [[v.rule, v.location, v.status, v.message, thaw(v.error), v.confidence, v.source]
+            for v in violations]
+    return json.dumps(rows, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def outcome(seed: int, provider: str) -> dict[str, Any]:
+    """The digest of `check` on the raw body, and how many violations of each rule."""
+    found = check(_body(seed, load_profile(provider).protocol), provider, on=ON)
+    return {"sha256": hashlib.sha256(as_json(found).encode()).hexdigest(),
+            "rules": dict(sorted(Counter(v.rule for v in found).items()))}
+
+
+MESSY = 300
+
+
+@cache
+def _messy(protocol: str) -> tuple[dict[str, Any], ...]:
+    rng = random.Random(f"messy/{protocol}")
+    return tuple(messy_bodies.body(protocol, rng) for _ in range(MESSY))
+
+
+def messy_outcome(provider: str) -> dict[str, Any]:
+    """The digest of `check` on each messy body (or of the WireFormatError it raises)."""
+    rows, rules = [], Counter()
+    for body in _messy(load_profile(provider).protocol):
+        try:
+            found = check(body, provider, on=ON)
+        except WireFormatError as exc:
+            rows.append(f"unreadable: {exc}")
+            continue
+        rows.append(as_json(found))
+        rules.update(v.rule for v in found)
+    return {"sha256": hashlib.sha256("\n".join(rows).encode()).hexdigest(),
+            "rules": dict(sorted(rules.items()))}
+
+
+GOLDEN: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "data" / "check_golden.json").read_text())
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_violations_are_unchanged_by_the_speed_work(seed: int, provider: str) -> None:
+    assert outcome(seed, provider) == GOLDEN[f"{seed}/{provider}"]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_check_on_messy_bodies_is_unchanged_by_the_speed_work(provider: str) -> None:
+    assert messy_outcome(provider) == GOLDEN[f"messy/{provider}"]
+
+
+def write_golden() -> None:  # run once, on main's code: python tests/test_check_golden.py
+    table = {f"{s}/{p}": outcome(s, p) for s in SEEDS for p in PROVIDERS}
+    table.update({f"messy/{p}": messy_outcome(p) for p in PROVIDERS})
+    path = Path(__file__).parent / "data" / "check_golden.json"
+    path.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    write_golden()
