@@ -78,11 +78,13 @@ def test_key_in_query_parameter_is_filtered(tmp_path: Path) -> None:
 def test_connection_error_text_has_no_key(planted: dict[str, str]) -> None:
     provider = Provider("closed", "openai_chat", "http://127.0.0.1:9/v1",
                         "PLANTED_OPENAI_KEY", "m", "openai", builtin=False)
-    backends = Backends(choice="live", providers=[provider])
+    waits: list[float] = []  # the live retries' backoff, recorded instead of slept (7 s)
+    backends = Backends(choice="live", providers=[provider], sleep=waits.append)
     scenario = load_scenario(SCENARIO)
     try:
         result = run_item(Item(scenario, provider, "raw"), backends)
     finally:
         backends.close()
     assert result.verdict.kind == "inconclusive"
+    assert waits == [1.0, 2.0, 4.0]  # every attempt failed the same way
     assert planted["openai"] not in json.dumps(result.to_json())

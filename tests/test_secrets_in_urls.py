@@ -78,10 +78,12 @@ def test_connection_error_text_has_no_url_credentials(monkeypatch: pytest.Monkey
     provider = Provider("closed", "openai_chat",
                         f"http://user:{PASSWORD}@127.0.0.1:9/v1?key={QUERY_KEY}",
                         "PLANTED_KEY", "m", "openai", builtin=False)
-    backends = Backends(choice="live", providers=[provider])
+    waits: list[float] = []  # the live retries' backoff, recorded instead of slept (7 s)
+    backends = Backends(choice="live", providers=[provider], sleep=waits.append)
     try:
         result = run_item(Item(load_scenario(SCENARIO), provider, "raw"), backends)
     finally:
         backends.close()
     text = json.dumps(result.to_json())
     assert PASSWORD not in text and QUERY_KEY not in text
+    assert waits == [1.0, 2.0, 4.0]  # every attempt failed the same way
