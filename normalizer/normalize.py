@@ -50,9 +50,9 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
+from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import (
     end_with_allowed_role,
-    fix_role_order,
     merge_consecutive_roles,
     open_with_user_message,
     place_system_messages,

@@ -12,11 +12,10 @@ from normalizer.passes.content import (
     drop_empty_text_blocks,
     fill_empty_content,
 )
+from normalizer.passes.role_order import BRIDGE_TEXT, fix_role_order
 from normalizer.passes.roles import (
-    BRIDGE_TEXT,
     OPENING_TEXT,
     end_with_allowed_role,
-    fix_role_order,
     merge_consecutive_roles,
     open_with_user_message,
     place_system_messages,
