@@ -48,9 +48,10 @@ def evidence_section(evidence: Sequence[Agreement]) -> list[str]:
     lines = ["## Observed vendor answers vs check()", "",
              f"{t.total} observations in evidence/ (recorded cassettes, pasted vendor answers). "
              f"check() agrees with {t.agrees} of the {t.modelled} it models ({t.percent:.0f}%); "
-             f"{t.gaps} are declared gaps, {t.failing} undeclared disagreements; {t.unmodelled} "
+             f"{t.gaps} are declared gaps, {t.failing} fail (an undeclared disagreement or a gap "
+             f"no longer needed); {t.unmodelled} "
              "are for vendors or protocols without a profile.", "",
-             "| vendor | observations | agree | declared gap | disagree | not modelled |",
+             "| vendor | observations | agree | declared gap | failing | not modelled |",
              "|---|---|---|---|---|---|"]
     for vendor in vendor_order({a.observation.vendor for a in evidence}):
         v = tally([a for a in evidence if a.observation.vendor == vendor])
