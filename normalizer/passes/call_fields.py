@@ -11,6 +11,7 @@ from normalizer.model import (
     Change,
     JsonMap,
     Message,
+    Part,
     Text,
     ToolCall,
     ToolResult,
@@ -161,16 +162,17 @@ def drop_unknown_message_fields(
             out.append(message)
             continue
         keep = set(known) | unwritten
-        extra = _unknown(message.extras, keep)
-        parts = tuple(replace(p, extras=p.extras.without(*_unknown(p.extras, keep)))
-                      if isinstance(p, ToolResult) and _unknown(p.extras, keep) else p
-                      for p in message.parts)
-        extra += [k for p in message.parts if isinstance(p, ToolResult)
-                  for k in _unknown(p.extras, keep)]
+        own = _unknown(message.extras, keep)
+        parts: list[Part] = []
+        extra = list(own)
+        for part in message.parts:
+            gone = _unknown(part.extras, keep) if isinstance(part, ToolResult) else []
+            extra += gone
+            parts.append(replace(part, extras=part.extras.without(*gone)) if gone else part)
         if not extra:
             out.append(message)
             continue
-        out.append(replace(message, parts=parts, extras=message.extras.without(*extra)))
+        out.append(replace(message, parts=tuple(parts), extras=message.extras.without(*own)))
         changes.append(Change("drop_unknown_message_fields", "drop-message-field",
                               f"dropped {', '.join(map(repr, dict.fromkeys(extra)))} from a "
                               f"{message.role} message (the target rejects unknown fields)",
