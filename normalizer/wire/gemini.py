@@ -221,10 +221,11 @@ def _response_media(parts: Any) -> tuple[Media, ...]:
     (then the list stays in extras, verbatim)."""
     if not isinstance(parts, list | tuple) or not parts:
         return ()
-    found = [gemini_media(p) if isinstance(p, Mapping) else None for p in parts]
-    if any(m is None for m in found):
+    found = [m for m in (gemini_media(p) for p in parts if isinstance(p, Mapping))
+             if m is not None]
+    if len(found) != len(parts):
         return ()
-    return tuple(replace(m, extras={**m.extras, FUNCTION_RESPONSE_PART: True})  # type: ignore[arg-type]
+    return tuple(replace(m, extras=m.extras.merged(**{FUNCTION_RESPONSE_PART: True}))
                  for m in found)
 
 
