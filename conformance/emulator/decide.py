@@ -109,7 +109,7 @@ def _decide_body(endpoint: Endpoint, request: Request, body: Any, model: str, ri
     try:
         found = checker(body, endpoint.profile, model=model)
     except WireFormatError as exc:  # off the history's skeleton (normalizer.skeleton)
-        error = errors.wrong_shape(endpoint.error_format, exc.where, exc.problem)
+        error = errors.wrong_shape(exc.where, exc.problem)
         return answer_error(endpoint, error, rid, "bad-input")
     except Exception as exc:  # a detector bug must not take the server down: say so
         print(f"emulator: check() failed for {endpoint.provider}: {exc!r}", file=sys.stderr)

@@ -124,12 +124,12 @@ def wrong_type(fmt: str, path: str, expected: str, got: str) -> VendorError:
                        param=path)
 
 
-def wrong_shape(fmt: str, path: str, problem: str) -> VendorError:
+def wrong_shape(path: str, problem: str) -> VendorError:
     """A body off the history's skeleton (a WireFormatError from check()), in our own words."""
     return VendorError(400, unknown_text(f"'{path}': {problem}"), param=path)
 
 
-def too_large(fmt: str, size: int, limit: int) -> VendorError:
+def too_large(size: int, limit: int) -> VendorError:
     """A 413 for a body over the emulator's size limit, in our own words."""
     return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
                                          f"emulator's limit of {limit} bytes"))

@@ -241,7 +241,7 @@ class Handler(BaseHTTPRequestHandler):
         limit = self.server.max_body_bytes
         if length > limit:
             self._discard(length)
-            return answer_error(endpoint, errors.too_large(endpoint.error_format, length, limit),
+            return answer_error(endpoint, errors.too_large(length, limit),
                                 rid, "too-large")
         return self.rfile.read(length)
 
