@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,3 +56,23 @@ def replaying(path: Path, body_matcher: Callable[[Any, Any], None]) -> Iterator[
         allow_playback_repeats=True, skip_patchers=skipped_patchers())
     with context as cassette:
         yield cassette
+
+
+def json_body(body: Any) -> Any:
+    """A recorded request body as JSON data, or None when it is not JSON."""
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    if isinstance(body, dict):
+        return body
+    try:
+        return json.loads(body) if isinstance(body, str) else None
+    except json.JSONDecodeError:
+        return None
+
+
+def recorded_body(cassette: Cassette) -> Any:
+    """The JSON body of the first request a loaded cassette holds (None when it holds none,
+    or not JSON): what `publish.recorded.recorded_request` reads from the file, without
+    parsing the file again."""
+    requests = cassette.requests
+    return json_body(requests[0].body) if requests else None

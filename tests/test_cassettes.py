@@ -66,3 +66,17 @@ def test_a_replay_patches_the_sdk_transport_only(tmp_path: Path) -> None:
         assert httpx2.HTTPTransport.handle_request is not original
         assert http.client.HTTPConnection.__module__ == "http.client"
     assert httpx2.HTTPTransport.handle_request is original
+
+
+def test_a_replay_reads_the_recorded_request_as_the_published_page_does() -> None:
+    """A scenario item carries the request its replay loaded (recorded_body); the page reads
+    the same body from the file (recorded_request)."""
+    from conformance import cassettes
+    from conformance.cassette_replay import recorded_body
+    from conformance.publish.recorded import recorded_request
+
+    path = Path(__file__).resolve().parent.parent / "cassettes" / "openai" / "pairing" \
+        / "orphan-tool-result.raw.yaml"
+    with cassettes.use(path, "none") as loaded:
+        body = recorded_body(loaded)
+    assert body == recorded_request(path) and body["messages"]
