@@ -1,0 +1,83 @@
+"""Running a schedule of passes in rounds until one changes nothing, with the confirming
+rounds skipping what they can prove unchanged.
+
+A *local* pass repairs each message on its own: what it does to a message depends only on
+that message, the profile, the policy and the draft's other fields (tools, options, maps),
+never on the message's neighbours or place; and it is idempotent (it finds nothing to do in
+its own output). tests/test_pass_rounds.py checks both for every pass marked local.
+
+So after a local pass has run, every message of its output is settled for it. In a later
+round it need only look at the messages other passes made since (new objects: messages
+never change, so identity says "the same message"), and only where the draft's other fields
+are still the same objects. Where those few messages give it nothing to do, the whole
+history gives it nothing to do, and the pass is skipped; otherwise it runs as usual, so its
+changes (and their places) are exactly what the plain round reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from normalizer.model import Change, History, Message
+from normalizer.passes.draft import Draft, Pass, Policy
+from normalizer.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The messages a local pass last left settled (kept alive, so that their ids stay
+    theirs) and the other draft fields it read them with."""
+
+    messages: tuple[Message, ...]
+    ids: frozenset[int]
+    context: tuple[object, ...]
+
+
+def _context(draft: Draft) -> tuple[object, ...]:
+    return (draft.tools, draft.options, draft.id_map, draft.name_map, draft.history.extras)
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return all(x is y for x, y in zip(a, b, strict=True))
+
+
+def _settle(draft: Draft) -> Settled:
+    messages = draft.history.messages
+    return Settled(messages, frozenset(map(id, messages)), _context(draft))
+
+
+def _nothing_new(run: Pass, draft: Draft, profile: Profile, policy: Policy,
+                 settled: Settled | None) -> bool:
+    """Whether local pass `run` provably finds nothing to do in `draft`."""
+    if settled is None or not _same(settled.context, _context(draft)):
+        return False
+    ids = settled.ids
+    new = tuple([m for m in draft.history.messages if id(m) not in ids])
+    if not new:
+        return True
+    sub = replace(draft, history=History(new, draft.history.extras))
+    return not run(sub, profile, policy)[1]
+
+
+def run_rounds(draft: Draft, profile: Profile, policy: Policy,
+               steps: Sequence[tuple[Pass, bool]],
+               max_rounds: int) -> tuple[Draft, list[Change]]:
+    """Run `steps` (each a pass and whether it is local) in order, round after round, until a
+    round changes nothing or `max_rounds` have run; the draft and every change, in order."""
+    changes: list[Change] = []
+    settled: dict[int, Settled] = {}
+    for _ in range(max_rounds):
+        found: list[Change] = []
+        for k, (run, local) in enumerate(steps):
+            if local and _nothing_new(run, draft, profile, policy, settled.get(k)):
+                settled[k] = _settle(draft)
+                continue
+            draft, made = run(draft, profile, policy)
+            found.extend(made)
+            if local:
+                settled[k] = _settle(draft)
+        changes.extend(found)
+        if not found:
+            break
+    return draft, changes
