@@ -81,8 +81,9 @@ class Step:
     # Also run when the profile does not list the rule at all (the vendor's behaviour is
     # unknown, and the repair is harmless where it is not needed).
     when_unknown: bool = False
-    # Repairs each message on its own, idempotently: the confirming rounds then look only at
-    # the messages other passes made since (normalizer/passes/rounds.py).
+    # Idempotent, and has nothing to do exactly where no message alone gives it anything to
+    # do: the confirming rounds then look only at the messages made since its last run
+    # (normalizer/passes/rounds.py).
     local: bool = False
 
 
@@ -107,7 +108,8 @@ STEPS: dict[str, Step] = {
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
-                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS),
+                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS,
+                                  local=True),
     "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING,
                                        ("server_calls_to_text", "name_function_responses",
                                         *_CONTENT, *_IDS)),
@@ -160,9 +162,10 @@ STEPS: dict[str, Step] = {
                                             ("reasoning-item-id-invalid",), local=True),
     "name_function_responses": Step(name_function_responses,
                                     ("function-response-name-empty",)),
-    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",)),
+    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",),
+                                 local=True),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
-                               ("name_function_responses",)),
+                               ("name_function_responses",), local=True),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
                                  ("rewrite_tool_names",)),
     "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,

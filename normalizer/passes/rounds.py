@@ -1,10 +1,13 @@
 """Running a schedule of passes in rounds until one changes nothing, with the confirming
 rounds skipping what they can prove unchanged.
 
-A *local* pass repairs each message on its own: what it does to a message depends only on
-that message, the profile, the policy and the draft's other fields (tools, options, maps),
-never on the message's neighbours or place; and it is idempotent (it finds nothing to do in
-its own output). tests/test_pass_rounds.py checks both for every pass marked local.
+A *local* pass decides message by message whether it has anything to do: it finds nothing
+to do in a history exactly when it finds nothing to do in each of its messages alone (with
+the same profile, policy, tools, options and maps); and it is idempotent (it finds nothing
+to do in its own output). Repairs made one message at a time are local (fill_empty_content),
+and so are repairs whose need is read off each message although the repair itself is global
+(rewrite_tool_call_ids: nothing to do unless some id is rejected). tests/test_pass_rounds.py
+checks both properties for every pass marked local.
 
 So after a local pass has run, every message of its output is settled for it. In a later
 round it need only look at the messages other passes made since (new objects: messages
