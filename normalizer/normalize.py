@@ -94,7 +94,7 @@ _CONTENT = ("fill_empty_content", "place_system_messages")
 _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
-    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",)),
+    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block"), local=True),
