@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conformance.scenarios.load import find_scenarios, load_scenario
-from normalizer.model import Change, History, Message, Text, ToolCall, ToolResult, ToolSpec
+from normalizer.model import EMPTY, Change, History, Message, Text, ToolCall, ToolResult, ToolSpec
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.profiles import PROVIDERS, Profile, load_profile
 
@@ -73,6 +73,9 @@ def _check(name: str, draft: Draft, profile: Profile, policy: Policy) -> None:
     alone = [bool(run(_alone(draft, i), profile, policy)[1]) for i in range(len(draft.history))]
     assert bool(changes) == any(alone), f"{name} does not decide message by message " \
         f"for {profile.provider}"
+    forgetful = replace(draft, id_map=EMPTY, name_map=EMPTY)
+    assert bool(run(forgetful, profile, policy)[1]) == bool(changes), \
+        f"{name} reads the id or name map to decide"
 
 
 def test_some_passes_are_local() -> None:

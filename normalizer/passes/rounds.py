@@ -3,11 +3,11 @@ rounds skipping what they can prove unchanged.
 
 A *local* pass decides message by message whether it has anything to do: it finds nothing
 to do in a history exactly when it finds nothing to do in each of its messages alone (with
-the same profile, policy, tools, options and maps); and it is idempotent (it finds nothing
-to do in its own output). Repairs made one message at a time are local (fill_empty_content),
-and so are repairs whose need is read off each message although the repair itself is global
-(rewrite_tool_call_ids: nothing to do unless some id is rejected). tests/test_pass_rounds.py
-checks both properties for every pass marked local.
+the same profile, policy, tools and options, whatever the id and name maps); and it is
+idempotent (it finds nothing to do in its own output). Repairs made one message at a time
+are local (fill_empty_content), and so are repairs whose need is read off each message
+although the repair itself is global (rewrite_tool_call_ids: nothing to do unless some id
+is rejected). tests/test_pass_rounds.py checks both properties for every pass marked local.
 
 So after a local pass has run, every message of its output is settled for it. In a later
 round it need only look at the messages other passes made since (new objects: messages
@@ -38,7 +38,10 @@ class Settled:
 
 
 def _context(draft: Draft) -> tuple[object, ...]:
-    return (draft.tools, draft.options, draft.id_map, draft.name_map, draft.history.extras)
+    # Not the id and name maps: passes extend them but never read them to decide whether
+    # there is something to do (tests/test_pass_rounds.py checks), and the id passes
+    # extend them before most local passes run.
+    return (draft.tools, draft.options, draft.history.extras)
 
 
 def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
