@@ -48,9 +48,13 @@ def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
     return all(x is y for x, y in zip(a, b, strict=True))
 
 
-def _settle(draft: Draft) -> Settled:
-    messages = draft.history.messages
-    return Settled(messages, frozenset(map(id, messages)), _context(draft))
+def _settle(draft: Draft, last: Settled | None) -> Settled:
+    """What `draft` settles; `last` again where it is for the same messages and fields (the
+    passes that change nothing hand on the same tuple: one id set serves them all)."""
+    messages, context = draft.history.messages, _context(draft)
+    if last is not None and last.messages is messages and _same(last.context, context):
+        return last
+    return Settled(messages, frozenset(map(id, messages)), context)
 
 
 def _nothing_new(run: Pass, draft: Draft, profile: Profile, policy: Policy,
@@ -73,16 +77,17 @@ def run_rounds(draft: Draft, profile: Profile, policy: Policy,
     round changes nothing or `max_rounds` have run; the draft and every change, in order."""
     changes: list[Change] = []
     settled: dict[int, Settled] = {}
+    last: Settled | None = None
     for _ in range(max_rounds):
         found: list[Change] = []
         for k, (run, local) in enumerate(steps):
             if local and _nothing_new(run, draft, profile, policy, settled.get(k)):
-                settled[k] = _settle(draft)
+                settled[k] = last = _settle(draft, last)
                 continue
             draft, made = run(draft, profile, policy)
             found.extend(made)
             if local:
-                settled[k] = _settle(draft)
+                settled[k] = last = _settle(draft, last)
         changes.extend(found)
         if not found:
             break
