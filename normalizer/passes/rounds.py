@@ -58,12 +58,23 @@ def _settle(draft: Draft, last: Settled | None) -> Settled:
 
 
 def _nothing_new(run: Pass, draft: Draft, profile: Profile, policy: Policy,
-                 settled: Settled | None) -> bool:
-    """Whether local pass `run` provably finds nothing to do in `draft`."""
+                 settled: Settled | None, fresh: dict[int, tuple[Settled, tuple[Message, ...],
+                                                              tuple[Message, ...]]]) -> bool:
+    """Whether local pass `run` provably finds nothing to do in `draft`. `fresh` remembers,
+    per settled set, the messages found new in the last tuple (local passes in a row that
+    change nothing share their settled set and their tuple: one filtering serves them)."""
     if settled is None or not _same(settled.context, _context(draft)):
         return False
-    ids = settled.ids
-    new = tuple([m for m in draft.history.messages if id(m) not in ids])
+    messages = draft.history.messages
+    if settled.messages is messages:
+        return True
+    known = fresh.get(id(settled))
+    if known is not None and known[0] is settled and known[1] is messages:
+        new = known[2]
+    else:
+        ids = settled.ids
+        new = tuple([m for m in messages if id(m) not in ids])
+        fresh[id(settled)] = (settled, messages, new)
     if not new:
         return True
     sub = replace(draft, history=History(new, draft.history.extras))
@@ -78,10 +89,11 @@ def run_rounds(draft: Draft, profile: Profile, policy: Policy,
     changes: list[Change] = []
     settled: dict[int, Settled] = {}
     last: Settled | None = None
+    fresh: dict[int, tuple[Settled, tuple[Message, ...], tuple[Message, ...]]] = {}
     for _ in range(max_rounds):
         found: list[Change] = []
         for k, (run, local) in enumerate(steps):
-            if local and _nothing_new(run, draft, profile, policy, settled.get(k)):
+            if local and _nothing_new(run, draft, profile, policy, settled.get(k), fresh):
                 settled[k] = last = _settle(draft, last)
                 continue
             draft, made = run(draft, profile, policy)
