@@ -235,6 +235,8 @@ class Message:
         calls = self._calls
         if calls is None:
             calls = tuple([p for p in self.parts if isinstance(p, ToolCall)])
+            if len(calls) == len(self.parts):  # all calls: the parts tuple itself, one
+                calls = self.parts  # object fewer for the collector on a long history
             object.__setattr__(self, "_calls", calls)
         return calls
 
@@ -244,6 +246,8 @@ class Message:
         results = self._results
         if results is None:
             results = tuple([p for p in self.parts if isinstance(p, ToolResult)])
+            if len(results) == len(self.parts):  # all results (a tool message, usually)
+                results = self.parts
             object.__setattr__(self, "_results", results)
         return results
 
