@@ -137,7 +137,8 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
             at = end
     _walk(messages, at, len(messages), found, matches)
     made = Pairing(messages, tuple(found), tuple(matches))
-    _LAST.pairing = made
+    if type(messages) is tuple:  # a list could change under the index and its reuse
+        _LAST.pairing = made
     return made
 
 
