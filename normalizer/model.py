@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 # Re-exported: the model's JSON values have always been imported from here.
 from normalizer.json_values import EMPTY as EMPTY
@@ -190,6 +190,7 @@ class Thinking:
 
 Part: TypeAlias = Text | ToolCall | ToolResult | Thinking | Media | Opaque
 PART_TYPES: tuple[type, ...] = (Text, ToolCall, ToolResult, Thinking, Media, Opaque)
+_P = TypeVar("_P", ToolCall, ToolResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,7 @@ class Message:
         """The message's ToolCall parts, in order."""
         calls = self._calls
         if calls is None:
-            calls = tuple([p for p in self.parts if isinstance(p, ToolCall)])
+            calls = _only(self.parts, ToolCall)
             object.__setattr__(self, "_calls", calls)
         return calls
 
@@ -243,9 +244,17 @@ class Message:
         """The message's ToolResult parts, in order."""
         results = self._results
         if results is None:
-            results = tuple([p for p in self.parts if isinstance(p, ToolResult)])
+            results = _only(self.parts, ToolResult)
             object.__setattr__(self, "_results", results)
         return results
+
+
+def _only(parts: tuple[Part, ...], kind: type[_P]) -> tuple[_P, ...]:
+    """The parts of `kind`: `parts` itself when all are (one tuple fewer per tool message
+    for the collector to walk), without a list for a lone part."""
+    found = (parts if isinstance(parts[0], kind) else ()) if len(parts) == 1 else tuple(
+        [p for p in parts if isinstance(p, kind)])
+    return parts if len(found) == len(parts) else found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
