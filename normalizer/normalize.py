@@ -27,6 +27,7 @@ from typing import Any
 from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
+from normalizer.passes._blocks import forget_pairing
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
     drop_unknown_message_fields,
@@ -277,7 +278,10 @@ def normalize(
     draft, unsendable = drop_strict_without_form(draft, profile, policy)
     changes.extend(unsendable)
     steps = [(STEPS[name].run, STEPS[name].local) for name in schedule(profile)]
-    draft, found = run_rounds(draft, profile, policy, steps, MAX_ROUNDS)
+    try:
+        draft, found = run_rounds(draft, profile, policy, steps, MAX_ROUNDS)
+    finally:
+        forget_pairing()
     changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,

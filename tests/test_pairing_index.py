@@ -110,3 +110,10 @@ def test_the_index_taken_from_the_last_tuple_equals_the_plain_queries(
                   tools=histories.TOOLS, policy=Policy(orphan_results="drop",
                                                        unanswered_calls="drop"))
     assert len(seen) >= 8
+
+
+def test_normalize_does_not_keep_the_last_history_alive() -> None:
+    from normalizer.passes import _blocks
+
+    out = normalize(histories.history(300, seed=3), "openai")
+    assert out.history.messages and getattr(_blocks._LAST, "pairing", None) is None

@@ -118,6 +118,12 @@ class Pairing:
 _LAST = threading.local()
 
 
+def forget_pairing() -> None:
+    """Drop this thread's remembered index, so that it does not keep the last history (and
+    every message of it) alive after `normalize` has returned."""
+    _LAST.pairing = None
+
+
 def pairing(messages: tuple[Message, ...]) -> Pairing:
     """The blocks and matches of `messages` (a tuple: lists are not remembered); the same
     as `blocks` and `block_matches` of each, in one walk. Blocks whose messages the last
