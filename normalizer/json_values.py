@@ -3,7 +3,8 @@ and array in (`JsonMap`, tuples), and the way in and out (`freeze`, `thaw`)."""
 
 from __future__ import annotations
 
-from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+import json
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
 # JSON leaves, which freeze and thaw return as they are: tested by exact type first, so that
@@ -102,3 +103,25 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [v if type(v) in _LEAVES else thaw(v) for v in value]
     return value
+
+
+def compact_encoder(*, sort_keys: bool = False) -> Callable[[Any], str]:
+    """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=...).encode`
+    for JSON and frozen values (JsonMap objects, tuples), the same bytes, with the C encoder
+    made once: `JSONEncoder.encode` makes a new one on every call, a profiled cost when
+    every tool call of a long history is encoded."""
+    make = json.encoder.c_make_encoder
+    if make is None:  # an interpreter without the C accelerator: the plain way
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
+                                default=_plain).encode
+    # markers None: no circularity check (a frozen value cannot hold itself)
+    encode = make(None, _plain, json.encoder.encode_basestring, None, ":", ",", sort_keys,
+                  False, True)
+    return lambda value: "".join(encode(value, 0))
+
+
+def _plain(value: Any) -> Any:
+    """A JsonMap for the encoder (which writes tuples as lists already)."""
+    if isinstance(value, Mapping):
+        return value._data if isinstance(value, JsonMap) else dict(value.items())
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

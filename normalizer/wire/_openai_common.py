@@ -4,11 +4,11 @@ text parts, tool-call arguments and tool turns the same way. Private to `normali
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
+from normalizer.json_values import compact_encoder
 from normalizer.model import JsonMap, Media, Message, Opaque, Text, ToolCall, ToolResult, thaw
 from normalizer.tools import parse_arguments
 from normalizer.wire._media import chat_media, chat_wire, responses_media, responses_wire
@@ -141,18 +141,12 @@ def arguments_to_wire(arguments: JsonMap | str) -> str:
     """Canonical form: compact JSON, key order kept, non-ASCII unescaped; strings verbatim."""
     if isinstance(arguments, str):
         return arguments
-    return _ARGUMENTS.encode(arguments._data if isinstance(arguments, JsonMap) else arguments)
+    return _ARGUMENTS(arguments._data if isinstance(arguments, JsonMap) else arguments)
 
 
-def _plain(value: Any) -> Any:
-    """A frozen object for the encoder (tuples it writes as lists already): the same bytes
-    as `json.dumps(thaw(arguments), ...)` without copying the whole value first."""
-    if isinstance(value, Mapping):
-        return value._data if isinstance(value, JsonMap) else dict(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-_ARGUMENTS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_plain)
+# Frozen values are encoded without copying them first (the same bytes as
+# `json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))`).
+_ARGUMENTS = compact_encoder()
 
 
 def call_arguments(call: ToolCall, where: str) -> str:
