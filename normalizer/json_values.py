@@ -4,7 +4,7 @@ and array in (`JsonMap`, tuples), and the way in and out (`freeze`, `thaw`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
 # JSON leaves, which freeze and thaw return as they are: tested by exact type first, so that
@@ -105,19 +105,25 @@ def thaw(value: Any) -> Any:
     return value
 
 
-def compact_encoder(*, sort_keys: bool = False) -> Callable[[Any], str]:
-    """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=...).encode`
-    for JSON and frozen values (JsonMap objects, tuples), the same bytes, with the C encoder
-    made once: `JSONEncoder.encode` makes a new one on every call, a profiled cost when
-    every tool call of a long history is encoded."""
-    make = json.encoder.c_make_encoder
-    if make is None:  # an interpreter without the C accelerator: the plain way
-        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
-                                default=_plain).encode
-    # markers None: no circularity check (a frozen value cannot hold itself)
-    encode = make(None, _plain, json.encoder.encode_basestring, None, ":", ",", sort_keys,
-                  False, True)
-    return lambda value: "".join(encode(value, 0))
+class CompactEncoder(json.JSONEncoder):
+    """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=...)` for JSON
+    and frozen values (JsonMap objects, tuples), the same bytes, with the C encoder made
+    once: `JSONEncoder.encode` makes a new one on every call, a profiled cost when every
+    tool call of a long history is encoded."""
+
+    def __init__(self, *, sort_keys: bool = False) -> None:
+        super().__init__(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
+                         default=_plain)
+        make = json.encoder.c_make_encoder
+        # markers None: no circularity check (a frozen value cannot hold itself)
+        self._c = None if make is None else make(
+            None, _plain, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, True)
+
+    def encode(self, o: Any) -> str:
+        """`o` as compact JSON text."""
+        if self._c is None:  # an interpreter without the C accelerator: the plain way
+            return super().encode(o)
+        return "".join(self._c(o, 0))
 
 
 def _plain(value: Any) -> Any:

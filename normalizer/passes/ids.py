@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from normalizer.ids import Constraint, call_id_for, compose, id_map
-from normalizer.json_values import compact_encoder
+from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -133,12 +133,12 @@ def _call_key(call: ToolCall, occurrence: int) -> str:
 
 def _call_stem(call: ToolCall) -> str:
     """The key without its occurrence: name and canonical arguments."""
-    args = call.arguments if isinstance(call.arguments, str) else _CANONICAL(
+    args = call.arguments if isinstance(call.arguments, str) else _CANONICAL.encode(
         call.arguments)
     return f"{call.name}\x00{args}\x00"
 
 
-_CANONICAL = compact_encoder(sort_keys=True)
+_CANONICAL = CompactEncoder(sort_keys=True)
 
 
 def assign_missing_call_ids(

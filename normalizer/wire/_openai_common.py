@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
-from normalizer.json_values import compact_encoder
+from normalizer.json_values import CompactEncoder
 from normalizer.model import JsonMap, Media, Message, Opaque, Text, ToolCall, ToolResult, thaw
 from normalizer.tools import parse_arguments
 from normalizer.wire._media import chat_media, chat_wire, responses_media, responses_wire
@@ -141,12 +141,12 @@ def arguments_to_wire(arguments: JsonMap | str) -> str:
     """Canonical form: compact JSON, key order kept, non-ASCII unescaped; strings verbatim."""
     if isinstance(arguments, str):
         return arguments
-    return _ARGUMENTS(arguments._data if isinstance(arguments, JsonMap) else arguments)
+    return _ARGUMENTS.encode(arguments._data if isinstance(arguments, JsonMap) else arguments)
 
 
 # Frozen values are encoded without copying them first (the same bytes as
 # `json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))`).
-_ARGUMENTS = compact_encoder()
+_ARGUMENTS = CompactEncoder()
 
 
 def call_arguments(call: ToolCall, where: str) -> str:
