@@ -4,7 +4,7 @@ text parts, tool-call arguments and tool turns the same way. Private to `normali
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
@@ -100,15 +100,15 @@ def part_to_wire(text: ContentPart, default_type: str, skip: Iterable[str],
     return with_extras(fields, text.extras, skip)
 
 
-def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Iterable[str],
+def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Collection[str],
                     protocol: str, form: Any = None) -> str | list[dict[str, Any]]:
     """One plain Text -> a string, unless the body it came from spelled it as an array
     (`form`, the `content_form` marker); anything else -> parts. Extras this protocol does
     not write (`skip`) do not make a Text less plain."""
-    skip = tuple(skip)
-    if (len(texts) == 1 and isinstance(texts[0], Text) and form != "array"
-            and all(key in skip for key in texts[0].extras)):
-        return texts[0].text
+    if len(texts) == 1 and form != "array" and isinstance(texts[0], Text):
+        extras = texts[0].extras
+        if not extras or all(key in skip for key in extras):
+            return texts[0].text
     return [part_to_wire(t, default_type, skip, protocol) for t in texts]
 
 
@@ -163,7 +163,7 @@ def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
     """Modelled fields first; extras add only keys the fields do not already hold."""
     if not extras:
         return fields
-    ignored = set(skip)
+    ignored = skip if isinstance(skip, frozenset) else set(skip)
     for key, value in extras.items():
         if key not in fields and key not in ignored:
             fields[key] = thaw(value)

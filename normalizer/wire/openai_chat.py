@@ -57,7 +57,10 @@ _ROLES = ("system", "developer", "user", "assistant", "tool")
 FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
 # Gemini owns `function_call` on its ToolCall parts; on a Chat assistant message it is the
 # deprecated Chat field of that name, which the message's extras write back.
-_MESSAGE_SKIP = tuple(k for k in FOREIGN_KEYS if k != "function_call")
+_MESSAGE_SKIP = frozenset(k for k in FOREIGN_KEYS if k != "function_call")
+_FOREIGN = frozenset(FOREIGN_KEYS)
+_PLAIN_SKIP = _FOREIGN | {"role"}
+_CALL_SKIP = _FOREIGN | {"function"}
 
 
 # --- parse ---
@@ -186,8 +189,15 @@ def render(
     """History -> a Chat Completions request body, faithfully (no repairs). `options` are
     copied into the body last, so they win over computed keys."""
     messages: list[dict[str, Any]] = []
+    append, extend = messages.append, messages.extend
     for i, message in enumerate(history.messages):
-        messages.extend(_render_message(message, f"history[{i}]"))
+        role = message.role
+        if role == "assistant":
+            append(_render_assistant(message, i))
+        elif role == "tool":
+            extend(_render_tool(message, i))
+        else:
+            append(_render_plain(message, i))
     body: dict[str, Any] = {"model": model, "messages": messages}
     if tools:
         body["tools"] = declare(tools, PROTOCOL)[0]
@@ -195,40 +205,39 @@ def render(
     return body
 
 
-def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
-    if message.role == "assistant":
-        return [_render_assistant(message, where)]
-    if message.role == "tool":
-        return _render_tool(message, where)
-    if len(message.parts) == 1 and _slot(message.parts[0]) == "message":
-        return [thaw(message.parts[0].data)]  # type: ignore[union-attr]
-    texts = _only_content(message, where)
-    role = message.role
-    if role == "system" and message.extras.get("role") == "developer":
+# The renderers below are called once per message of long histories (a profiled cost):
+# they build each dict once, in its final key order, and call `with_extras` only when
+# there are extras. `i` is the message's index; its `history[i]` text is made for errors.
+
+
+def _render_plain(message: Message, i: int) -> dict[str, Any]:
+    """A system, developer or user message."""
+    parts = message.parts
+    if len(parts) == 1 and isinstance(parts[0], Opaque) and parts[0].slot == "message":
+        return thaw(parts[0].data)
+    texts = _only_content(message, i)
+    role, extras = message.role, message.extras
+    if role == "system" and extras.get("role") == "developer":
         role = "developer"
-    fields = {"role": role, "content": _content(texts, message.extras)}
-    return [with_extras(fields, message.extras, (*FOREIGN_KEYS, "role"))]
-
-
-def _slot(part: Part) -> str | None:
-    return part.slot if isinstance(part, Opaque) else None
+    fields = {"role": role, "content": _content(texts, extras)}
+    return with_extras(fields, extras, _PLAIN_SKIP) if extras else fields
 
 
 def _content(texts: Sequence[Text | Media | Opaque],
              extras: Mapping[str, Any] | None = None) -> str | list[dict[str, Any]]:
-    form = (extras or {}).get("content_form")
+    form = extras.get("content_form") if extras else None
     return content_to_wire(texts, "text", FOREIGN_KEYS, PROTOCOL, form)
 
 
-def _only_content(message: Message, where: str) -> tuple[Text | Media | Opaque, ...]:
+def _only_content(message: Message, i: int) -> tuple[Text | Media | Opaque, ...]:
     for j, part in enumerate(message.parts):
         if not isinstance(part, Text | Media | Opaque):
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a {message.role} message in {PROTOCOL}")
+            raise WireFormatError(f"history[{i}].parts[{j}]", f"a {type(part).__name__} has "
+                                  f"no place in a {message.role} message in {PROTOCOL}")
     return message.parts  # type: ignore[return-value]
 
 
-def _assistant_parts(message: Message, where: str) -> tuple[
+def _assistant_parts(message: Message, i: int) -> tuple[
         list[Thinking], list[Text | Media | Opaque], list[ToolCall | Opaque]]:
     """The thinking, the content and the calls of an assistant message, in one walk."""
     thinking: list[Thinking] = []
@@ -247,43 +256,53 @@ def _assistant_parts(message: Message, where: str) -> tuple[
             elif part.slot == "call":
                 calls.append(part)
         else:  # a ToolResult, or an Opaque whole message
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in an assistant message in {PROTOCOL}")
+            raise WireFormatError(f"history[{i}].parts[{j}]", f"a {type(part).__name__} has "
+                                  f"no place in an assistant message in {PROTOCOL}")
     return thinking, texts, calls
 
 
-def _render_assistant(message: Message, where: str) -> dict[str, Any]:
-    thinking, texts, calls = _assistant_parts(message, where)
-    fields: dict[str, Any] = {"role": "assistant",
-                              "content": _content(texts, message.extras) if texts else None}
-    if not texts and message.extras.get("content_form") == "absent":
-        del fields["content"]
-    elif not texts and message.extras.get("content_form") == "array":
-        fields["content"] = []
+def _render_assistant(message: Message, i: int) -> dict[str, Any]:
+    thinking, texts, calls = _assistant_parts(message, i)
+    extras = message.extras
+    fields: dict[str, Any]
+    if texts:
+        fields = {"role": "assistant", "content": _content(texts, extras)}
+    else:
+        form = extras.get("content_form")
+        fields = {"role": "assistant"} if form == "absent" else \
+            {"role": "assistant", "content": [] if form == "array" else None}
     if thinking:
         # Signatures and vendors have no field here: only the text travels (lossy, documented).
-        field = message.extras.get("reasoning_field", "reasoning_content")
+        field = extras.get("reasoning_field", "reasoning_content")
         fields[field] = THINKING_JOIN.join(t.text for t in thinking)
     if calls:
         fields["tool_calls"] = [_render_call(c) for c in calls]
-    return with_extras(fields, message.extras, _MESSAGE_SKIP)
+    return with_extras(fields, extras, _MESSAGE_SKIP) if extras else fields
 
 
 def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
     if isinstance(call, Opaque):
         return thaw(call.data)
-    fn = with_extras({"name": call.name, "arguments": call_arguments(call, "arguments")},
-                     call.extras.get("function") or {}, FOREIGN_KEYS)
+    arguments = call_arguments(call, "arguments")
+    extras = call.extras
+    if not extras:
+        fn = {"name": call.name, "arguments": arguments}
+        return {"type": "function", "function": fn} if call.id is None else \
+            {"id": call.id, "type": "function", "function": fn}
+    fn = with_extras({"name": call.name, "arguments": arguments},
+                     extras.get("function") or {}, _FOREIGN)
     fields: dict[str, Any] = {} if call.id is None else {"id": call.id}
-    fields.update({"type": "function", "function": fn})
-    return with_extras(fields, call.extras, (*FOREIGN_KEYS, "function"))
+    fields["type"] = "function"
+    fields["function"] = fn
+    return with_extras(fields, extras, _CALL_SKIP)
 
 
-
-def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
+def _render_tool(message: Message, i: int) -> list[dict[str, Any]]:
     """One `tool` message per ToolResult; Text parts of the turn follow as one `user`
     message (Chat Completions has no text beside tool results)."""
-    results, texts = split_tool_turn(message, where, PROTOCOL)
+    if len(message.tool_results) == len(message.parts):  # results only: nothing to sort
+        return [_render_result(r) for r in message.tool_results]
+    results, texts = split_tool_turn(message, f"history[{i}]", PROTOCOL)
     out = [thaw(r.data) if isinstance(r, Opaque) else _render_result(r) for r in results]
     if texts:
         out.append({"role": "user", "content": _content(texts)})
@@ -291,10 +310,9 @@ def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
 
 
 def _render_result(result: ToolResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {"role": "tool"}
-    if result.call_id is not None:
-        fields["tool_call_id"] = result.call_id
     content = result.content
-    fields["content"] = (content if isinstance(content, str)
-                         else [part_to_wire(t, "text", FOREIGN_KEYS, PROTOCOL) for t in content])
-    return with_extras(fields, result.extras, FOREIGN_KEYS)
+    if not isinstance(content, str):
+        content = [part_to_wire(t, "text", FOREIGN_KEYS, PROTOCOL) for t in content]
+    fields: dict[str, Any] = {"role": "tool", "content": content} if result.call_id is None \
+        else {"role": "tool", "tool_call_id": result.call_id, "content": content}
+    return with_extras(fields, result.extras, _FOREIGN) if result.extras else fields
