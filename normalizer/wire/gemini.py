@@ -299,16 +299,24 @@ def _render_message(message: Message, names: Mapping[int, str]) -> dict[str, Any
     """A system message after the first renders with role "system", as a naive client
     would send it (Gemini accepts only user and model). A result without a name takes its
     call's name from `names` (by the result's position among the message's results)."""
-    role = {"assistant": "model", "tool": "user"}.get(message.role, message.role)
-    parts, k = [], 0
-    for part in message.parts:
-        if isinstance(part, ToolResult):
-            parts.append(_render_part(part, names.get(k)))
-            k += 1
-        else:
-            parts.append(_render_part(part))
+    role = _ROLES.get(message.role, message.role)
+    if message.tool_results:
+        parts, k = [], 0
+        for part in message.parts:
+            if isinstance(part, ToolResult):
+                parts.append(_render_part(part, names.get(k)))
+                k += 1
+            else:
+                parts.append(_render_part(part))
+    else:
+        parts = [_render_part(part) for part in message.parts]
+    if not message.extras:
+        return {"role": role, "parts": parts}
     return {"role": role, "parts": parts,
             **written(message.extras, PROTOCOL, ("role", "parts"))}
+
+
+_ROLES = {"assistant": "model", "tool": "user"}
 
 
 def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
@@ -316,10 +324,7 @@ def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
         # Verbatim, whoever owns it: render is faithful; the crossing pass converts foreign ones.
         return thaw(part.data)
     if isinstance(part, Thinking):
-        out: dict[str, Any] = {"text": part.text, "thought": True}
-        if part.signature is not None:
-            out["thoughtSignature"] = part.signature
-        return {**out, **written(part.extras, PROTOCOL, (*out, SIGNATURE))}
+        return _render_thinking(part)
     if isinstance(part, Text):
         out = {"text": part.text}
     elif isinstance(part, ToolCall):
@@ -328,16 +333,29 @@ def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
         out = _media_wire(part)
     else:
         out = {"functionResponse": _render_response(part, name)}
+    if not part.extras:  # most parts: nothing more to write (a profiled path)
+        return out
     if SIGNATURE in part.extras:
         out["thoughtSignature"] = part.extras[SIGNATURE]
     own = (*out, SIGNATURE, "function_call", "function_response", "response")
     return {**out, **written(part.extras, PROTOCOL, own)}
 
 
+def _render_thinking(part: Thinking) -> dict[str, Any]:
+    out: dict[str, Any] = {"text": part.text, "thought": True}
+    if part.signature is not None:
+        out["thoughtSignature"] = part.signature
+    if not part.extras:
+        return out
+    return {**out, **written(part.extras, PROTOCOL, (*out, SIGNATURE))}
+
+
 def _render_call(call: ToolCall) -> dict[str, Any]:
     out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
     out["name"] = call.name
-    out["args"] = call.arguments if isinstance(call.arguments, str) else thaw(call.arguments)
+    out["args"] = call.arguments if isinstance(call.arguments, str) else call.arguments.thaw()
+    if not call.extras:
+        return out
     return {**out, **written(call.extras.get("function_call", EMPTY), PROTOCOL, tuple(out))}
 
 
@@ -360,6 +378,8 @@ def _render_response(result: ToolResult, name: str | None = None) -> dict[str, A
         [p for p in result.content if isinstance(p, Media)]
     if media:
         out["parts"] = [_media_wire(m) for m in media]
+    if not result.extras:
+        return out
     fields = result.extras.get("function_response", EMPTY)
     return {**out, **written(fields, PROTOCOL, tuple(out))}
 
