@@ -41,6 +41,8 @@ VENDOR = "openai_responses"
 # which protocol owns which), the reserved markers, and `item` (the item fields a first Text
 # carries, which _render_assistant writes itself).
 FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL, "item")))
+_FOREIGN = frozenset(FOREIGN_KEYS)
+_PLAIN_SKIP = _FOREIGN | {"role", "instructions"}
 
 
 def render(
@@ -61,8 +63,15 @@ def render(
     else:
         offset = 0
     items: list[dict[str, Any]] = []
+    append, extend = items.append, items.extend
     for i, message in enumerate(messages, start=offset):
-        items.extend(_render_message(message, f"history[{i}]"))
+        role = message.role
+        if role == "assistant":
+            extend(_render_assistant(message, i))
+        elif role == "tool":
+            extend(_render_tool(message, i))
+        else:
+            append(_render_plain(message, i))
     body["input"] = items
     if tools:
         body["tools"] = declare(tools, PROTOCOL)[0]
@@ -78,30 +87,32 @@ def _is_instructions(message: Message) -> bool:
             and not message.parts[0].extras)
 
 
-def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
-    if message.role == "assistant":
-        return _render_assistant(message, where)
-    if message.role == "tool":
-        return _render_tool(message, where)
+# The renderers below are called once per message of long histories (a profiled cost):
+# they build each dict once and call `with_extras` only when there are extras. `i` is the
+# message's index; its `history[i]` text is made for errors only.
+
+
+def _render_plain(message: Message, i: int) -> dict[str, Any]:
+    """A system, developer or user message."""
     for j, part in enumerate(message.parts):
         if not isinstance(part, Text | Media | Opaque):
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a {message.role} message in {PROTOCOL}")
-    role = message.role
-    if role == "system" and message.extras.get("role") == "developer":
+            raise WireFormatError(f"history[{i}].parts[{j}]", f"a {type(part).__name__} has "
+                                  f"no place in a {message.role} message in {PROTOCOL}")
+    role, extras = message.role, message.extras
+    if role == "system" and extras.get("role") == "developer":
         role = "developer"
     content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS,  # type: ignore[arg-type]
-                              PROTOCOL, message.extras.get("content_form"))
-    return [with_extras({"role": role, "content": content}, message.extras,
-                        (*FOREIGN_KEYS, "role", "instructions"))]
+                              PROTOCOL, extras.get("content_form"))
+    fields = {"role": role, "content": content}
+    return with_extras(fields, extras, _PLAIN_SKIP) if extras else fields
 
 
-def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
+def _render_assistant(message: Message, i: int) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     texts: list[Text | Media | Opaque] = []
     for j, part in enumerate(message.parts):
         in_content = _in_content(part)
-        if texts and (not in_content or "item" in getattr(part, "extras", {})):
+        if texts and (not in_content or "item" in getattr(part, "extras", ())):
             items.append(_message_item(texts))
             texts = []
         if in_content:
@@ -113,8 +124,8 @@ def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
         elif isinstance(part, ToolCall):
             items.append(_call_item(part))
         else:
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in an assistant message in {PROTOCOL}")
+            raise WireFormatError(f"history[{i}].parts[{j}]", f"a {type(part).__name__} has "
+                                  f"no place in an assistant message in {PROTOCOL}")
     if texts or not message.parts:
         # An assistant message without parts still renders, as an item with empty content.
         items.append(_message_item(texts, message.extras.get("item")))
@@ -131,8 +142,9 @@ def _message_item(texts: list[Text | Media | Opaque], own: Any = None) -> dict[s
     first = texts[0] if texts and isinstance(texts[0], Text) else None
     fields = thaw((first.extras.get("item") if first else own) or {})
     form = first.extras.get("content_form") if first else None
-    plain = [Text(t.text, t.extras.without("item", "content_form")) if isinstance(t, Text)
-             else t for t in texts]
+    # A Text with no extras is its own plain copy (most are: no JsonMap made for them).
+    plain = [Text(t.text, t.extras.without("item", "content_form"))
+             if isinstance(t, Text) and t.extras else t for t in texts]
     content: str | list[dict[str, Any]] = (
         content_to_wire(plain, "output_text", FOREIGN_KEYS, PROTOCOL, form) if plain else []
     )
@@ -160,14 +172,17 @@ def _call_item(call: ToolCall) -> dict[str, Any]:
     fields: dict[str, Any] = {"type": "function_call"}
     if call.id is not None:
         fields["call_id"] = call.id
-    fields.update({"name": call.name, "arguments": call_arguments(call, "arguments")})
-    return with_extras(fields, call.extras, FOREIGN_KEYS)
+    fields["name"] = call.name
+    fields["arguments"] = call_arguments(call, "arguments")
+    return with_extras(fields, call.extras, _FOREIGN) if call.extras else fields
 
 
-def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
+def _render_tool(message: Message, i: int) -> list[dict[str, Any]]:
     """One function_call_output per ToolResult; Text parts of the turn follow as one `user`
     message item. `is_error` has no field here and is dropped (documented)."""
-    results, texts = split_tool_turn(message, where, PROTOCOL)
+    if len(message.tool_results) == len(message.parts):  # results only: nothing to sort
+        return [_output_item(r) for r in message.tool_results]
+    results, texts = split_tool_turn(message, f"history[{i}]", PROTOCOL)
     items = [thaw(r.data) if isinstance(r, Opaque) else _output_item(r) for r in results]
     if texts:
         items.append({"role": "user", "content": content_to_wire(
@@ -187,7 +202,7 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
     fields["output"] = (content if isinstance(content, str)
                         else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
                               for t in content])
-    return with_extras(fields, result.extras, FOREIGN_KEYS)
+    return with_extras(fields, result.extras, _FOREIGN) if result.extras else fields
 
 
 def reasoning_content(item: Mapping[str, Any]) -> str:
