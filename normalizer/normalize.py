@@ -36,6 +36,7 @@ from normalizer.passes.call_fields import (
 )
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
+from normalizer.passes.documents import send_documents_as_urls
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import drop_json_response_type_with_tools, drop_unknown_tool_choice
@@ -88,6 +89,7 @@ _CONTENT = ("fill_empty_content", "place_system_messages")
 _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
+    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",)),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block")),

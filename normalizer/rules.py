@@ -83,5 +83,8 @@ RULE_IDS: dict[str, str] = {
     "content-type-unsupported": "a content part of a kind (audio, file, image) the model or "
                                 "that message role does not take",
     "content-part-type-missing": "a content part without its `type`",
+    "file-part-nested": "a `file` content part in OpenAI's nested shape ({type: file, "
+                        "file: {...}}) where the vendor takes inline documents as "
+                        "document_url",
     "role-unsupported-by-model": "a role (system, developer) the model does not accept",
 }

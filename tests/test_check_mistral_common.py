@@ -42,6 +42,11 @@ EXPECTED: dict[tuple[str, str], str] = {
     # devstral-latest answered 422 to text beside tool_calls (github/copilot-cli#4884,
     # 2026-09); mistral-common 1.13.1 (V11) accepts it, as mistral-small-latest did.
     ("content-with-tool-calls", "reject"): "verdict",
+    # mistral-common 1.13.1 knows neither chunk ("'file' is not a valid ChunkTypes",
+    # "'document_url' is not a valid ChunkTypes"); the API answered the nested `file` part 422
+    # and the document_url data URL 200 (nextcloud/integration_openai#419, live, 2026-07).
+    ("file-part-nested", "reject"): "message",
+    ("file-part-nested", "accept"): "verdict",
 }
 
 

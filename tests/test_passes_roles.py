@@ -150,6 +150,21 @@ def test_empty_text_parts_dropped_and_empty_messages_filled() -> None:
                                         "fill-empty-tool-result"]
 
 
+def test_whitespace_text_beside_a_call_stays() -> None:
+    # Anthropic accepts a " " block beside other blocks (recorded, simonw/llm-anthropic;
+    # LibreChat-AI/agents#124): only the empty one goes, and a message left with nothing but
+    # blank text is fill_empty_content's (the pass never empties a message).
+    anthropic = profile("anthropic")
+    start = draft(say("user", "q"),
+                  Message("assistant", (Text(" "), Text(""), ToolCall("f", {}, "a"))),
+                  Message("tool", (ToolResult("a", "r"),)),
+                  Message("assistant", (Text(""), Text("\n"))))
+    out, dropped = drop_empty_text_blocks(start, anthropic, POLICY)
+    assert [c.where for c in dropped] == ["messages[1].parts[1]"]
+    assert out.history.messages[1].parts == (Text(" "), ToolCall("f", {}, "a"))
+    assert out.history.messages[3] == start.history.messages[3]
+
+
 def test_declare_missing_tools_only_when_none_declared() -> None:
     start = draft(say("user", "q"), CALL, RESULT)
     out, changes = declare_missing_tools(start, profile("anthropic"), POLICY)

@@ -24,11 +24,7 @@ SNAKE_CASE = {"gemini3-signature-llm-plugin", "snake-case-calls-camel-case-signa
               "vertex-inline-image-in-function-response", "function-response-parts-image"}
 
 # Known, with the reason; each is a finding for another part of the library, left visible.
-KNOWN = {
-    "anthropic/tool-use-history": "an empty text block beside a tool_use: check accepts it, "
-                                  "drop_empty_text_blocks removes it (detector and pass "
-                                  "disagree on empty-text-block)",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _same_protocol(protocol: str) -> list[str]:

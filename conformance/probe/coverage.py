@@ -65,6 +65,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("content-with-tool-calls", p): "text and calls are blocks, parts or items of one "
        "list on this wire, not a content field beside a tool_calls field"
        for p in ("openai_responses", "anthropic", "gemini")},
+    **{("file-part-nested", p): "the nested `file` part is the Chat Completions wire's; "
+       "the other wires carry documents in blocks or parts of their own"
+       for p in ("openai_responses", "anthropic", "gemini")},
     ("system-message-placement", "openai_responses"):
         "Responses takes system and developer items anywhere in the input, and "
         "`instructions` as a field",

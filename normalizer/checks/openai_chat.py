@@ -39,5 +39,6 @@ DETECTORS: dict[str, Detector] = {
     "tool-arguments-not-object": fields.tool_arguments_not_object,
     "unknown-tool-call-field": fields.unknown_tool_call_field,
     "assistant-content-not-string": fields.content_not_string,
+    "file-part-nested": fields.file_part_nested,
     "system-message-placement": messages.system_message_placement,
 }

@@ -107,3 +107,18 @@ def strict_tool_schema(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
         yield from strict_schema_findings(function.get("parameters"),
                                           str(function.get("name", "")),
                                           f"tools[{k}].function.parameters", rule, k)
+
+
+def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`file` content parts in OpenAI's shape, `{"type": "file", "file": {...}}`, whatever
+    the nested object holds (file_data or file_id): the vendor's `file` part is flat."""
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        content = msgs[i].get("content") if isinstance(msgs[i], Mapping) else None
+        if not isinstance(content, Sequence) or isinstance(content, str | bytes):
+            continue
+        for j, part in enumerate(content):
+            if isinstance(part, Mapping) and part.get("type") == "file" \
+                    and isinstance(part.get("file"), Mapping):
+                yield Finding(location=f"messages[{i}].content[{j}]",
+                              fields={"index": i, "part": j, "role": now})

@@ -20,33 +20,40 @@ def _blank(part: Part) -> bool:
     return isinstance(part, Text) and not part.text.strip()
 
 
+def _empty(part: Part) -> bool:
+    return isinstance(part, Text) and not part.text
+
+
 def drop_empty_text_blocks(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes text parts that are empty or only whitespace beside other parts (a streamed
-    assistant turn that opened a text block and then only called a tool).
+    """Fixes empty text parts beside other parts (a streamed assistant turn that opened a
+    text block and then only called a tool).
 
     Rejected by: Anthropic "messages: text content blocks must be non-empty" (its profile).
+    A whitespace-only text beside a non-blank part is accepted there (recorded: simonw/
+    llm-anthropic, a " " block before tool_use; tabulated in LibreChat-AI/agents#124), so it
+    stays: a valid body comes back unchanged, byte for byte.
 
     Before: [assistant(text "", call_1)]
     After:  [assistant(call_1)]
-    Lossless (nothing was said). A message whose only parts are blank is left to
+    Lossless (nothing was said). A message whose parts are all blank is left to
     `fill_empty_content`, so that no message disappears here.
     """
     out: list[Message] = []
     changes: list[Change] = []
     for m, message in enumerate(draft.history.messages):
-        if not any(isinstance(p, Text) and not p.text.strip() for p in message.parts):
-            out.append(message)  # nothing blank (what _blank asks, without a call per part)
+        if not any(isinstance(p, Text) and not p.text for p in message.parts):
+            out.append(message)  # nothing empty (what _empty asks, without a call per part)
             continue
-        kept = tuple(p for p in message.parts if not _blank(p))
-        if len(kept) == len(message.parts) or not kept:
-            out.append(message)
+        kept = tuple(p for p in message.parts if not _empty(p))
+        if all(_blank(p) for p in kept):
+            out.append(message)  # only blank parts (or none) would be left
             continue
         changes.extend(Change("drop_empty_text_blocks", "drop-empty-text",
                               "dropped an empty text part", f"messages[{m}].parts[{p}]",
                               lossless=True)
-                       for p, part in enumerate(message.parts) if _blank(part))
+                       for p, part in enumerate(message.parts) if _empty(part))
         out.append(replace(message, parts=kept))
     if not changes:
         return draft, ()

@@ -1,0 +1,65 @@
+"""Documents for a vendor whose Chat Completions wire takes them as `document_url`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.crossing import media_placeholder
+from normalizer.model import Change, Media, Message, Part, Text
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+NAME = "send_documents_as_urls"
+
+
+def _nested_file(part: Part) -> bool:
+    """A document the Chat renderer would write as OpenAI's nested `file` part (one with a
+    URL is written as `document_url` already)."""
+    return isinstance(part, Media) and part.kind in ("document", "file") \
+        and part.url is None and (part.data is not None or part.file_id is not None)
+
+
+def _as_url(part: Media, where: str) -> tuple[Part, Change]:
+    if part.data is not None and part.media_type is not None:
+        url = f"data:{part.media_type};base64,{part.data}"
+        return replace(part, data=None, url=url), Change(
+            NAME, "document-as-data-url", "sent the inline document as a document_url data "
+            "URL (the same bytes)", where, lossless=True)
+    # A file id names another vendor's upload (or bytes with no media type): nothing the
+    # target can fetch, so the model is told a document stood here.
+    return Text(media_placeholder(part)), Change(
+        NAME, "document-not-carried", f"a {part.kind} the provider cannot take as "
+        f"document_url ({part.source}) replaced by a placeholder text", where,
+        lossless=False)
+
+
+def send_documents_as_urls(draft: Draft, profile: Profile,
+                           policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes documents in OpenAI's nested `file` part for a vendor that takes inline
+    documents only as `document_url` (Mistral).
+
+    Rejected by: Mistral 422 "Input should be a valid string" (its profile,
+    nextcloud/integration_openai#419).
+
+    Before: [user(text, Media(document, application/pdf, data=b64))]
+    After:  [user(text, Media(document, url="data:application/pdf;base64,b64"))]
+    Lossless for inline bytes with a media type; a file id or untyped bytes become a
+    placeholder text (lossy, named).
+    """
+    del profile, policy
+    changes: list[Change] = []
+    out: list[Message] = []
+    for m, message in enumerate(draft.history.messages):
+        if not any(_nested_file(p) for p in message.parts):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for j, part in enumerate(message.parts):
+            if isinstance(part, Media) and _nested_file(part):
+                part, change = _as_url(part, f"history[{m}].parts[{j}]")
+                changes.append(change)
+            parts.append(part)
+        out.append(replace(message, parts=tuple(parts)))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
