@@ -81,12 +81,14 @@ def _hashed(text: str, salt: int) -> int:
 # Two base-62 digits per division (a profiled hot spot: every rewritten id expands a
 # 256-bit hash): _PAIRS[low + 62 * high] is those two digits, the least significant first.
 _PAIRS = tuple(low + high for high in _ALPHABET for low in _ALPHABET)
+_MODULI: dict[int, int] = {}  # 3844 ** pairs, by the number of pairs
 
 
 def _base62(number: int, length: int) -> str:
     """The `length` least significant base-62 digits of `number`, least significant first."""
     half = (length + 1) // 2
-    number %= 3844 ** half  # the digits kept only: the divisions then work on a smaller int
+    modulus = _MODULI.get(half) or _MODULI.setdefault(half, 3844 ** half)
+    number %= modulus  # the digits kept only: the divisions then work on a smaller int
     pairs = []
     for _ in range(half):
         number, rest = divmod(number, 3844)
@@ -123,13 +125,22 @@ def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
         yield clean
     # One SHA-256 and one base-62 expansion for every candidate of this salt: a shorter
     # digest is a prefix of a longer one (digits come least significant first).
-    digits = _base62(_hashed(original, salt), max(24, rule.max_length or 0))
+    number = _hashed(original, salt)
+    digits = _base62(number, 24)
     yield from _fitted(clean, digits[:8], rule)
-    yield "call_" + digits[:24]
+    yield from _hashes(number, digits, rule)
+
+
+def _hashes(number: int, digits: str, rule: Constraint) -> Iterable[str]:
+    """The pure-hash candidates of a hash `number` whose first 24 digits are `digits`; the
+    longer expansion a max_length over 24 asks for is made only when it is reached (the
+    candidates before it are usually taken: two thirds of the divisions saved)."""
+    yield "call_" + digits
     for length in _HASH_LENGTHS:
         yield digits[:length]
     if rule.max_length is not None:
-        yield digits[:rule.max_length]
+        cap = rule.max_length
+        yield digits[:cap] if cap <= 24 else _base62(number, cap)
 
 
 def _name_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
@@ -197,12 +208,8 @@ def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
 
 
 def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
-    digits = _base62(_hashed(key, salt), max(24, rule.max_length or 0))
-    yield "call_" + digits[:24]
-    for length in _HASH_LENGTHS:
-        yield digits[:length]
-    if rule.max_length is not None:
-        yield digits[:rule.max_length]
+    number = _hashed(key, salt)
+    yield from _hashes(number, _base62(number, 24), rule)
 
 
 def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
