@@ -216,6 +216,8 @@ def _render_message(message: Message) -> dict[str, Any]:
         content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
     else:
         content = _render_content(message.parts, message.extras.get("content_form"))
+    if not message.extras:  # most messages: no merge with an empty extras dict
+        return {"role": role, "content": content}
     return {"role": role, "content": content,
             **written(message.extras, PROTOCOL, ("role", "content"))}
 
@@ -239,6 +241,8 @@ def _render_block(part: Part) -> dict[str, Any]:
                                   "Anthropic; the crossing pass converts it")
         return block
     block = _render_own_fields(part)
+    if not part.extras:
+        return block
     return {**block, **written(part.extras, PROTOCOL, _OWN_KEYS[block["type"]])}
 
 
