@@ -19,7 +19,8 @@ _MEDIA = {"openai_chat": (chat_media, chat_wire),
 
 
 def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    # A parsed body's objects are dicts: tested first, the Mapping ABC test is much slower.
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise WireFormatError(where, f"expected a JSON object, got {kind(value)}")
     return value
 
@@ -125,16 +126,16 @@ def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
     """A JSON-object string -> JsonMap; any other string (including "") is kept verbatim."""
     if raw is None:
         return JsonMap()
+    if isinstance(raw, str):  # the usual case, tested before the (slower) Mapping ABC
+        if raw == "":
+            return raw
+        try:
+            return parse_arguments(raw, where)
+        except ArgumentsJSONError:
+            return raw
     if isinstance(raw, Mapping):
         return JsonMap(raw)
-    if not isinstance(raw, str):
-        raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
-    if raw == "":
-        return raw
-    try:
-        return parse_arguments(raw, where)
-    except ArgumentsJSONError:
-        return raw
+    raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
 
 
 def arguments_to_wire(arguments: JsonMap | str) -> str:
