@@ -142,6 +142,9 @@ def error_fields(body: Any) -> tuple[str | None, str | None, str]:
     message = inner.get("message")
     if message is None and "detail" in body:
         message = body["detail"]
+        first = message[0] if isinstance(message, list) and message else None
+        if kind is None and isinstance(first, Mapping):  # pydantic's error type
+            kind = first.get("type")
     if message is None and isinstance(body.get("error"), str):
         message = body["error"]
     return (_text(kind), _text(code), _message(message))

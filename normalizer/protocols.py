@@ -62,9 +62,11 @@ FACTS: Final = MappingProxyType({
 })
 
 PROTOCOLS: Final[tuple[str, ...]] = tuple(FACTS)
-# The protocols whose function declarations carry OpenAI's `strict` flag (Chat
-# `function.strict`, Responses `strict`); elsewhere the flag has no form and is dropped.
-STRICT_FLAG: Final = frozenset({"openai_chat", "openai_responses"})
+# The protocols whose function declarations carry a `strict` flag (Chat `function.strict`,
+# Responses `strict`, Anthropic's tool `strict`: "When true, guarantees schema validation on
+# tool names and inputs", anthropic-sdk-python types/tool_param.py, and the strict tool use
+# page of Anthropic's docs); on Gemini the flag has no form and is dropped.
+STRICT_FLAG: Final = frozenset({"openai_chat", "openai_responses", "anthropic"})
 REFERENCE_PROVIDER: Final = MappingProxyType(
     {name: f.reference_provider for name, f in FACTS.items()})
 ERROR_FORMAT: Final = MappingProxyType({name: f.error_format for name, f in FACTS.items()})

@@ -49,13 +49,13 @@ def _responses_decl(tool: ToolSpec) -> dict[str, Any]:
 
 
 def _strict(tool: ToolSpec) -> dict[str, bool]:
-    """OpenAI's `strict` flag, only where the request stated it (absent stays absent)."""
+    """The `strict` flag, only where the request stated it (absent stays absent)."""
     return {} if tool.strict is None else {"strict": tool.strict}
 
 
 def _anthropic_decl(tool: ToolSpec) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description,
-            "input_schema": thaw(tool.input_schema)}
+            "input_schema": thaw(tool.input_schema), **_strict(tool)}
 
 
 def _gemini_decls(tools: Sequence[ToolSpec], subset: bool) -> tuple[Decls, tuple[Change, ...]]:
@@ -92,7 +92,7 @@ def parse_declarations(tools: Sequence[Mapping[str, Any]], protocol: str) -> tup
         elif protocol == "openai_responses":
             specs.append(_spec(decl, "parameters", where, strict=True))
         elif protocol == "anthropic":
-            specs.append(_spec(decl, "input_schema", where))
+            specs.append(_spec(decl, "input_schema", where, strict=True))
         elif protocol == "gemini":
             for j, fn in enumerate(decl.get("functionDeclarations") or ()):
                 specs.append(_spec(fn, "parameters", f"{where}.functionDeclarations[{j}]"))
@@ -109,8 +109,8 @@ def _require(obj: Mapping[str, Any], key: str, where: str) -> Any:
 
 def _spec(decl: Mapping[str, Any], schema_key: str, where: str, *,
           strict: bool = False) -> ToolSpec:
-    """One declaration -> a ToolSpec; with `strict`, the protocol has OpenAI's strict flag
-    and a boolean `strict` is kept (anything else is not the flag)."""
+    """One declaration -> a ToolSpec; with `strict`, the protocol has a strict flag and a
+    boolean `strict` is kept (anything else is not the flag)."""
     name = _require(decl, "name", where)
     schema = decl.get(schema_key) or {"type": "object"}
     flag = decl.get("strict") if strict else None

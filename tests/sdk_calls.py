@@ -17,6 +17,7 @@ import anthropic
 import openai
 from google.genai import errors as genai_errors
 
+from conformance.classify import error_fields
 from conformance.clients import call, new_client
 
 KEY = "emulator-test-key"  # any key is accepted; never a real one
@@ -51,9 +52,8 @@ def sdk_error(exc: BaseException) -> SdkError:
         body = exc.body if isinstance(exc.body, Mapping) else {}
         inner = body.get("error", {})
         return SdkError(exc.status_code, str(inner.get("message", "")))
-    if isinstance(exc, openai.APIStatusError):
-        body = exc.body if isinstance(exc.body, Mapping) else {}
-        return SdkError(exc.status_code, str(body.get("message", "")))
+    if isinstance(exc, openai.APIStatusError):  # the error object, flat or a detail list
+        return SdkError(exc.status_code, error_fields(exc.body)[2])
     raise TypeError(f"not an SDK status error: {exc!r}") from exc
 
 

@@ -32,6 +32,10 @@ def test_failures_are_inconclusive(failure: str) -> None:
     ({"object": "error", "message": "m", "type": "invalid_request_message_order", "code": "3230"},
      ("invalid_request_message_order", "3230", "m")),
     ({"detail": [{"msg": "a"}, {"msg": "b"}]}, (None, None, "a; b")),
+    # Mistral's 422 as pasted in nextcloud/integration_openai#419
+    ({"detail": [{"type": "string_type", "loc": ["body", "messages", 0, "user", "content", "str"],
+                  "msg": "Input should be a valid string"}]},
+     ("string_type", None, "Input should be a valid string")),
     ("plain text", (None, None, "plain text")),
 ])
 def test_error_fields_of_each_vendor_shape(body: object, fields: tuple) -> None:

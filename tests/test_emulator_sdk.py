@@ -124,6 +124,18 @@ def test_error_shapes_per_vendor(emu: Emulator) -> None:
                                             "status": "INVALID_ARGUMENT"}}
 
 
+def test_mistral_answers_a_422_as_a_fastapi_detail_list(emu: Emulator) -> None:
+    # Mistral's request-schema errors are FastAPI's validation list (LibreChat#4866,
+    # nextcloud/integration_openai#419); the stand-in's MYSTERY violation is a 422.
+    sdk = calls.client("openai_chat", emu.sdk_base_url("t_mistral"))
+    with pytest.raises(openai.UnprocessableEntityError) as info:
+        calls.send("openai_chat", sdk, _body("openai_chat", "MYSTERY"))
+    detail = info.value.response.json()["detail"]
+    assert [(d["type"], d["loc"]) for d in detail] == [("invalid_request_error",
+                                                        ["body", "messages", 0])]
+    assert "vendor message text unknown" in detail[0]["msg"]
+
+
 @pytest.mark.parametrize("provider", ["t_openai", "t_anthropic", "t_gemini"])
 def test_unknown_vendor_text_is_said_plainly(emu: Emulator, provider: str) -> None:
     protocol = emu.protocol(provider)

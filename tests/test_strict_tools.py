@@ -63,12 +63,20 @@ def test_a_closed_strict_schema_is_left_as_sent() -> None:
     assert fixed.changes == () and fixed.body == body
 
 
-@pytest.mark.parametrize(("target", "lossless"), [("gemini", False), ("anthropic", False)])
-def test_a_protocol_without_the_flag_reports_dropping_it(target: str, lossless: bool) -> None:
-    fixed = normalize_request(_chat(CLOSED), "openai_chat", target)
+def test_a_protocol_without_the_flag_reports_dropping_it() -> None:
+    fixed = normalize_request(_chat(CLOSED), "openai_chat", "gemini")
     dropped = [c for c in fixed.changes if c.code == "drop-tool-strict"]
-    assert len(dropped) == 1 and dropped[0].lossless is lossless
+    assert len(dropped) == 1 and dropped[0].lossless is False
     assert "strict" not in str(fixed.body.get("tools"))
+
+
+def test_the_flag_crosses_to_anthropic() -> None:
+    # Anthropic's tool definitions take `strict` (anthropic-sdk-python types/tool_param.py).
+    fixed = normalize_request(_chat(CLOSED), "openai_chat", "anthropic")
+    assert fixed.body["tools"][0]["strict"] is True
+    assert not [c for c in fixed.changes if c.code == "drop-tool-strict"]
+    back = normalize_request(fixed.body, "anthropic", "openai")
+    assert back.body["tools"][0]["function"]["strict"] is True
 
 
 def test_strict_false_dropped_for_gemini_is_lossless() -> None:

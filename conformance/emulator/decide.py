@@ -13,7 +13,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -165,7 +165,8 @@ def _violation(endpoint: Endpoint, violation: Violation, rid: str) -> Reply:
     left = _left_unfilled(endpoint.profile, violation)
     if left:
         _say_unfilled(endpoint.provider, violation.rule, left)
-    error = VendorError.from_fields(violation.status, message, violation.error)
+    error = replace(VendorError.from_fields(violation.status, message, violation.error),
+                    location=violation.location)
     return answer_error(endpoint, error, rid, violation.rule)
 
 

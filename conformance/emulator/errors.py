@@ -8,6 +8,7 @@ vendor text. Where the vendor's words are not documented the emulator says so pl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ class VendorError:
     code: Any = None
     param: str | None = None
     grpc_status: str | None = None  # Gemini's `status` word
+    location: str | None = None  # where in the body (check()'s location), for Mistral's loc
 
     @classmethod
     def from_fields(cls, status: int, message: str, fields: Mapping[str, Any]) -> VendorError:
@@ -75,11 +77,24 @@ def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
         return {"error": {"code": code, "message": error.message, "status": grpc}}
     inner = {"message": error.message, "type": error.type, "param": error.param,
              "code": error.code}
+    if fmt == "mistral" and error.status == 422:
+        # A request-schema error is FastAPI's validation list (LibreChat#4866,
+        # nextcloud/integration_openai#419); its loc is ours (see docs/emulator.md).
+        return {"detail": [{"type": error.type, "loc": _loc(error.location),
+                            "msg": error.message}]}
     if fmt == "mistral":
         # Mistral answers flat, with "object": "error" (solbrowse/extension#16).
         return {"object": "error", **inner}
     # OpenAI's type for a rejected request is invalid_request_error (its error docs).
     return {"error": {**inner, "type": error.type or "invalid_request_error"}}
+
+
+def _loc(location: str | None) -> list[str | int]:
+    """check()'s location (`messages[0].content[1]`) as a FastAPI loc under "body"."""
+    steps: list[str | int] = ["body"]
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", location or ""):
+        steps.append(int(index) if index else name)
+    return steps
 
 
 # --- malformed input: the vendor's words where documented -------------------------------
