@@ -17,6 +17,7 @@ from normalizer.json_values import EMPTY as EMPTY
 from normalizer.json_values import JsonMap as JsonMap
 from normalizer.json_values import freeze as freeze
 from normalizer.json_values import thaw as thaw
+from normalizer.tool_spec import ToolSpec as ToolSpec
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
@@ -287,28 +288,6 @@ class History:
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema), and
-    OpenAI's strict flag as the request declared it (None: not stated), so a repair that
-    drops or changes strictness is a reported change rather than a silent loss."""
-
-    name: str
-    description: str = ""
-    input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
-    strict: bool | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "input_schema", _frozen(self.input_schema))
-
-    @classmethod
-    def from_mcp(cls, tool: Mapping[str, Any]) -> ToolSpec:
-        """A ToolSpec from an MCP tool definition (name, description, inputSchema)."""
-        schema = tool.get("inputSchema", tool.get("input_schema", {"type": "object"}))
-        return cls(name=str(tool["name"]), description=str(tool.get("description", "")),
-                   input_schema=schema)
 
 
 @dataclass(frozen=True, slots=True)
