@@ -40,11 +40,7 @@ class Constraint:
 
     def accepts(self, value: str) -> bool:
         """Whether `value` is non-empty and satisfies the pattern and length limit."""
-        if not value:
-            return False
-        if self.max_length is not None and len(value) > self.max_length:
-            return False
-        return self.pattern is None or _compiled(self.pattern).fullmatch(value) is not None
+        return _acceptor(self)(value)
 
     @property
     def active(self) -> bool:
@@ -59,6 +55,19 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+@functools.lru_cache(maxsize=64)
+def _acceptor(rule: Constraint) -> Callable[[str], bool]:
+    """`rule.accepts` as one closure with the regex compiled and the limits read once: the
+    id and name maps ask it for every id of a history, and several times per rewritten id."""
+    match = None if rule.pattern is None else _compiled(rule.pattern).fullmatch
+    cap = rule.max_length
+    if match is None:
+        return bool if cap is None else lambda v: bool(v) and len(v) <= cap
+    if cap is None:
+        return lambda v: bool(v) and match(v) is not None
+    return lambda v: bool(v) and len(v) <= cap and match(v) is not None
+
+
 def digest(text: str, length: int, salt: int = 0) -> str:
     """`length` base-62 characters of SHA-256(text [+ salt]); stable across runs."""
     return _base62(_hashed(text, salt), length)
@@ -69,12 +78,22 @@ def _hashed(text: str, salt: int) -> int:
     return int.from_bytes(hashlib.sha256(data.encode("utf-8")).digest(), "big")
 
 
+# Two base-62 digits per division (a profiled hot spot: every rewritten id expands a
+# 256-bit hash): _PAIRS[low + 62 * high] is those two digits, the least significant first.
+_PAIRS = tuple(low + high for high in _ALPHABET for low in _ALPHABET)
+_MODULI: dict[int, int] = {}  # 3844 ** pairs, by the number of pairs
+
+
 def _base62(number: int, length: int) -> str:
-    chars = []
-    for _ in range(length):
-        number, rest = divmod(number, 62)
-        chars.append(_ALPHABET[rest])
-    return "".join(chars)
+    """The `length` least significant base-62 digits of `number`, least significant first."""
+    half = (length + 1) // 2
+    modulus = _MODULI.get(half) or _MODULI.setdefault(half, 3844 ** half)
+    number %= modulus  # the digits kept only: the divisions then work on a smaller int
+    pairs = []
+    for _ in range(half):
+        number, rest = divmod(number, 3844)
+        pairs.append(_PAIRS[rest])
+    return "".join(pairs)[:length]
 
 
 def _caps(rule: Constraint) -> tuple[int | None, ...]:
@@ -88,6 +107,17 @@ def _fit(stem: str, tag: str, max_length: int | None) -> str:
     return f"{stem}_{tag}" if stem else tag
 
 
+def _fitted(stem: str, tag: str, rule: Constraint) -> Iterable[str]:
+    """`stem_tag` cut to each cap in turn, each distinct value once: a cap that cuts nothing
+    gives the value before it again, which was refused then and would be refused again."""
+    last = None
+    for cap in _caps(rule):
+        value = _fit(stem, tag, cap)
+        if value != last:
+            yield value
+        last = value
+
+
 def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
     """Replacement ids in order of preference: readable ones first, pure hashes last."""
     clean = _UNSAFE.sub("_", original)
@@ -95,23 +125,31 @@ def _id_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
         yield clean
     # One SHA-256 and one base-62 expansion for every candidate of this salt: a shorter
     # digest is a prefix of a longer one (digits come least significant first).
-    digits = _base62(_hashed(original, salt), max(24, rule.max_length or 0))
-    for cap in _caps(rule):
-        yield _fit(clean, digits[:8], cap)
-    yield "call_" + digits[:24]
+    number = _hashed(original, salt)
+    digits = _base62(number, 24)
+    yield from _fitted(clean, digits[:8], rule)
+    yield from _hashes(number, digits, rule)
+
+
+def _hashes(number: int, digits: str, rule: Constraint) -> Iterable[str]:
+    """The pure-hash candidates of a hash `number` whose first 24 digits are `digits`; the
+    longer expansion a max_length over 24 asks for is made only when it is reached (the
+    candidates before it are usually taken: two thirds of the divisions saved)."""
+    yield "call_" + digits
     for length in _HASH_LENGTHS:
         yield digits[:length]
     if rule.max_length is not None:
-        yield digits[:rule.max_length]
+        cap = rule.max_length
+        yield digits[:cap] if cap <= 24 else _base62(number, cap)
 
 
 def _name_candidates(original: str, rule: Constraint, salt: int) -> Iterable[str]:
     clean = _UNSAFE.sub("_", original) or "tool"
+    tag = digest(original, 8, salt)
     for stem in (clean, "_" + clean, "tool_" + clean):
         if salt == 0:
             yield stem
-        for cap in _caps(rule):
-            yield _fit(stem, digest(original, 8, salt), cap)
+        yield from _fitted(stem, tag, rule)
     yield "tool_" + digest(original, 16, salt)
 
 
@@ -123,9 +161,10 @@ def fresh_value(
 ) -> str:
     """The first candidate for `original` that `rule` accepts and is not in `taken`."""
     used = taken if isinstance(taken, set) else set(taken)
+    accepts = _acceptor(rule)
     for salt in range(_MAX_SALT):
         for value in candidates(original, rule, salt):
-            if value not in used and rule.accepts(value):
+            if value not in used and accepts(value):
                 return value
     raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
                      f"max_length={rule.max_length!r}; check the profile's rule params")
@@ -141,7 +180,8 @@ def build_map(
     Values `rule` accepts are kept and reserved first, so no replacement can take the place
     of a value that stays. Accepted values are absent from the result (they do not change)."""
     ordered = list(dict.fromkeys(originals))
-    taken = {v for v in ordered if rule.accepts(v)}
+    accepts = _acceptor(rule)
+    taken = {v for v in ordered if accepts(v)}
     mapping: dict[str, str] = {}
     for value in ordered:
         if value in taken:  # accepted (asked once above); replacements added are never here
@@ -168,12 +208,8 @@ def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
 
 
 def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
-    digits = _base62(_hashed(key, salt), max(24, rule.max_length or 0))
-    yield "call_" + digits[:24]
-    for length in _HASH_LENGTHS:
-        yield digits[:length]
-    if rule.max_length is not None:
-        yield digits[:rule.max_length]
+    number = _hashed(key, salt)
+    yield from _hashes(number, _base62(number, 24), rule)
 
 
 def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:

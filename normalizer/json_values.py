@@ -3,6 +3,7 @@ and array in (`JsonMap`, tuples), and the way in and out (`freeze`, `thaw`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
@@ -102,3 +103,31 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [v if type(v) in _LEAVES else thaw(v) for v in value]
     return value
+
+
+class CompactEncoder(json.JSONEncoder):
+    """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=...)` for JSON
+    and frozen values (JsonMap objects, tuples), the same bytes, with the C encoder made
+    once: `JSONEncoder.encode` makes a new one on every call, a profiled cost when every
+    tool call of a long history is encoded."""
+
+    def __init__(self, *, sort_keys: bool = False) -> None:
+        super().__init__(ensure_ascii=False, separators=(",", ":"), sort_keys=sort_keys,
+                         default=_plain)
+        make = json.encoder.c_make_encoder
+        # markers None: no circularity check (a frozen value cannot hold itself)
+        self._c = None if make is None else make(
+            None, _plain, json.encoder.encode_basestring, None, ":", ",", sort_keys, False, True)
+
+    def encode(self, o: Any) -> str:
+        """`o` as compact JSON text."""
+        if self._c is None:  # an interpreter without the C accelerator: the plain way
+            return super().encode(o)
+        return "".join(self._c(o, 0))
+
+
+def _plain(value: Any) -> Any:
+    """A JsonMap for the encoder (which writes tuples as lists already)."""
+    if isinstance(value, Mapping):
+        return value._data if isinstance(value, JsonMap) else dict(value.items())
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")

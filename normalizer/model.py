@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, TypeVar
 
 # Re-exported: the model's JSON values have always been imported from here.
 from normalizer.json_values import EMPTY as EMPTY
 from normalizer.json_values import JsonMap as JsonMap
 from normalizer.json_values import freeze as freeze
 from normalizer.json_values import thaw as thaw
+from normalizer.tool_spec import ToolSpec as ToolSpec
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 ROLES: tuple[Role, ...] = ("system", "user", "assistant", "tool")
@@ -38,6 +39,18 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 FUNCTION_RESPONSE_PART = "function_response_part"
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
                                           FUNCTION_RESPONSE_PART})
+
+
+_T = TypeVar("_T")
+
+
+def _clone(cls: type[_T], *values: Any) -> _T:
+    """A slotted dataclass from every field's value, in order, already frozen: no __init__
+    or __post_init__, a third of their cost (Mistral rewrites every id of a history)."""
+    copy = object.__new__(cls)
+    for name, value in zip(cls.__slots__, values, strict=True):  # type: ignore[attr-defined]
+        object.__setattr__(copy, name, value)
+    return copy
 
 
 def _frozen(value: Mapping[str, Any] | None) -> JsonMap:
@@ -136,7 +149,7 @@ class ToolCall:
         """A copy with another id: `dataclasses.replace(self, id=new)`, at a third of its
         cost (the id passes rename thousands of calls). Every field is passed on: a new
         field must be added here too (tests/test_frozen_encoding.py checks)."""
-        return ToolCall(self.name, self.arguments, new, self.extras, self.wire_arguments)
+        return _clone(ToolCall, self.name, self.arguments, new, self.extras, self.wire_arguments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +176,8 @@ class ToolResult:
     def with_call_id(self, new: str | None) -> ToolResult:
         """A copy answering another id: `dataclasses.replace(self, call_id=new)`, cheaper
         (see `ToolCall.with_id`)."""
-        return ToolResult(new, self.content, self.is_error, self.name, self.extras, self.value)
+        return _clone(ToolResult, new, self.content, self.is_error, self.name, self.extras,
+                      self.value)
 
     @property
     def text(self) -> str:
@@ -190,6 +204,7 @@ class Thinking:
 
 Part: TypeAlias = Text | ToolCall | ToolResult | Thinking | Media | Opaque
 PART_TYPES: tuple[type, ...] = (Text, ToolCall, ToolResult, Thinking, Media, Opaque)
+_P = TypeVar("_P", ToolCall, ToolResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +237,8 @@ class Message:
         """A copy with other parts: `dataclasses.replace(self, parts=parts)`, cheaper (the
         passes rebuild thousands of messages). Every field is passed on: a new field must be
         added here too (tests/test_frozen_encoding.py checks)."""
-        return Message(self.role, parts, self.origin, self.extras)
+        return _clone(Message, self.role, parts if type(parts) is tuple else tuple(parts),
+                      self.origin, self.extras, None, None)
 
     @property
     def text(self) -> str:
@@ -234,7 +250,7 @@ class Message:
         """The message's ToolCall parts, in order."""
         calls = self._calls
         if calls is None:
-            calls = tuple([p for p in self.parts if isinstance(p, ToolCall)])
+            calls = _only(self.parts, ToolCall)
             object.__setattr__(self, "_calls", calls)
         return calls
 
@@ -243,9 +259,17 @@ class Message:
         """The message's ToolResult parts, in order."""
         results = self._results
         if results is None:
-            results = tuple([p for p in self.parts if isinstance(p, ToolResult)])
+            results = _only(self.parts, ToolResult)
             object.__setattr__(self, "_results", results)
         return results
+
+
+def _only(parts: tuple[Part, ...], kind: type[_P]) -> tuple[_P, ...]:
+    """The parts of `kind`: `parts` itself when all are (one tuple fewer per tool message
+    for the collector to walk), without a list for a lone part."""
+    found = (parts if isinstance(parts[0], kind) else ()) if len(parts) == 1 else tuple(
+        [p for p in parts if isinstance(p, kind)])
+    return parts if len(found) == len(parts) else found  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,28 +288,6 @@ class History:
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages)
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """A tool definition in MCP's shape: name, description, inputSchema (JSON Schema), and
-    OpenAI's strict flag as the request declared it (None: not stated), so a repair that
-    drops or changes strictness is a reported change rather than a silent loss."""
-
-    name: str
-    description: str = ""
-    input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
-    strict: bool | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "input_schema", _frozen(self.input_schema))
-
-    @classmethod
-    def from_mcp(cls, tool: Mapping[str, Any]) -> ToolSpec:
-        """A ToolSpec from an MCP tool definition (name, description, inputSchema)."""
-        schema = tool.get("inputSchema", tool.get("input_schema", {"type": "object"}))
-        return cls(name=str(tool["name"]), description=str(tool.get("description", "")),
-                   input_schema=schema)
 
 
 @dataclass(frozen=True, slots=True)

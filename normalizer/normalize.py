@@ -27,6 +27,7 @@ from typing import Any
 from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
+from normalizer.passes._blocks import forget_pairing
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
     drop_unknown_message_fields,
@@ -58,6 +59,7 @@ from normalizer.passes.roles import (
     open_with_user_message,
     place_system_messages,
 )
+from normalizer.passes.rounds import run_rounds
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
@@ -81,6 +83,10 @@ class Step:
     # Also run when the profile does not list the rule at all (the vendor's behaviour is
     # unknown, and the repair is harmless where it is not needed).
     when_unknown: bool = False
+    # Idempotent, and has nothing to do exactly where no message alone gives it anything to
+    # do: the confirming rounds then look only at the messages made since its last run
+    # (normalizer/passes/rounds.py).
+    local: bool = False
 
 
 _PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
@@ -89,13 +95,14 @@ _CONTENT = ("fill_empty_content", "place_system_messages")
 _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
-    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",)),
+    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
-                                   ("empty-text-block", "whitespace-text-block")),
+                                   ("empty-text-block", "whitespace-text-block"), local=True),
     "fill_empty_content": Step(fill_empty_content,
                                ("empty-content", "empty-text-block", "whitespace-text-block"),
-                               ("drop_empty_text_blocks", "place_system_messages")),
+                               ("drop_empty_text_blocks", "place_system_messages"),
+                               local=True),
     # Two calls sharing an id make their two results duplicates too: renaming the second call
     # and its result repairs both without dropping anything (OpenAI rejects the results).
     "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
@@ -104,7 +111,8 @@ STEPS: dict[str, Step] = {
     "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
                                     ("dedupe_tool_call_ids",)),
     "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
-                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS),
+                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS,
+                                  local=True),
     "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING,
                                        ("server_calls_to_text", "name_function_responses",
                                         *_CONTENT, *_IDS)),
@@ -135,29 +143,32 @@ STEPS: dict[str, Step] = {
     "drop_foreign_thinking": Step(drop_foreign_thinking,
                                   ("thinking-signature-invalid", "thinking-signature-missing",
                                    "thought-signature-missing", "reasoning-input-unsupported",
-                                   "unknown-message-field")),
+                                   "unknown-message-field"), local=True),
     "repair_thinking_turn": Step(repair_thinking_turn,
                                  ("thinking-block-required", "thinking-when-disabled"),
                                  ("drop_foreign_thinking", "answer_unanswered_calls",
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
     "parse_string_arguments": Step(parse_string_arguments,
-                                   ("tool-arguments-not-object", "tool-arguments-empty")),
+                                   ("tool-arguments-not-object", "tool-arguments-empty"),
+                                   local=True),
     "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
-                                          ("unknown-tool-call-field",)),
+                                          ("unknown-tool-call-field",), local=True),
     "drop_unknown_message_fields": Step(drop_unknown_message_fields,
                                         ("unknown-message-field",),
-                                        ("drop_foreign_thinking", "merge_consecutive_roles")),
+                                        ("drop_foreign_thinking", "merge_consecutive_roles"),
+                                        local=True),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
-                                       ("drop_empty_text_blocks",)),
+                                       ("drop_empty_text_blocks",), local=True),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
-                            ("place_system_messages", "merge_consecutive_roles")),
+                            ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
-                                            ("reasoning-item-id-invalid",)),
+                                            ("reasoning-item-id-invalid",), local=True),
     "name_function_responses": Step(name_function_responses,
                                     ("function-response-name-empty",)),
-    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",)),
+    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",),
+                                 local=True),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
-                               ("name_function_responses",)),
+                               ("name_function_responses",), local=True),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
                                  ("rewrite_tool_names",)),
     "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,
@@ -175,7 +186,8 @@ STEPS: dict[str, Step] = {
     "add_placeholder_thought_signatures": Step(
         add_placeholder_thought_signatures,
         ("thought-signature-missing", "thought-signature-invalid"),
-        ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids")),
+        ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids"),
+        local=True),
 }
 
 
@@ -265,24 +277,15 @@ def normalize(
     changes.extend(crossed)
     draft, unsendable = drop_strict_without_form(draft, profile, policy)
     changes.extend(unsendable)
-    passes = [STEPS[name].run for name in schedule(profile)]
-    for _ in range(MAX_ROUNDS):
-        draft, found = _round(draft, profile, policy, passes)
-        changes.extend(found)
-        if not found:
-            break
+    steps = [(STEPS[name].run, STEPS[name].local) for name in schedule(profile)]
+    try:
+        draft, found = run_rounds(draft, profile, policy, steps, MAX_ROUNDS)
+    finally:
+        forget_pairing()
+    changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,
                       options=draft.options)
-
-
-def _round(draft: Draft, profile: Profile, policy: Policy,
-           passes: Sequence[Pass]) -> tuple[Draft, list[Change]]:
-    changes: list[Change] = []
-    for run in passes:
-        draft, found = run(draft, profile, policy)
-        changes.extend(found)
-    return draft, changes
 
 
 def _window(draft: Draft, profile: Profile,

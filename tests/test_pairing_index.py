@@ -4,17 +4,23 @@ id-less (Gemini) calls, reused ids, orphans and misplaced results."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
-from normalizer.passes._blocks import block_matches, blocks, match, pairing
+from normalizer.passes import Policy, ordering
+from normalizer.passes._blocks import Pairing, block_matches, blocks, match, pairing
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import histories
+
+pairing_passes = importlib.import_module("normalizer.passes.pairing")
+normalize = importlib.import_module("normalizer.normalize").normalize
 
 
 def _plain(messages: tuple[Message, ...]) -> tuple[list[tuple[int | None, list[int]]],
@@ -76,3 +82,38 @@ def _answers(result: ToolResult, call: ToolCall) -> bool:
     if result.call_id is not None:
         return call.id == result.call_id
     return call.id is None and result.name in (None, call.name)
+
+
+def _checked(real: Callable[[tuple[Message, ...]], Pairing], seen: list[int]
+             ) -> Callable[[tuple[Message, ...]], Pairing]:
+    def check(messages: tuple[Message, ...]) -> Pairing:
+        index = real(messages)
+        assert ([(b.call_at, list(b.tools)) for b in index.blocks],
+                [index.hits(k) for k in range(len(index.blocks))]) == _plain(messages)
+        seen.append(len(messages))
+        return index
+    return check
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "mistral"])
+def test_the_index_taken_from_the_last_tuple_equals_the_plain_queries(
+        provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pass hands the next a tuple that shares most messages with the last one indexed:
+    the blocks taken over from that index (shifted where messages came or went before them)
+    must be what the plain queries find, on every tuple a normalize indexes."""
+    seen: list[int] = []
+    for module in (ordering, pairing_passes):
+        monkeypatch.setattr(module, "pairing", _checked(pairing, seen))
+    for seed in (histories.SEED, 7):
+        normalize(histories.history(1500, seed), provider, tools=histories.TOOLS)
+        normalize(histories.history(1500, seed, gemini_ids=True), provider,
+                  tools=histories.TOOLS, policy=Policy(orphan_results="drop",
+                                                       unanswered_calls="drop"))
+    assert len(seen) >= 8
+
+
+def test_normalize_does_not_keep_the_last_history_alive() -> None:
+    from normalizer.passes import _blocks
+
+    out = normalize(histories.history(300, seed=3), "openai")
+    assert out.history.messages and getattr(_blocks._LAST, "pairing", None) is None

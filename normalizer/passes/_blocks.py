@@ -8,8 +8,11 @@ block: by id, or (for Gemini calls without ids) by tool name in order.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import repeat
+from operator import sub
 from typing import NamedTuple
 
 from normalizer.model import Message, Part, ToolCall, ToolResult
@@ -115,17 +118,42 @@ class Pairing:
 _LAST = threading.local()
 
 
+def forget_pairing() -> None:
+    """Drop this thread's remembered index, so that it does not keep the last history (and
+    every message of it) alive after `normalize` has returned."""
+    _LAST.pairing = None
+
+
 def pairing(messages: tuple[Message, ...]) -> Pairing:
     """The blocks and matches of `messages` (a tuple: lists are not remembered); the same
-    as `blocks` and `block_matches` of each, in one walk."""
+    as `blocks` and `block_matches` of each, in one walk. Blocks whose messages the last
+    indexed tuple held in the same order are taken from its index (`_reused`)."""
     last: Pairing | None = getattr(_LAST, "pairing", None)
     if last is not None and last.messages is messages:
         return last
     found: list[Block] = []
     matches: list[dict[Slot, int | None] | None] = []
+    at = 0
+    if last is not None:
+        for start, end, delta, k, stop in _reused(last, messages):
+            if _walk(messages, at, start, found, matches) > start:  # cannot happen (see
+                found, matches, at = [], [], 0  # `_reused`); a full walk is always right
+                break
+            _shifted(last, k, stop, delta, found, matches)
+            at = end
+    _walk(messages, at, len(messages), found, matches)
+    made = Pairing(messages, tuple(found), tuple(matches))
+    if type(messages) is tuple:  # a list could change under the index and its reuse
+        _LAST.pairing = made
+    return made
+
+
+def _walk(messages: Sequence[Message], i: int, stop: int, found: list[Block],
+          matches: list[dict[Slot, int | None] | None]) -> int:
+    """Index the blocks starting at `i` up to `stop`; where the walk ended (a block's tool
+    run may reach past `stop`)."""
     n = len(messages)
-    i = 0
-    while i < n:
+    while i < stop:
         message = messages[i]
         calls = message.tool_calls if message.role == "assistant" else ()
         start = i + 1 if calls else i
@@ -136,9 +164,71 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
             found.append(Block(i if calls else None, range(start, end)))
             matches.append(_block_hits(messages, start, end, calls))
         i = max(end, i + 1)
-    made = Pairing(messages, tuple(found), tuple(matches))
-    _LAST.pairing = made
-    return made
+    return i
+
+
+# Below this many messages a plain walk costs less than finding what can be reused.
+_REUSE_FROM = 256
+
+
+def _reused(last: Pairing, messages: tuple[Message, ...]
+            ) -> list[tuple[int, int, int, int, int]]:
+    """Runs of old blocks that `messages` holds unchanged: (new start, new end, shift, first
+    old block, old block after the last), in order. A block is the same when its messages
+    are the same objects in the same order and so are the messages either side of it: a
+    call turn or a tool run after a message that is neither starts a block, a message that
+    is no tool message ends it, and matches depend only on the block's messages."""
+    old = last.messages
+    if len(messages) < _REUSE_FROM or not last.blocks:
+        return []
+    # Built with C loops (map, zip): this runs for every tuple a pairing pass indexes.
+    where = dict(zip(map(id, old), range(len(old)), strict=True))
+    js = list(map(where.get, map(id, messages), repeat(-2, len(messages))))
+    # A run ends where the next message is not the next old one (new, or from elsewhere).
+    ends = [i for i, step in enumerate(map(sub, js[1:], js), 1) if step != 1]
+    ends.append(len(messages))
+    starts = [b.tools.start if b.call_at is None else b.call_at for b in last.blocks]
+    out: list[tuple[int, int, int, int, int]] = []
+    i, n, total = 0, len(messages), len(old)
+    for i1 in ends:
+        j0 = js[i]
+        if j0 >= 0:
+            out.extend(_run_blocks(last, starts, i, i1, j0, n, total))
+        i = i1
+    return out
+
+
+def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, n: int,
+                total: int) -> list[tuple[int, int, int, int, int]]:
+    """The old blocks wholly inside the run messages[i:i1] is old[j0:j1] (see `_reused`)."""
+    j1 = j0 + (i1 - i)
+    k = bisect_left(starts, j0)
+    if k < len(starts) and starts[k] == j0 and last.blocks[k].call_at is None:
+        k += 1  # a tool run at the start of the run: what came before it changed
+    first = k
+    at_end = j1 == total and i1 == n  # nothing after the run in either tuple
+    while k < len(starts) and (last.blocks[k].tools.stop < j1
+                               or (at_end and last.blocks[k].tools.stop == j1)):
+        k += 1
+    if k == first:
+        return []
+    delta = i - j0
+    return [(starts[first] + delta, last.blocks[k - 1].tools.stop + delta, delta, first, k)]
+
+
+def _shifted(last: Pairing, k: int, stop: int, delta: int, found: list[Block],
+             matches: list[dict[Slot, int | None] | None]) -> None:
+    """Old blocks k..stop-1, moved by `delta` messages."""
+    if delta == 0:
+        found.extend(last.blocks[k:stop])
+        matches.extend(last.matches[k:stop])
+        return
+    for block, hits in zip(last.blocks[k:stop], last.matches[k:stop], strict=True):
+        tools = block.tools
+        found.append(Block(None if block.call_at is None else block.call_at + delta,
+                           range(tools.start + delta, tools.stop + delta)))
+        matches.append(None if hits is None
+                       else {(m + delta, p): hit for (m, p), hit in hits.items()})
 
 
 def _block_hits(messages: Sequence[Message], start: int, end: int,

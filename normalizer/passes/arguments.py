@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.errors import ArgumentsJSONError
-from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall
+from normalizer.model import Change, JsonMap, Message, Part, ToolCall
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.tools import parse_arguments
@@ -50,7 +50,7 @@ def parse_string_arguments(
         messages.append(replace(message, parts=tuple(parts)) if changed else message)
     if not changes:
         return draft, ()
-    return replace(draft, history=History(tuple(messages))), tuple(changes)
+    return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(changes)
 
 
 def _as_object(call: ToolCall, where: str) -> tuple[ToolCall, Change]:

@@ -43,8 +43,11 @@ def drop_empty_text_blocks(
     out: list[Message] = []
     changes: list[Change] = []
     for m, message in enumerate(draft.history.messages):
-        if not any(isinstance(p, Text) and not p.text for p in message.parts):
-            out.append(message)  # nothing empty (what _empty asks, without a call per part)
+        for part in message.parts:  # what _empty asks, without a call or generator per part
+            if isinstance(part, Text) and not part.text:
+                break
+        else:
+            out.append(message)  # nothing empty
             continue
         kept = tuple(p for p in message.parts if not _empty(p))
         if all(_blank(p) for p in kept):

@@ -49,6 +49,9 @@ def cross_parts(draft: Draft, profile: Profile,
     changes: list[Change] = []
     messages = []
     for m, message in enumerate(draft.history.messages):
+        if all(map(_native, message.parts)):  # the common case: no list, no tuple to compare
+            messages.append(message)
+            continue
         parts: list[Part] = []
         moved: list[Part] = []
         for j, part in enumerate(message.parts):

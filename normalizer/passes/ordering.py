@@ -110,14 +110,17 @@ def _apply_moves(draft: Draft, moves: dict[Slot, int]) -> tuple[Draft, tuple[Cha
     out: list[Message] = []
     leaving = {m for m, _ in moves}
     for m, message in enumerate(messages):
-        parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves] \
-            if m in leaving else message.parts
-        if len(parts) != len(message.parts):
-            if parts:
-                out.append(with_parts(message, parts))
-        else:
+        if m not in leaving:  # most messages: kept as they are, nothing arrives after them
             out.append(message)
-        out.extend(_arrivals(m, messages, arriving, answer_end, out))
+        else:
+            parts = [p for i, p in enumerate(message.parts) if (m, i) not in moves]
+            if len(parts) != len(message.parts):
+                if parts:
+                    out.append(with_parts(message, parts))
+            else:
+                out.append(message)
+        if m in answer_end:
+            out.extend(_arrivals(m, messages, arriving, answer_end, out))
     history = replace(draft.history, messages=tuple(out))
     return replace(draft, history=history), tuple(changes)
 

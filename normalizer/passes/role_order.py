@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Text
+from normalizer.model import ROLES, Change, Message, Text
 from normalizer.passes import Draft, Policy
-from normalizer.passes.roles import beside_results, wire_roles
+from normalizer.passes.roles import beside_results, wire_role, wire_roles
 from normalizer.profiles import Profile
 
 BRIDGE_TEXT: dict[str, str] = {
@@ -42,11 +42,18 @@ def fix_role_order(
     out: list[Message] = []
     changes: list[Change] = []
     split = bad("tool", "user")
+    # What `bad` and `wire_roles` answer, looked up: this loop visits every message, and in
+    # the confirming round usually finds nothing.
+    wrong = {(before, now) for before in table for now in known if bad(before, now)}
+    plain = {role: wire_role(profile, role) for role in ROLES}
     last = ""  # the wire role the previous piece ends with (read once per piece)
     for m, message in enumerate(_lift_systems(draft.history.messages, profile, bad, changes)):
-        for piece in _split_text(message, m, split, changes):
-            wires = wire_roles(piece, profile)
-            if out and bad(last, wires[0]):
+        pieces = [message] if not split or message.role != "tool" \
+            else _split_text(message, m, split, changes)
+        for piece in pieces:
+            first = plain[piece.role]
+            wires = (first,) if first != "tool" else wire_roles(piece, profile)
+            if out and (last, wires[0]) in wrong:
                 bridge = _bridge(last, wires[0], bad)
                 if bridge is not None:
                     out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))

@@ -106,7 +106,10 @@ def drop_foreign_thinking(
     messages: list[Message] = []
     changes: list[Change] = []
     for i, message in enumerate(draft.history.messages):
-        if not any(isinstance(p, Thinking) for p in message.parts):
+        for part in message.parts:  # a loop, not any(...): this runs for every message
+            if isinstance(part, Thinking):
+                break
+        else:
             messages.append(message)  # only thinking is ever dropped or converted
             continue
         parts: list[Part] = []

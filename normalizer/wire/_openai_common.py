@@ -4,11 +4,11 @@ text parts, tool-call arguments and tool turns the same way. Private to `normali
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
+from normalizer.json_values import CompactEncoder
 from normalizer.model import JsonMap, Media, Message, Opaque, Text, ToolCall, ToolResult, thaw
 from normalizer.tools import parse_arguments
 from normalizer.wire._media import chat_media, chat_wire, responses_media, responses_wire
@@ -19,7 +19,8 @@ _MEDIA = {"openai_chat": (chat_media, chat_wire),
 
 
 def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
+    # A parsed body's objects are dicts: tested first, the Mapping ABC test is much slower.
+    if type(value) is not dict and not isinstance(value, Mapping):
         raise WireFormatError(where, f"expected a JSON object, got {kind(value)}")
     return value
 
@@ -100,15 +101,15 @@ def part_to_wire(text: ContentPart, default_type: str, skip: Iterable[str],
     return with_extras(fields, text.extras, skip)
 
 
-def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Iterable[str],
+def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Collection[str],
                     protocol: str, form: Any = None) -> str | list[dict[str, Any]]:
     """One plain Text -> a string, unless the body it came from spelled it as an array
     (`form`, the `content_form` marker); anything else -> parts. Extras this protocol does
     not write (`skip`) do not make a Text less plain."""
-    skip = tuple(skip)
-    if (len(texts) == 1 and isinstance(texts[0], Text) and form != "array"
-            and all(key in skip for key in texts[0].extras)):
-        return texts[0].text
+    if len(texts) == 1 and form != "array" and isinstance(texts[0], Text):
+        extras = texts[0].extras
+        if not extras or all(key in skip for key in extras):
+            return texts[0].text
     return [part_to_wire(t, default_type, skip, protocol) for t in texts]
 
 
@@ -125,16 +126,16 @@ def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
     """A JSON-object string -> JsonMap; any other string (including "") is kept verbatim."""
     if raw is None:
         return JsonMap()
+    if isinstance(raw, str):  # the usual case, tested before the (slower) Mapping ABC
+        if raw == "":
+            return raw
+        try:
+            return parse_arguments(raw, where)
+        except ArgumentsJSONError:
+            return raw
     if isinstance(raw, Mapping):
         return JsonMap(raw)
-    if not isinstance(raw, str):
-        raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
-    if raw == "":
-        return raw
-    try:
-        return parse_arguments(raw, where)
-    except ArgumentsJSONError:
-        return raw
+    raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
 
 
 def arguments_to_wire(arguments: JsonMap | str) -> str:
@@ -144,15 +145,9 @@ def arguments_to_wire(arguments: JsonMap | str) -> str:
     return _ARGUMENTS.encode(arguments._data if isinstance(arguments, JsonMap) else arguments)
 
 
-def _plain(value: Any) -> Any:
-    """A frozen object for the encoder (tuples it writes as lists already): the same bytes
-    as `json.dumps(thaw(arguments), ...)` without copying the whole value first."""
-    if isinstance(value, Mapping):
-        return value._data if isinstance(value, JsonMap) else dict(value)
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-_ARGUMENTS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_plain)
+# Frozen values are encoded without copying them first (the same bytes as
+# `json.dumps(thaw(arguments), ensure_ascii=False, separators=(",", ":"))`).
+_ARGUMENTS = CompactEncoder()
 
 
 def call_arguments(call: ToolCall, where: str) -> str:
@@ -169,7 +164,7 @@ def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
     """Modelled fields first; extras add only keys the fields do not already hold."""
     if not extras:
         return fields
-    ignored = set(skip)
+    ignored = skip if isinstance(skip, frozenset) else set(skip)
     for key, value in extras.items():
         if key not in fields and key not in ignored:
             fields[key] = thaw(value)

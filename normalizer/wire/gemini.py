@@ -24,17 +24,14 @@ Parse also accepts the snake_case spellings the Python SDK accepts (`system_inst
 from __future__ import annotations
 
 import base64
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
-    EMPTY,
     FUNCTION_RESPONSE_PART,
     History,
-    JsonMap,
     Media,
     Message,
     Opaque,
@@ -43,17 +40,12 @@ from normalizer.model import (
     Thinking,
     ToolCall,
     ToolResult,
-    ToolSpec,
-    thaw,
 )
-from normalizer.tools import declare
-from normalizer.wire._extras import written
-from normalizer.wire._media import gemini_media, gemini_wire
+from normalizer.wire._gemini_render import DEFAULT_MODEL, PROTOCOL, SIGNATURE, VENDOR, render
+from normalizer.wire._media import gemini_media
 
-PROTOCOL = "gemini"
-DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
-VENDOR = "gemini"
-SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
+# `render` lives in _gemini_render (this module parses); both are this protocol's face.
+__all__ = ["DEFAULT_MODEL", "HOSTED", "PROTOCOL", "SIGNATURE", "VENDOR", "parse", "render"]
 
 _SNAKE = {"system_instruction": "systemInstruction", "function_call": "functionCall",
           "function_response": "functionResponse", "thought_signature": "thoughtSignature"}
@@ -67,6 +59,9 @@ _NOT_KINDS = ("thoughtSignature", "thought_signature", "thought", "partMetadata"
 
 
 # ---------------------------------------------------------------- parse
+
+# Parse tests `type(x) is dict` before `isinstance(x, Mapping)`: a parsed body's objects are
+# dicts, and the ABC test costs several times more (a profiled cost on long bodies).
 
 
 def parse(body: Mapping[str, Any]) -> History:
@@ -114,7 +109,7 @@ def _parse_content(raw: Any, where: str) -> Message:
 
 def _parse_turn(raw: Any, where: str) -> tuple[Any, tuple[Part, ...], dict[str, Any]]:
     """A Content object -> its raw role, its parts, and its other fields."""
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise WireFormatError(where, f"expected a Content object, got {type(raw).__name__}")
     raw = _camel(raw)
     parts_raw = raw.get("parts", [])
@@ -126,7 +121,7 @@ def _parse_turn(raw: Any, where: str) -> tuple[Any, tuple[Part, ...], dict[str, 
 
 
 def _parse_part(raw: Any, where: str) -> Part:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise WireFormatError(where, f"expected a Part object, got {type(raw).__name__}")
     original, raw = raw, _camel(raw)
     kinds = [k for k in _PART_KINDS if k in raw]
@@ -176,7 +171,7 @@ def _parse_text(text: Any, signature: str | None, rest: dict[str, Any], where: s
 
 
 def _parse_call(raw: Any, extras: dict[str, Any], where: str) -> ToolCall:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise WireFormatError(where, "expected an object")
     raw = _camel(raw)
     name, call_id = _name_and_id(raw, where)
@@ -193,12 +188,12 @@ def _parse_call(raw: Any, extras: dict[str, Any], where: str) -> ToolCall:
 
 
 def _parse_response(raw: Any, extras: dict[str, Any], where: str) -> ToolResult:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise WireFormatError(where, "expected an object")
     raw = _camel(raw)
     name, call_id = _name_and_id(raw, where)
     response = raw.get("response", {})
-    if not isinstance(response, Mapping):
+    if type(response) is not dict and not isinstance(response, Mapping):
         raise WireFormatError(f"{where}.response", "expected an object")
     fields = {k: v for k, v in raw.items() if k not in ("id", "name", "response")}
     media = _response_media(fields.get("parts"))
@@ -236,137 +231,3 @@ def _name_and_id(raw: Mapping[str, Any], where: str) -> tuple[str | None, str | 
     if call_id is not None and not isinstance(call_id, str):
         raise WireFormatError(f"{where}.id", "expected a string")
     return name, call_id
-
-
-# ---------------------------------------------------------------- render
-
-
-def render(
-    history: History,
-    *,
-    tools: Sequence[ToolSpec] = (),
-    model: str,
-    options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """History -> a generateContent request body, faithfully (no repairs). `model` is not
-    used: Gemini takes it in the URL. Options are copied verbatim as top-level fields
-    (e.g. generationConfig, toolConfig) and win over rendered fields of the same name."""
-    del model  # part of the signature every protocol module shares; the URL carries it
-    messages = list(history.messages)
-    body: dict[str, Any] = {}
-    if messages and messages[0].role == "system":
-        body["systemInstruction"] = _render_system(messages.pop(0))
-    names = _call_names(messages)
-    body["contents"] = [_render_message(m, names.get(i, {})) for i, m in enumerate(messages)]
-    if tools:
-        body["tools"] = declare(tools, VENDOR, subset=False)[0]
-    body.update(options or {})
-    return body
-
-
-def _render_system(message: Message) -> dict[str, Any]:
-    content: dict[str, Any] = {}
-    # A Content role belongs here, not OpenAI's "developer" marker kept in the same extra.
-    if isinstance(message.extras.get("role"), str) and message.extras["role"] != "developer":
-        content["role"] = message.extras["role"]
-    content["parts"] = [_render_part(p) for p in message.parts]
-    return {**content, **written(message.extras, PROTOCOL, ("role", "parts"))}
-
-
-def _call_names(messages: Sequence[Message]) -> dict[int, dict[int, str]]:
-    """Per tool message (by index), the call name each of its results answers, where the
-    history knows it: the call with the result's id, else the call at the same position
-    in the assistant message just before. Gemini rejects a functionResponse without a
-    name ("Name cannot be empty", quoted in openclaw/openclaw#47857)."""
-    by_id = {c.id: c.name for m in messages for c in m.tool_calls if c.id is not None}
-    out: dict[int, dict[int, str]] = {}
-    for i, message in enumerate(messages):
-        if message.role != "tool":
-            continue
-        before = messages[i - 1].tool_calls if i and messages[i - 1].role == "assistant" else ()
-        names: dict[int, str] = {}
-        for k, result in enumerate(message.tool_results):
-            name = by_id.get(result.call_id) if result.call_id is not None else None
-            if name is None and result.call_id is None and k < len(before):
-                name = before[k].name
-            if name is not None:
-                names[k] = name
-        out[i] = names
-    return out
-
-
-def _render_message(message: Message, names: Mapping[int, str]) -> dict[str, Any]:
-    """A system message after the first renders with role "system", as a naive client
-    would send it (Gemini accepts only user and model). A result without a name takes its
-    call's name from `names` (by the result's position among the message's results)."""
-    role = {"assistant": "model", "tool": "user"}.get(message.role, message.role)
-    parts, k = [], 0
-    for part in message.parts:
-        if isinstance(part, ToolResult):
-            parts.append(_render_part(part, names.get(k)))
-            k += 1
-        else:
-            parts.append(_render_part(part))
-    return {"role": role, "parts": parts,
-            **written(message.extras, PROTOCOL, ("role", "parts"))}
-
-
-def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
-    if isinstance(part, Opaque):
-        # Verbatim, whoever owns it: render is faithful; the crossing pass converts foreign ones.
-        return thaw(part.data)
-    if isinstance(part, Thinking):
-        out: dict[str, Any] = {"text": part.text, "thought": True}
-        if part.signature is not None:
-            out["thoughtSignature"] = part.signature
-        return {**out, **written(part.extras, PROTOCOL, (*out, SIGNATURE))}
-    if isinstance(part, Text):
-        out = {"text": part.text}
-    elif isinstance(part, ToolCall):
-        out = {"functionCall": _render_call(part)}
-    elif isinstance(part, Media):
-        out = _media_wire(part)
-    else:
-        out = {"functionResponse": _render_response(part, name)}
-    if SIGNATURE in part.extras:
-        out["thoughtSignature"] = part.extras[SIGNATURE]
-    own = (*out, SIGNATURE, "function_call", "function_response", "response")
-    return {**out, **written(part.extras, PROTOCOL, own)}
-
-
-def _render_call(call: ToolCall) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
-    out["name"] = call.name
-    out["args"] = call.arguments if isinstance(call.arguments, str) else thaw(call.arguments)
-    return {**out, **written(call.extras.get("function_call", EMPTY), PROTOCOL, tuple(out))}
-
-
-def _render_response(result: ToolResult, name: str | None = None) -> dict[str, Any]:
-    """A structured `value` (or an older `extras["response"]`) wins over `content`;
-    otherwise {"output": text} or, for an error, {"error": text}. Text parts of a tuple
-    content are joined. `name` stands in for a result without one."""
-    out: dict[str, Any] = {"id": result.call_id} if result.call_id is not None else {}
-    if result.name is not None or name is not None:
-        out["name"] = result.name if result.name is not None else name
-    if isinstance(result.value, JsonMap):
-        out["response"] = thaw(result.value)
-    elif result.value is not None:
-        out["response"] = {"output": thaw(result.value)}
-    elif "response" in result.extras:
-        out["response"] = thaw(result.extras["response"])
-    else:
-        out["response"] = {"error" if result.is_error else "output": result.text}
-    media = [] if isinstance(result.content, str) else \
-        [p for p in result.content if isinstance(p, Media)]
-    if media:
-        out["parts"] = [_media_wire(m) for m in media]
-    fields = result.extras.get("function_response", EMPTY)
-    return {**out, **written(fields, PROTOCOL, tuple(out))}
-
-
-def _media_wire(media: Media) -> dict[str, Any]:
-    wire = gemini_wire(media)
-    if wire is None:
-        raise WireFormatError("parts", f"a {media.kind} ({media.source}) has no form in "
-                              "Gemini; the crossing pass converts it")
-    return wire

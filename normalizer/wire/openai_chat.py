@@ -9,55 +9,40 @@ openai_responses (text parts, arguments, tool turns) are in `_openai_common`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
-    Media,
     Message,
     Opaque,
     Part,
-    Text,
     Thinking,
     ToolCall,
     ToolResult,
-    ToolSpec,
-    thaw,
 )
-from normalizer.tools import declare
-from normalizer.wire._extras import skipped
+from normalizer.wire._chat_render import (
+    DEFAULT_MODEL,
+    FOREIGN_KEYS,
+    PROTOCOL,
+    THINKING_JOIN,
+    render,
+)
 from normalizer.wire._openai_common import (
     arguments_from_wire,
-    call_arguments,
     content_form,
-    content_to_wire,
     kind,
-    part_to_wire,
     require_mapping,
     result_content,
-    split_tool_turn,
     string_field,
     text_parts,
-    with_extras,
 )
 
-DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_chat"]
-PROTOCOL = "openai_chat"
-
-# Why "\n\n": several Thinking parts (Anthropic sends one block per step) must share the one
-# `reasoning_content` string; a blank line keeps the steps readable.
-THINKING_JOIN = "\n\n"
+# `render` lives in _chat_render (this module parses); both are this protocol's face.
+__all__ = ["DEFAULT_MODEL", "FOREIGN_KEYS", "PROTOCOL", "THINKING_JOIN", "parse", "render"]
 
 _ROLES = ("system", "developer", "user", "assistant", "tool")
-# Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
-# which protocol owns which) and the neutral model's reserved markers.
-FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
-# Gemini owns `function_call` on its ToolCall parts; on a Chat assistant message it is the
-# deprecated Chat field of that name, which the message's extras write back.
-_MESSAGE_SKIP = tuple(k for k in FOREIGN_KEYS if k != "function_call")
 
 
 # --- parse ---
@@ -171,130 +156,3 @@ def _parse_call(raw: Any, where: str) -> ToolCall | Opaque:
         extras["function"] = fn_extras
     return ToolCall(name, arguments, call_id, extras,
                     wire_arguments=raw if isinstance(raw, str) else None)
-
-
-# --- render ---
-
-
-def render(
-    history: History,
-    *,
-    tools: Sequence[ToolSpec] = (),
-    model: str = DEFAULT_MODEL,
-    options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """History -> a Chat Completions request body, faithfully (no repairs). `options` are
-    copied into the body last, so they win over computed keys."""
-    messages: list[dict[str, Any]] = []
-    for i, message in enumerate(history.messages):
-        messages.extend(_render_message(message, f"history[{i}]"))
-    body: dict[str, Any] = {"model": model, "messages": messages}
-    if tools:
-        body["tools"] = declare(tools, PROTOCOL)[0]
-    body.update(thaw(options or {}))
-    return body
-
-
-def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
-    if message.role == "assistant":
-        return [_render_assistant(message, where)]
-    if message.role == "tool":
-        return _render_tool(message, where)
-    if len(message.parts) == 1 and _slot(message.parts[0]) == "message":
-        return [thaw(message.parts[0].data)]  # type: ignore[union-attr]
-    texts = _only_content(message, where)
-    role = message.role
-    if role == "system" and message.extras.get("role") == "developer":
-        role = "developer"
-    fields = {"role": role, "content": _content(texts, message.extras)}
-    return [with_extras(fields, message.extras, (*FOREIGN_KEYS, "role"))]
-
-
-def _slot(part: Part) -> str | None:
-    return part.slot if isinstance(part, Opaque) else None
-
-
-def _content(texts: Sequence[Text | Media | Opaque],
-             extras: Mapping[str, Any] | None = None) -> str | list[dict[str, Any]]:
-    form = (extras or {}).get("content_form")
-    return content_to_wire(texts, "text", FOREIGN_KEYS, PROTOCOL, form)
-
-
-def _only_content(message: Message, where: str) -> tuple[Text | Media | Opaque, ...]:
-    for j, part in enumerate(message.parts):
-        if not isinstance(part, Text | Media | Opaque):
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a {message.role} message in {PROTOCOL}")
-    return message.parts  # type: ignore[return-value]
-
-
-def _assistant_parts(message: Message, where: str) -> tuple[
-        list[Thinking], list[Text | Media | Opaque], list[ToolCall | Opaque]]:
-    """The thinking, the content and the calls of an assistant message, in one walk."""
-    thinking: list[Thinking] = []
-    texts: list[Text | Media | Opaque] = []
-    calls: list[ToolCall | Opaque] = []
-    for j, part in enumerate(message.parts):  # plain classes tested first
-        if isinstance(part, ToolCall):
-            calls.append(part)
-        elif isinstance(part, (Text, Media)):
-            texts.append(part)
-        elif isinstance(part, Thinking):
-            thinking.append(part)
-        elif isinstance(part, Opaque) and part.slot != "message":
-            if part.slot == "part":
-                texts.append(part)
-            elif part.slot == "call":
-                calls.append(part)
-        else:  # a ToolResult, or an Opaque whole message
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in an assistant message in {PROTOCOL}")
-    return thinking, texts, calls
-
-
-def _render_assistant(message: Message, where: str) -> dict[str, Any]:
-    thinking, texts, calls = _assistant_parts(message, where)
-    fields: dict[str, Any] = {"role": "assistant",
-                              "content": _content(texts, message.extras) if texts else None}
-    if not texts and message.extras.get("content_form") == "absent":
-        del fields["content"]
-    elif not texts and message.extras.get("content_form") == "array":
-        fields["content"] = []
-    if thinking:
-        # Signatures and vendors have no field here: only the text travels (lossy, documented).
-        field = message.extras.get("reasoning_field", "reasoning_content")
-        fields[field] = THINKING_JOIN.join(t.text for t in thinking)
-    if calls:
-        fields["tool_calls"] = [_render_call(c) for c in calls]
-    return with_extras(fields, message.extras, _MESSAGE_SKIP)
-
-
-def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
-    if isinstance(call, Opaque):
-        return thaw(call.data)
-    fn = with_extras({"name": call.name, "arguments": call_arguments(call, "arguments")},
-                     call.extras.get("function") or {}, FOREIGN_KEYS)
-    fields: dict[str, Any] = {} if call.id is None else {"id": call.id}
-    fields.update({"type": "function", "function": fn})
-    return with_extras(fields, call.extras, (*FOREIGN_KEYS, "function"))
-
-
-
-def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
-    """One `tool` message per ToolResult; Text parts of the turn follow as one `user`
-    message (Chat Completions has no text beside tool results)."""
-    results, texts = split_tool_turn(message, where, PROTOCOL)
-    out = [thaw(r.data) if isinstance(r, Opaque) else _render_result(r) for r in results]
-    if texts:
-        out.append({"role": "user", "content": _content(texts)})
-    return out
-
-
-def _render_result(result: ToolResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {"role": "tool"}
-    if result.call_id is not None:
-        fields["tool_call_id"] = result.call_id
-    content = result.content
-    fields["content"] = (content if isinstance(content, str)
-                         else [part_to_wire(t, "text", FOREIGN_KEYS, PROTOCOL) for t in content])
-    return with_extras(fields, result.extras, FOREIGN_KEYS)

@@ -9,14 +9,13 @@ run of function_call_output items -> ONE tool Message. An assistant message item
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     History,
-    Media,
     Message,
     Opaque,
     Part,
@@ -24,29 +23,27 @@ from normalizer.model import (
     Thinking,
     ToolCall,
     ToolResult,
-    ToolSpec,
-    thaw,
 )
 from normalizer.protocols import SUMMARY_JOIN
-from normalizer.tools import declare
-from normalizer.wire._extras import skipped
 from normalizer.wire._openai_common import (
     arguments_from_wire,
-    call_arguments,
     content_form,
-    content_to_wire,
-    part_to_wire,
     require_mapping,
     result_content,
-    split_tool_turn,
     string_field,
     text_parts,
-    with_extras,
+)
+from normalizer.wire._responses_render import (
+    DEFAULT_MODEL,
+    FOREIGN_KEYS,
+    PROTOCOL,
+    VENDOR,
+    reasoning_content,
+    render,
 )
 
-DEFAULT_MODEL = protocols.DEFAULT_MODEL["openai_responses"]
-PROTOCOL = "openai_responses"
-VENDOR = "openai_responses"
+# `render` lives in _responses_render (this module parses); both are this protocol's face.
+__all__ = ["DEFAULT_MODEL", "FOREIGN_KEYS", "HOSTED", "PROTOCOL", "VENDOR", "parse", "render"]
 
 _INPUT_TYPES = ("input_text", "output_text")
 # Hosted tool activity and the other items the model keeps verbatim as Opaque parts
@@ -54,10 +51,6 @@ _INPUT_TYPES = ("input_text", "output_text")
 HOSTED = protocols.RESPONSES_HOSTED
 # Items the client sends (answers to a call or a request): they join the tool run.
 _CLIENT_ITEMS = ("_output", "mcp_approval_response")
-# Extras keys never written as generic Responses fields: other protocols' (protocols.py says
-# which protocol owns which), the reserved markers, and `item` (the item fields a first Text
-# carries, which _render_assistant writes itself).
-FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL, "item")))
 
 
 # --- parse ---
@@ -191,9 +184,9 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
         raise WireFormatError(f"{where}.summary", "expected an array of summary_text parts")
     texts = [string_field(require_mapping(s, f"{where}.summary[{i}]"), "text",
                           f"{where}.summary[{i}]") for i, s in enumerate(summary)]
-    from_content = not texts and bool(_reasoning_content(item))
+    from_content = not texts and bool(reasoning_content(item))
     if from_content:  # DeepSeek sends its reasoning as `content` reasoning_text parts
-        texts = [_reasoning_content(item)]
+        texts = [reasoning_content(item)]
     signature = item.get("encrypted_content")
     # An explicit `encrypted_content: null` stays in extras, so it is sent back as it came.
     owned = ("type", "summary") if signature is None else ("type", "summary",
@@ -207,16 +200,6 @@ def _parse_reasoning(item: Mapping[str, Any], where: str) -> Thinking:
         extras["summary"] = summary
     return Thinking(text, signature=signature, vendor=VENDOR,
                     extras=extras)
-
-
-def _reasoning_content(item: Mapping[str, Any]) -> str:
-    """The text of a reasoning item's `content` reasoning_text parts (DeepSeek); kept in
-    extras too, so the item goes back as it came."""
-    content = item.get("content")
-    if not isinstance(content, list | tuple):  # a tuple once frozen into extras
-        return ""
-    return "".join(str(c.get("text", "")) for c in content
-                   if isinstance(c, Mapping) and c.get("type") == "reasoning_text")
 
 
 def _parse_call(item: Mapping[str, Any], where: str) -> ToolCall:
@@ -241,153 +224,3 @@ def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
     extras = {k: v for k, v in item.items()
               if k not in ("type", "call_id", "output", "name") or (v is None and k != "type")}
     return ToolResult(call_id, content, name=name, extras=extras)
-
-
-# --- render ---
-
-
-def render(
-    history: History,
-    *,
-    tools: Sequence[ToolSpec] = (),
-    model: str = DEFAULT_MODEL,
-    options: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """History -> a Responses request body, faithfully (no repairs). `options` are copied
-    into the body last, so they win over computed keys."""
-    body: dict[str, Any] = {"model": model}
-    messages = history.messages
-    if messages and _is_instructions(messages[0]):
-        body["instructions"] = messages[0].parts[0].text  # type: ignore[union-attr]
-        messages = messages[1:]
-        offset = 1
-    else:
-        offset = 0
-    items: list[dict[str, Any]] = []
-    for i, message in enumerate(messages, start=offset):
-        items.extend(_render_message(message, f"history[{i}]"))
-    body["input"] = items
-    if tools:
-        body["tools"] = declare(tools, PROTOCOL)[0]
-    body.update(thaw(options or {}))
-    return body
-
-
-def _is_instructions(message: Message) -> bool:
-    """Only a leading system message holding one plain Text fits the `instructions` string;
-    any other shape is rendered as an input item instead."""
-    return (message.role == "system" and message.extras.get("instructions") is True
-            and len(message.parts) == 1 and isinstance(message.parts[0], Text)
-            and not message.parts[0].extras)
-
-
-def _render_message(message: Message, where: str) -> list[dict[str, Any]]:
-    if message.role == "assistant":
-        return _render_assistant(message, where)
-    if message.role == "tool":
-        return _render_tool(message, where)
-    for j, part in enumerate(message.parts):
-        if not isinstance(part, Text | Media | Opaque):
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in a {message.role} message in {PROTOCOL}")
-    role = message.role
-    if role == "system" and message.extras.get("role") == "developer":
-        role = "developer"
-    content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS,  # type: ignore[arg-type]
-                              PROTOCOL, message.extras.get("content_form"))
-    return [with_extras({"role": role, "content": content}, message.extras,
-                        (*FOREIGN_KEYS, "role", "instructions"))]
-
-
-def _render_assistant(message: Message, where: str) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    texts: list[Text | Media | Opaque] = []
-    for j, part in enumerate(message.parts):
-        in_content = _in_content(part)
-        if texts and (not in_content or "item" in getattr(part, "extras", {})):
-            items.append(_message_item(texts))
-            texts = []
-        if in_content:
-            texts.append(part)  # type: ignore[arg-type]
-        elif isinstance(part, Opaque):
-            items.append(thaw(part.data))
-        elif isinstance(part, Thinking):
-            items.append(_reasoning_item(part))
-        elif isinstance(part, ToolCall):
-            items.append(_call_item(part))
-        else:
-            raise WireFormatError(f"{where}.parts[{j}]", f"a {type(part).__name__} has no "
-                                  f"place in an assistant message in {PROTOCOL}")
-    if texts or not message.parts:
-        # An assistant message without parts still renders, as an item with empty content.
-        items.append(_message_item(texts, message.extras.get("item")))
-    return items
-
-
-def _in_content(part: Part) -> bool:
-    """Whether a part of an assistant message goes into a message item's content."""
-    return isinstance(part, Text | Media) or (isinstance(part, Opaque) and part.slot == "part")
-
-
-def _message_item(texts: list[Text | Media | Opaque], own: Any = None) -> dict[str, Any]:
-    """A message item; `own` holds the item fields of a message without parts."""
-    first = texts[0] if texts and isinstance(texts[0], Text) else None
-    fields = thaw((first.extras.get("item") if first else own) or {})
-    form = first.extras.get("content_form") if first else None
-    plain = [Text(t.text, t.extras.without("item", "content_form")) if isinstance(t, Text)
-             else t for t in texts]
-    content: str | list[dict[str, Any]] = (
-        content_to_wire(plain, "output_text", FOREIGN_KEYS, PROTOCOL, form) if plain else []
-    )
-    return with_extras({"role": "assistant", "content": content}, fields, FOREIGN_KEYS)
-
-
-def _reasoning_item(thinking: Thinking) -> dict[str, Any]:
-    kept = thinking.extras.get("summary")
-    if kept and SUMMARY_JOIN.join(s.get("text", "") for s in kept) == thinking.text:
-        summary = thaw(kept)
-    elif kept == () and thinking.text and _reasoning_content(thinking.extras) == thinking.text:
-        summary = []  # the text is the item's own `content`, written back from extras
-    else:
-        summary = [{"type": "summary_text", "text": thinking.text}] if thinking.text else []
-    fields: dict[str, Any] = {"type": "reasoning"}
-    if "id" in thinking.extras:
-        fields["id"] = thaw(thinking.extras["id"])
-    fields["summary"] = summary
-    if thinking.signature is not None:
-        fields["encrypted_content"] = thinking.signature
-    return with_extras(fields, thinking.extras, (*FOREIGN_KEYS, "summary"))
-
-
-def _call_item(call: ToolCall) -> dict[str, Any]:
-    fields: dict[str, Any] = {"type": "function_call"}
-    if call.id is not None:
-        fields["call_id"] = call.id
-    fields.update({"name": call.name, "arguments": call_arguments(call, "arguments")})
-    return with_extras(fields, call.extras, FOREIGN_KEYS)
-
-
-def _render_tool(message: Message, where: str) -> list[dict[str, Any]]:
-    """One function_call_output per ToolResult; Text parts of the turn follow as one `user`
-    message item. `is_error` has no field here and is dropped (documented)."""
-    results, texts = split_tool_turn(message, where, PROTOCOL)
-    items = [thaw(r.data) if isinstance(r, Opaque) else _output_item(r) for r in results]
-    if texts:
-        items.append({"role": "user", "content": content_to_wire(
-            texts, "input_text", FOREIGN_KEYS, PROTOCOL)})
-    return items
-
-
-def _output_item(result: ToolResult) -> dict[str, Any]:
-    fields: dict[str, Any] = {"type": "function_call_output"}
-    if result.call_id is not None:
-        fields["call_id"] = result.call_id
-    if result.name is not None:
-        fields["name"] = result.name
-    elif "name" in result.extras and result.extras["name"] is None:
-        fields["name"] = None  # an explicit null, as the body sent it
-    content = result.content
-    fields["output"] = (content if isinstance(content, str)
-                        else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
-                              for t in content])
-    return with_extras(fields, result.extras, FOREIGN_KEYS)
