@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance import cassettes
+from conformance.cassette_replay import recorded_body
 from conformance.cassettes import scrub_url_secrets
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
@@ -49,6 +50,7 @@ class Sent:
 
     outcome: Outcome
     source: dict[str, Any]
+    recorded: Any = None  # a replay's recorded request body (JSON), for reports that show it
 
 
 @dataclass
@@ -84,7 +86,7 @@ class Backends:
         outcome = sent.outcome
         return Sent(replace(outcome, body=scrub_url_secrets(outcome.body, provider.base_url),
                             detail=scrub_url_secrets(outcome.detail, provider.base_url)),
-                    sent.source)
+                    sent.source, sent.recorded)
 
     def _send(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
         backend = self.resolve(provider, cassette)
@@ -116,6 +118,7 @@ class Backends:
                         {"backend": "cassette", "cassette": str(cassette)})
         with cassettes.use(cassette, "none") as recording:
             stamp = cassettes.provenance_of(recording)
+            recorded = recorded_body(recording)
             outcome = send(provider.protocol, base_url=stamp.get("base_url") or provider.base_url,
                            api_key=PLACEHOLDER_KEY, model=model, body=body)
         if outcome.failure == "cassette-mismatch":  # vcrpy's exception, mapped by type
@@ -123,7 +126,7 @@ class Backends:
             outcome = Outcome(None, failure="cassette-mismatch", detail=cassettes.Mismatch(
                 cassette, difference).explain(f"conformance record --provider {provider.name}"))
         return Sent(outcome, {"backend": "cassette", "cassette": str(cassette),
-                              "provenance": stamp})
+                              "provenance": stamp}, recorded)
 
     def _live(self, provider: Provider, cassette: Path, body: dict[str, Any], model: str) -> Sent:
         key = provider.api_key()

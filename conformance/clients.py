@@ -64,12 +64,18 @@ def create(protocol: str, client: Any, *, raw: bool = False) -> Callable[..., An
 def sdk_kwargs(method: Callable[..., Any], body: Mapping[str, Any]) -> dict[str, Any]:
     """`body` as keyword arguments of the SDK `method`; fields it has no parameter for go
     through `extra_body`, so they still reach the wire."""
-    named = set(inspect.signature(method).parameters)
+    named = _parameters(getattr(method, "__func__", method), hasattr(method, "__func__"))
     kwargs = {k: v for k, v in body.items() if k in named}
     extra = {k: v for k, v in body.items() if k not in named}
     if extra:
         kwargs["extra_body"] = extra
     return kwargs
+
+
+@functools.cache  # once per SDK method: every replayed item sends through one of a handful
+def _parameters(function: Callable[..., Any], bound: bool) -> frozenset[str]:
+    names = list(inspect.signature(function).parameters)
+    return frozenset(names[1:] if bound else names)  # a bound method's `self` is no field
 
 
 # Top-level REST fields of a generateContent body that google-genai takes in its config.

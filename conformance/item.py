@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -133,11 +133,12 @@ def items(scenarios: Iterable[Scenario], providers: Iterable[Provider],
                 yield Item(scenario, provider, mode)
 
 
-def run_item(item: Item, backends: Backends) -> Result:
+def run_item(item: Item, backends: Backends, *, keep_request: bool = False) -> Result:
     """Build the item's request, predict its verdict with check(), send it through `backends`,
     classify the answer and judge it: against the expectation, or, for a user provider's raw item
     without one, against the profile's prediction. A request that cannot be built gives an
-    inconclusive, failing Result: nothing is raised for it."""
+    inconclusive, failing Result: nothing is raised for it. `keep_request`: a replayed item's
+    Result carries the request its cassette recorded (what a published page shows)."""
     try:
         request = build(item.scenario, item.provider, item.mode)
     except (NormalizerError, ValueError, KeyError) as exc:
@@ -152,8 +153,9 @@ def run_item(item: Item, backends: Backends) -> Result:
                                        violations)
     if problem is None:
         problem = _judge(item, verdict, changes) or _untouched_bytes(item, request.body)
-    return _result(item, verdict, violations[0] if violations else None, changes, sent.source,
-                   problem)
+    result = _result(item, verdict, violations[0] if violations else None, changes,
+                     sent.source, problem)
+    return replace(result, request=sent.recorded) if keep_request else result
 
 
 def _untouched_bytes(item: Item, body: Mapping[str, Any]) -> str:

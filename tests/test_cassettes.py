@@ -45,3 +45,38 @@ def test_lint_knows_the_shapes_the_secrets_test_plants(tmp_path: Path) -> None:
         leaked = tmp_path / "leak.yaml"
         leaked.write_text(f"body: {key}\n")
         assert lint(leaked), key
+
+
+def test_a_replay_patches_the_sdk_transport_only(tmp_path: Path) -> None:
+    """A replay enters vcrpy's patcher of the SDKs' HTTP client (httpx2) and skips the
+    others (cassette_replay.py): the official SDK still sends over its real client code,
+    and vcrpy answers at its transport."""
+    import http.client
+
+    import httpx2
+
+    from conformance import cassettes
+    from conformance.cassette_replay import skipped_patchers
+
+    assert "httpx2" not in skipped_patchers() and "httplib" in skipped_patchers()
+    original = httpx2.HTTPTransport.handle_request
+    path = tmp_path / "c.yaml"
+    path.write_text("interactions: []\nversion: 1\n")
+    with cassettes.use(path, "none"):
+        assert httpx2.HTTPTransport.handle_request is not original
+        assert http.client.HTTPConnection.__module__ == "http.client"
+    assert httpx2.HTTPTransport.handle_request is original
+
+
+def test_a_replay_reads_the_recorded_request_as_the_published_page_does() -> None:
+    """A scenario item carries the request its replay loaded (recorded_body); the page reads
+    the same body from the file (recorded_request)."""
+    from conformance import cassettes
+    from conformance.cassette_replay import recorded_body
+    from conformance.publish.recorded import recorded_request
+
+    path = Path(__file__).resolve().parent.parent / "cassettes" / "openai" / "pairing" \
+        / "orphan-tool-result.raw.yaml"
+    with cassettes.use(path, "none") as loaded:
+        body = recorded_body(loaded)
+    assert body == recorded_request(path) and body["messages"]

@@ -1,6 +1,7 @@
 """The pytest plugin end to end, against the emulator. Inner runs are in process (the SDKs
 and the suite stay loaded: conftest.suite_loaded) except where a process is the point: the
-xdist run and the terminal question."""
+terminal question. The xdist run's controller is in process too; its two workers are
+processes, as under any xdist run."""
 
 from __future__ import annotations
 
@@ -64,9 +65,8 @@ def test_failure_is_short_and_says_what_next(scenarios: pytest.Pytester) -> None
 
 def test_xdist_and_report(scenarios: pytest.Pytester) -> None:
     report = scenarios.path / "rep"
-    result = scenarios.runpytest_subprocess(*ARGS, "--conformance-provider", "gemini",
-                                            "-n", "2",
-                                            "--conformance-report", str(report))
+    result = scenarios.runpytest_inprocess(*ARGS, "--conformance-provider", "gemini",
+                                           "-n", "2", "--conformance-report", str(report))
     result.assert_outcomes(passed=4)
     data = json.loads((report / "strictness.json").read_text(encoding="utf-8"))
     assert sorted(r["id"] for r in data["results"]) == sorted(

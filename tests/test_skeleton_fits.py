@@ -10,6 +10,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sizing import examples
 
 from conformance.emulator.shape import SCHEMAS
 from normalizer.skeleton import (
@@ -99,7 +100,9 @@ def _shaped(spec: Spec, depth: int) -> st.SearchStrategy[Any]:
     return st.one_of(LEAVES, st.sampled_from([True, False, 1, "s", None]))
 
 
-@settings(max_examples=50, deadline=None)
+# CI depth: 25 examples reach every line and branch of skeleton.py and skeleton_fits.py that
+# 50 did (coverage, 2026-11-23); the thorough depth draws 100 anew (tests/sizing.py).
+@settings(max_examples=examples(25, 100), deadline=None)
 @given(st.tuples(*(near(spec) for spec in SPECS)))
 def test_compiled_fits_agrees_with_the_interpreted_skeleton(values: tuple[Any, ...]) -> None:
     for spec, value in zip(SPECS, values, strict=True):

@@ -7,7 +7,6 @@ cassette that can be read; results from a live run without cassettes stay as the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from conformance.cassette_replay import json_body
 from conformance.cassettes import read_cassette
 from conformance.item import Result
 
@@ -29,15 +29,7 @@ def recorded_request(path: Path) -> Any:
     interactions = data.get("interactions") or []
     if not interactions:
         return None
-    body = (interactions[0].get("request") or {}).get("body")
-    if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
-    if isinstance(body, dict):
-        return body
-    try:
-        return json.loads(body) if isinstance(body, str) else None
-    except json.JSONDecodeError:
-        return None
+    return json_body((interactions[0].get("request") or {}).get("body"))
 
 
 def with_requests(results: Iterable[Result], root: Path = Path(".")) -> list[Result]:

@@ -20,7 +20,7 @@ from conformance.errors import ScenarioFailure
 from conformance.item import Item, Result, run_item
 from conformance.options import plugin_flag
 from conformance.providers import Provider, load_providers_file, select
-from conformance.pytest_plugin.state import BACKENDS, PROPERTY, PROVIDERS
+from conformance.pytest_plugin.state import BACKENDS, PROPERTY, PROVIDERS, PUBLISHED_INI
 from conformance.scenarios.load import ScenarioError, load_scenario
 from conformance.scenarios.replay import resolve
 
@@ -77,6 +77,13 @@ def confirm_live_items(config: pytest.Config, items: list[pytest.Item]) -> None:
             capture.resume_global_capture()
     if refusal:
         pytest.exit(refusal, returncode=2)
+
+
+def wants_requests(config: pytest.Config) -> bool:
+    """Whether the session ends with pages that show each request (`--conformance-report`,
+    or the published-matrix check): then each replayed item brings the request its cassette
+    recorded, read where vcrpy already loaded it, not from every file again at the end."""
+    return bool(option(config, "report") or config.getini(PUBLISHED_INI))
 
 
 def record(item: pytest.Item, result: Result) -> None:
@@ -157,7 +164,7 @@ class ScenarioItem(pytest.Item):
                         f"{provider.name}")
         # Loopback only unless this item goes live; the guard ends with the item, pass or fail.
         with nullcontext() if live else netguard.loopback_only():
-            result = run_item(self.item, backends)
+            result = run_item(self.item, backends, keep_request=wants_requests(self.config))
         record(self, result)
         if result.problem:
             raise ScenarioFailure(result, self.nodeid)

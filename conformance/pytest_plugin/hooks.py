@@ -30,12 +30,12 @@ from conformance.pytest_plugin.state import (
     BACKENDS,
     COLLECTED,
     PROPERTY,
+    PUBLISHED_INI,
     RESULTS,
     SCENARIO_DIRS,
 )
 
 INI = "conformance_scenarios"
-PUBLISHED_INI = "conformance_published"
 SUFFIXES = frozenset({".yaml", ".yml"})
 
 

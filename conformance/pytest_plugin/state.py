@@ -22,3 +22,5 @@ PROVIDERS: pytest.StashKey[list[Provider]] = pytest.StashKey()
 # Every item's result as JSON; on the xdist controller they arrive through user_properties.
 RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 PROPERTY = "conformance-result"
+# The ini option naming the folder of the published strictness pages (hooks.py checks them).
+PUBLISHED_INI = "conformance_published"
