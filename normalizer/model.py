@@ -54,7 +54,11 @@ def _clone(cls: type[_T], *values: Any) -> _T:
 
 
 def _frozen(value: Mapping[str, Any] | None) -> JsonMap:
-    return value if isinstance(value, JsonMap) else JsonMap(value)
+    # Most parts have no extras: one shared empty map, not two new tracked objects per part
+    # (parse of a long history spent ~40 % of its time in the garbage collector).
+    if isinstance(value, JsonMap):
+        return value
+    return JsonMap(value) if value else EMPTY
 
 
 @dataclass(frozen=True, slots=True)
