@@ -26,7 +26,7 @@ normalize = importlib.import_module("normalizer.normalize").normalize
 def _plain(messages: tuple[Message, ...]) -> tuple[list[tuple[int | None, list[int]]],
                                                    list[dict[tuple[int, int], int | None]]]:
     found = blocks(messages)
-    return ([(b.call_at, list(b.tools)) for b in found],
+    return ([(at, list(tools)) for at, tools in found],
             [block_matches(messages, b) for b in found])
 
 
@@ -34,7 +34,7 @@ def _plain(messages: tuple[Message, ...]) -> tuple[list[tuple[int | None, list[i
 def test_pairing_index_equals_the_plain_queries(seed: int) -> None:
     messages = histories.history(600, seed).messages
     index = pairing(messages)
-    assert ([(b.call_at, list(b.tools)) for b in index.blocks],
+    assert ([(at, list(tools)) for at, tools in index.blocks],
             [index.hits(k) for k in range(len(index.blocks))]) == _plain(messages)
     assert any(m is None for m in index.matches)  # settled blocks are found
 
@@ -88,7 +88,7 @@ def _checked(real: Callable[[tuple[Message, ...]], Pairing], seen: list[int]
              ) -> Callable[[tuple[Message, ...]], Pairing]:
     def check(messages: tuple[Message, ...]) -> Pairing:
         index = real(messages)
-        assert ([(b.call_at, list(b.tools)) for b in index.blocks],
+        assert ([(at, list(tools)) for at, tools in index.blocks],
                 [index.hits(k) for k in range(len(index.blocks))]) == _plain(messages)
         seen.append(len(messages))
         return index

@@ -13,20 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
 from operator import sub
-from typing import NamedTuple
 
 from normalizer.model import Message, Part, ToolCall, ToolResult
 
 Slot = tuple[int, int]  # (message index, part index)
 
 
-class Block(NamedTuple):
-    """A call turn (`call_at`, None for tool messages with no call turn before them) and the
-    indexes of the tool messages answering it; a named tuple, since a long history has
-    thousands, built each time the pairing is indexed."""
-
-    call_at: int | None
-    tools: range
+# A call turn's index (None for tool messages with no call turn before them) and the
+# indexes of the tool messages answering it. A plain tuple, not a named one: a long history
+# has thousands, built each time the pairing is indexed, and the collector stops tracking a
+# plain tuple of untracked values (ints, ranges) at its first look, while a named tuple
+# stays tracked and is promoted with the index into the oldest generation, whose growth
+# sets off the full collections that made 100k-message histories super-linear.
+Block = tuple[int | None, range]
 
 
 def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
@@ -44,7 +43,7 @@ def blocks(messages: Sequence[Message]) -> tuple[Block, ...]:
         while end < n and roles[end] == "tool":
             end += 1
         if is_call or end > start:
-            found.append(Block(i if is_call else None, range(start, end)))
+            found.append((i if is_call else None, range(start, end)))
         i = max(end, i + 1)
     return tuple(found)
 
@@ -78,12 +77,13 @@ def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int |
     """Slot of each result in the block -> index of the call it answers (None: orphan)."""
     slots: list[Slot] = []
     results: list[ToolResult] = []
-    for m in block.tools:  # result_slots and the parts in one walk
+    call_at, tools = block
+    for m in tools:  # result_slots and the parts in one walk
         for p, part in enumerate(messages[m].parts):
             if isinstance(part, ToolResult):
                 slots.append((m, p))
                 results.append(part)
-    calls = messages[block.call_at].tool_calls if block.call_at is not None else ()
+    calls = messages[call_at].tool_calls if call_at is not None else ()
     return dict(zip(slots, match(calls, results), strict=True))
 
 
@@ -105,8 +105,8 @@ class Pairing:
         found = self.matches[k]
         if found is not None:
             return found
-        block = self.blocks[k]
-        return {(block.tools[0], p): p for p in range(len(self.messages[block.tools[0]].parts))}
+        first = self.blocks[k][1][0]
+        return {(first, p): p for p in range(len(self.messages[first].parts))}
 
     def orphans(self) -> list[Slot]:
         return [slot for hits in self.matches if hits is not None
@@ -161,7 +161,7 @@ def _walk(messages: Sequence[Message], i: int, stop: int, found: list[Block],
         while end < n and messages[end].role == "tool":
             end += 1
         if calls or end > start:
-            found.append(Block(i if calls else None, range(start, end)))
+            found.append((i if calls else None, range(start, end)))
             matches.append(_block_hits(messages, start, end, calls))
         i = max(end, i + 1)
     return i
@@ -187,7 +187,7 @@ def _reused(last: Pairing, messages: tuple[Message, ...]
     # A run ends where the next message is not the next old one (new, or from elsewhere).
     ends = [i for i, step in enumerate(map(sub, js[1:], js), 1) if step != 1]
     ends.append(len(messages))
-    starts = [b.tools.start if b.call_at is None else b.call_at for b in last.blocks]
+    starts = [tools.start if at is None else at for at, tools in last.blocks]
     out: list[tuple[int, int, int, int, int]] = []
     i, n, total = 0, len(messages), len(old)
     for i1 in ends:
@@ -203,17 +203,18 @@ def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, n: i
     """The old blocks wholly inside the run messages[i:i1] is old[j0:j1] (see `_reused`)."""
     j1 = j0 + (i1 - i)
     k = bisect_left(starts, j0)
-    if k < len(starts) and starts[k] == j0 and last.blocks[k].call_at is None:
+    blocks = last.blocks
+    if k < len(starts) and starts[k] == j0 and blocks[k][0] is None:
         k += 1  # a tool run at the start of the run: what came before it changed
     first = k
     at_end = j1 == total and i1 == n  # nothing after the run in either tuple
-    while k < len(starts) and (last.blocks[k].tools.stop < j1
-                               or (at_end and last.blocks[k].tools.stop == j1)):
+    while k < len(starts) and (blocks[k][1].stop < j1
+                               or (at_end and blocks[k][1].stop == j1)):
         k += 1
     if k == first:
         return []
     delta = i - j0
-    return [(starts[first] + delta, last.blocks[k - 1].tools.stop + delta, delta, first, k)]
+    return [(starts[first] + delta, blocks[k - 1][1].stop + delta, delta, first, k)]
 
 
 def _shifted(last: Pairing, k: int, stop: int, delta: int, found: list[Block],
@@ -223,10 +224,9 @@ def _shifted(last: Pairing, k: int, stop: int, delta: int, found: list[Block],
         found.extend(last.blocks[k:stop])
         matches.extend(last.matches[k:stop])
         return
-    for block, hits in zip(last.blocks[k:stop], last.matches[k:stop], strict=True):
-        tools = block.tools
-        found.append(Block(None if block.call_at is None else block.call_at + delta,
-                           range(tools.start + delta, tools.stop + delta)))
+    for (at, tools), hits in zip(last.blocks[k:stop], last.matches[k:stop], strict=True):
+        found.append((None if at is None else at + delta,
+                      range(tools.start + delta, tools.stop + delta)))
         matches.append(None if hits is None
                        else {(m + delta, p): hit for (m, p), hit in hits.items()})
 

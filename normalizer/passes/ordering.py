@@ -53,7 +53,7 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
     loose = index.orphans()
     if not loose:
         return {}
-    turns = [b.call_at for b in found if b.call_at is not None]  # ascending
+    turns = [at for at, _ in found if at is not None]  # ascending
     # Loose results indexed by call id (id-less ones apart), so that pairing stays linear.
     by_id: dict[str, list[Slot]] = {}
     idless: list[Slot] = []
@@ -61,23 +61,23 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
         cid = _result(messages, slot).call_id
         (by_id.setdefault(cid, []) if cid is not None else idless).append(slot)
     moves: dict[Slot, int] = {}
-    for block, hits in zip(found, index.matches, strict=True):
-        if block.call_at is None or hits is None:  # a settled block answers every call
+    for (call_at, tools), hits in zip(found, index.matches, strict=True):
+        if call_at is None or hits is None:  # a settled block answers every call
             continue
         answered = set(hits.values())
-        end = block.tools[-1] if block.tools else block.call_at
+        end = tools[-1] if tools else call_at
         # an id-less result is only claimed before the next call turn: past it, it could as
         # well answer a later call of the same name
-        later = bisect_right(turns, block.call_at)
+        later = bisect_right(turns, call_at)
         stop = turns[later] if later < len(turns) else len(messages)
-        for c, call in enumerate(messages[block.call_at].tool_calls):
+        for c, call in enumerate(messages[call_at].tool_calls):
             if c in answered:
                 continue
             candidates = by_id.get(call.id, []) if call.id is not None else idless
             slot = next((s for s in candidates if s[0] > end and s not in moves
                          and _homes(_result(messages, s), call, s[0] < stop)), None)
             if slot is not None:
-                moves[slot] = block.call_at
+                moves[slot] = call_at
     return moves
 
 
@@ -164,7 +164,7 @@ def order_results_like_calls(
     messages = list(draft.history.messages)
     changes: list[Change] = []
     for block, hits in zip(index.blocks, index.matches, strict=True):
-        if block.call_at is not None and hits is not None:  # a settled block is in order
+        if block[0] is not None and hits is not None:  # a settled block is in order
             changes.extend(_sort_block(messages, block, hits))
     if not changes:
         return draft, ()
@@ -174,13 +174,14 @@ def order_results_like_calls(
 def _sort_block(messages: list[Message], block: Block,
                 hits: dict[Slot, int | None]) -> list[Change]:
     slots = list(hits)
-    unmatched = len(messages[block.call_at or 0].tool_calls)
+    call_at, tools = block
+    unmatched = len(messages[call_at or 0].tool_calls)
     wanted = sorted(slots, key=lambda s: (hits[s] if hits[s] is not None else unmatched,
                                           slots.index(s)))
     if wanted == slots:
         return []
     results = {s: _result(messages, s) for s in slots}
-    placed: dict[int, list[Part]] = {m: list(messages[m].parts) for m in block.tools}
+    placed: dict[int, list[Part]] = {m: list(messages[m].parts) for m in tools}
     changes: list[Change] = []
     for target, source in zip(slots, wanted, strict=True):
         placed[target[0]][target[1]] = results[source]

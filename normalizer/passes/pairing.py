@@ -128,9 +128,10 @@ def answer_unanswered_calls(
     # back to front: indexes ahead stay valid, and the blocks ahead (whose matches were
     # taken before any change) are untouched, since blocks share no message
     for block, hits in zip(reversed(index.blocks), reversed(index.matches), strict=True):
-        if block.call_at is None or hits is None:  # a settled block answers every call
+        call_at = block[0]
+        if call_at is None or hits is None:  # a settled block answers every call
             continue
-        calls = messages[block.call_at].tool_calls
+        calls = messages[call_at].tool_calls
         answered = {hit for hit in hits.values() if hit is not None}
         if len(answered) == len(calls):
             continue
@@ -140,7 +141,7 @@ def answer_unanswered_calls(
         if policy.unanswered_calls == "synthesize":
             changes.extend(_synthesize(messages, block, missing, policy))
         else:
-            changes.extend(_drop_calls(messages, block.call_at, missing))
+            changes.extend(_drop_calls(messages, call_at, missing))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
@@ -149,12 +150,13 @@ def answer_unanswered_calls(
 
 def _synthesize(messages: list[Message], block: Block, missing: list[int],
                 policy: Policy) -> list[Change]:
-    assert block.call_at is not None
-    calls = messages[block.call_at].tool_calls
+    call_at, tools = block
+    assert call_at is not None
+    calls = messages[call_at].tool_calls
     made = tuple(ToolResult(calls[c].id, policy.interrupted_text, is_error=True,
                             name=calls[c].name) for c in missing)
-    if block.tools:
-        last = block.tools[-1]
+    if tools:
+        last = tools[-1]
         parts = messages[last].parts
         # after the last result: text that followed the results stays last in the turn
         cut = max((p for p, part in enumerate(parts) if isinstance(part, ToolResult)),
@@ -162,8 +164,8 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
         messages[last] = replace(messages[last], parts=parts[:cut] + made + parts[cut:])
         where = f"messages[{last}]"
     else:
-        messages.insert(block.call_at + 1, Message("tool", made))
-        where = f"messages[{block.call_at + 1}] (new tool message)"
+        messages.insert(call_at + 1, Message("tool", made))
+        where = f"messages[{call_at + 1}] (new tool message)"
     return [Change("answer_unanswered_calls", "insert-missing-tool-result",
                    f"synthesized a result for unanswered call {calls[c].id or '(no id)'} "
                    f"of {calls[c].name}, saying the call was interrupted", where, lossless=True)
@@ -219,14 +221,14 @@ def dedupe_tool_call_ids(
     renames: dict[str, str] = {}
     changes: list[Change] = []
     # blocks share no message, so each block's matches (taken before any rename) still hold
-    for k, block in enumerate(index.blocks):
-        if block.call_at is None:
+    for k, (call_at, _) in enumerate(index.blocks):
+        if call_at is None:
             continue
         if per_turn:
             seen = set()
-        fresh = _fresh_ids(messages[block.call_at].tool_calls, seen, taken)
+        fresh = _fresh_ids(messages[call_at].tool_calls, seen, taken)
         if fresh:
-            changes.extend(_rename_block(messages, block, index.hits(k), fresh, renames))
+            changes.extend(_rename_block(messages, call_at, index.hits(k), fresh, renames))
     if not changes:
         return draft, ()
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
@@ -277,11 +279,10 @@ def _fresh_ids(calls: Sequence[ToolCall], seen: set[str], taken: set[str]) -> di
     return fresh
 
 
-def _rename_block(messages: list[Message], block: Block, hits: dict[Slot, int | None],
+def _rename_block(messages: list[Message], at: int, hits: dict[Slot, int | None],
                   fresh: dict[int, str], renames: dict[str, str]) -> list[Change]:
-    """`hits`: the block's matches before renaming (by the old ids)."""
-    assert block.call_at is not None
-    at = block.call_at
+    """The block of the call turn at `at`; `hits`: its matches before renaming (by the
+    old ids)."""
     message = messages[at]
     call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
     parts = list(message.parts)
