@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import repeat
+from itertools import chain, repeat
 from operator import sub
+from typing import cast
 
 from normalizer.model import Message, Part, ToolCall, ToolResult
 
 Slot = tuple[int, int]  # (message index, part index)
+# A block's results as flat (message, part, call) triples, in order: the message counted
+# from the block's first tool message, the call the result answers (None: an orphan). One
+# flat tuple of ints: the collector stops tracking it at its first look, where a dict keyed
+# by fresh slot tuples (or a tuple of tuples, untracked one level per collection) is
+# promoted into the oldest generation; relative messages let a shifted block keep it.
+Matched = tuple[int | None, ...]
 
 
 # A call turn's index (None for tool messages with no call turn before them) and the
@@ -95,22 +102,36 @@ class Pairing:
 
     messages: tuple[Message, ...]
     blocks: tuple[Block, ...]
-    # Per block, its matches (read-only: shared between passes), or None for a *settled*
-    # block: one tool message holding only results, which answer the calls one each, in
-    # order, by id (most blocks of a long history; `hits` spells its matches out).
-    matches: tuple[dict[Slot, int | None] | None, ...]
+    # Per block, its matches (shared between passes and with the next tuple's index), or
+    # None for a *settled* block: one tool message holding only results, which answer the
+    # calls one each, in order, by id (most blocks of a long history; `hits` spells its
+    # matches out).
+    matches: tuple[Matched | None, ...]
 
     def hits(self, k: int) -> dict[Slot, int | None]:
         """Block `k`'s result slots -> the call each answers (None: an orphan)."""
         found = self.matches[k]
-        if found is not None:
-            return found
-        first = self.blocks[k][1][0]
-        return {(first, p): p for p in range(len(self.messages[first].parts))}
+        first = self.blocks[k][1].start
+        if found is None:
+            return {(first, p): p for p in range(len(self.messages[first].parts))}
+        return {(m + first, p): hit for m, p, hit in triples(found)}
 
     def orphans(self) -> list[Slot]:
-        return [slot for hits in self.matches if hits is not None
-                for slot, hit in hits.items() if hit is None]
+        return [(m + tools.start, p)
+                for (_, tools), found in zip(self.blocks, self.matches, strict=True)
+                if found is not None
+                for m, p, hit in triples(found) if hit is None]
+
+
+def triples(found: Matched) -> Iterator[tuple[int, int, int | None]]:
+    """A block's (message counted from its first tool message, part, call) triples."""
+    it = iter(found)
+    return cast(Iterator[tuple[int, int, int | None]], zip(it, it, it, strict=True))
+
+
+def answers(found: Matched) -> tuple[int | None, ...]:
+    """The call each result of a block answers (None: an orphan), in order."""
+    return found[2::3]
 
 
 # The last tuple's pairing, per thread: passes hand each other the same tuple object while
@@ -132,7 +153,7 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
     if last is not None and last.messages is messages:
         return last
     found: list[Block] = []
-    matches: list[dict[Slot, int | None] | None] = []
+    matches: list[Matched | None] = []
     at = 0
     if last is not None:
         for start, end, delta, k, stop in _reused(last, messages):
@@ -149,7 +170,7 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
 
 
 def _walk(messages: Sequence[Message], i: int, stop: int, found: list[Block],
-          matches: list[dict[Slot, int | None] | None]) -> int:
+          matches: list[Matched | None]) -> int:
     """Index the blocks starting at `i` up to `stop`; where the walk ended (a block's tool
     run may reach past `stop`)."""
     n = len(messages)
@@ -218,43 +239,42 @@ def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, n: i
 
 
 def _shifted(last: Pairing, k: int, stop: int, delta: int, found: list[Block],
-             matches: list[dict[Slot, int | None] | None]) -> None:
-    """Old blocks k..stop-1, moved by `delta` messages."""
+             matches: list[Matched | None]) -> None:
+    """Old blocks k..stop-1, moved by `delta` messages (their matches are relative)."""
+    matches.extend(last.matches[k:stop])
     if delta == 0:
         found.extend(last.blocks[k:stop])
-        matches.extend(last.matches[k:stop])
         return
-    for (at, tools), hits in zip(last.blocks[k:stop], last.matches[k:stop], strict=True):
+    for at, tools in last.blocks[k:stop]:
         found.append((None if at is None else at + delta,
                       range(tools.start + delta, tools.stop + delta)))
-        matches.append(None if hits is None
-                       else {(m + delta, p): hit for (m, p), hit in hits.items()})
 
 
 def _block_hits(messages: Sequence[Message], start: int, end: int,
-                calls: Sequence[ToolCall]) -> dict[Slot, int | None] | None:
+                calls: Sequence[ToolCall]) -> Matched | None:
     if end == start + 1 and calls:  # one tool message: settled when its results answer
         found = messages[start].tool_results  # the calls in order, one each, by id (so
         ids = [c.id for c in calls]  # match would give result p -> call p)
         if len(found) == len(messages[start].parts) and None not in ids \
                 and [r.call_id for r in found] == ids:
             return None
-    slots: list[Slot] = []
+    ms: list[int] = []  # message (from the block's first tool message) and part of each
+    ps: list[int] = []  # result, in order
     results: list[ToolResult] = []
-    for m in range(start, end):
-        message = messages[m]
+    for m in range(end - start):
+        message = messages[start + m]
         found = message.tool_results
         if len(found) == len(message.parts):  # the common case: results only
-            slots.extend([(m, p) for p in range(len(found))])
+            ms.extend(repeat(m, len(found)))
+            ps.extend(range(len(found)))
             results.extend(found)
             continue
         for p, part in enumerate(message.parts):
             if isinstance(part, ToolResult):
-                slots.append((m, p))
+                ms.append(m)
+                ps.append(p)
                 results.append(part)
-    if not results:
-        return {}
-    return dict(zip(slots, match(calls, results), strict=True))
+    return tuple(chain.from_iterable(zip(ms, ps, match(calls, results), strict=True)))
 
 
 def describe_result(result: ToolResult) -> str:

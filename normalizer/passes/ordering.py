@@ -11,6 +11,7 @@ from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
     Slot,
+    answers,
     describe_result,
     pairing,
     with_parts,
@@ -61,10 +62,10 @@ def _plan_moves(messages: Sequence[Message]) -> dict[Slot, int]:
         cid = _result(messages, slot).call_id
         (by_id.setdefault(cid, []) if cid is not None else idless).append(slot)
     moves: dict[Slot, int] = {}
-    for (call_at, tools), hits in zip(found, index.matches, strict=True):
-        if call_at is None or hits is None:  # a settled block answers every call
+    for (call_at, tools), matched in zip(found, index.matches, strict=True):
+        if call_at is None or matched is None:  # a settled block answers every call
             continue
-        answered = set(hits.values())
+        answered = set(answers(matched))
         end = tools[-1] if tools else call_at
         # an id-less result is only claimed before the next call turn: past it, it could as
         # well answer a later call of the same name
@@ -163,9 +164,9 @@ def order_results_like_calls(
     index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     changes: list[Change] = []
-    for block, hits in zip(index.blocks, index.matches, strict=True):
-        if block[0] is not None and hits is not None:  # a settled block is in order
-            changes.extend(_sort_block(messages, block, hits))
+    for k, (block, matched) in enumerate(zip(index.blocks, index.matches, strict=True)):
+        if block[0] is not None and matched is not None:  # a settled block is in order
+            changes.extend(_sort_block(messages, block, index.hits(k)))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(changes)

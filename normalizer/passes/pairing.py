@@ -16,6 +16,7 @@ from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
     Slot,
+    answers,
     describe_result,
     pairing,
     with_parts,
@@ -127,12 +128,12 @@ def answer_unanswered_calls(
     changes: list[Change] = []
     # back to front: indexes ahead stay valid, and the blocks ahead (whose matches were
     # taken before any change) are untouched, since blocks share no message
-    for block, hits in zip(reversed(index.blocks), reversed(index.matches), strict=True):
+    for block, found in zip(reversed(index.blocks), reversed(index.matches), strict=True):
         call_at = block[0]
-        if call_at is None or hits is None:  # a settled block answers every call
+        if call_at is None or found is None:  # a settled block answers every call
             continue
         calls = messages[call_at].tool_calls
-        answered = {hit for hit in hits.values() if hit is not None}
+        answered = {hit for hit in answers(found) if hit is not None}
         if len(answered) == len(calls):
             continue
         missing = [c for c in range(len(calls)) if c not in answered]
