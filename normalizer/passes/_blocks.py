@@ -119,7 +119,7 @@ class Pairing:
     def orphans(self) -> list[Slot]:
         return [(m + tools.start, p)
                 for (_, tools), found in zip(self.blocks, self.matches, strict=True)
-                if found is not None
+                if found and None in found  # messages and parts are ints: None is a hit
                 for m, p, hit in triples(found) if hit is None]
 
 
