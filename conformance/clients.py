@@ -1,11 +1,12 @@
 """The one seam between the suite and the vendors' official SDKs, over real HTTP.
 
-Everything that knows an SDK's shape lives here: building a client (`new_client`), the
-method that sends a protocol's request (`create`), the body-to-keyword split (`sdk_kwargs`:
-fields the SDK method does not name go through `extra_body`, so the SDK sends the body as
-rendered), the Gemini REST body -> google-genai config mapping (`gemini_config`), a call
-with or without streaming (`call`), and the one exception mapper (`outcome_of_exception`),
-which turns whatever an SDK raised into an `Outcome` by the SDKs' exception types.
+Everything that knows an SDK's shape lives here or in sdk_clients.py (building a client,
+`new_client`): the method that sends a protocol's request (`create`), the body-to-keyword
+split (`sdk_kwargs`: fields the SDK method does not name go through `extra_body`, so the SDK
+sends the body as rendered), the Gemini REST body -> google-genai config mapping
+(`gemini_config`), a call with or without streaming (`call`), and the one exception mapper
+(`outcome_of_exception`), which turns whatever an SDK raised into an `Outcome` by the
+SDKs' exception types.
 
 `send` is the suite's request: retries off (a retry would hide what the vendor said and
 multiply cassette interactions), never raises, and its Outcome holds plain JSON only.
@@ -25,31 +26,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from conformance.classify import Outcome
+from conformance.sdk_clients import new_client
 from conformance.sdk_refusals import summarize
 
-TIMEOUT_SECONDS = 60.0
 GEMINI_DEFAULT_MODEL = "gemini-2.5-flash"  # only when a Gemini caller names no model
-
-
-def new_client(protocol: str, base_url: str, api_key: str,
-               timeout: float = TIMEOUT_SECONDS) -> Any:
-    """The official SDK client of `protocol` at `base_url`, retries off."""
-    if protocol in {"openai_chat", "openai_responses"}:
-        import openai
-
-        return openai.OpenAI(api_key=api_key, base_url=base_url, max_retries=0,
-                             timeout=timeout)
-    if protocol == "anthropic":
-        import anthropic
-
-        return anthropic.Anthropic(api_key=api_key, base_url=base_url, max_retries=0,
-                                   timeout=timeout)
-    from google import genai
-    from google.genai import types
-
-    options = types.HttpOptions(base_url=base_url, timeout=int(timeout * 1000),
-                                retry_options=types.HttpRetryOptions(attempts=1))
-    return genai.Client(api_key=api_key, http_options=options)
 
 
 def create(protocol: str, client: Any, *, raw: bool = False) -> Callable[..., Any]:

@@ -18,7 +18,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
      "expectations", "evidence",
      "emulator", "scenarios.format", "scenarios.history", "scenarios.stream", "scenarios.load",
      "scenarios"),
-    ("clients",),
+    ("clients", "sdk_clients"),
     ("bodies", "backends", "scenarios.replay"),
     ("item", "batch"),
     ("probe", "publish"),

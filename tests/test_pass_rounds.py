@@ -10,6 +10,7 @@ import importlib
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,16 @@ LOCAL = sorted(name for name, step in NORMALIZE.STEPS.items() if step.local)
 Seen = list[tuple[str, Draft, Profile, Policy]]
 
 
-def _cases() -> Iterator[tuple[History, tuple[ToolSpec, ...], Mapping[str, object], Policy]]:
+Case = tuple[History, tuple[ToolSpec, ...], Mapping[str, object], Policy]
+
+
+@cache
+def _cases() -> tuple[Case, ...]:
+    """Built once per process: 17 providers read the same (immutable) histories."""
+    return tuple(_each_case())
+
+
+def _each_case() -> Iterator[Case]:
     for path in find_scenarios(ROOT / "scenarios"):
         s = load_scenario(path, root=ROOT)
         yield s.history, s.tools, s.options, Policy()

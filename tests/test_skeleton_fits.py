@@ -72,11 +72,20 @@ def _typed(drawn: tuple[Any, str]) -> Any:
     return {**value, "type": kind} if isinstance(value, dict) else value
 
 
+# One strategy per (spec, depth): `near` weights the shaped branch twice, and building it
+# twice at every level made the strategy tree exponential in depth (1.4 s per collection).
+_NEAR: dict[tuple[int, int], st.SearchStrategy[Any]] = {}
+
+
 def near(spec: Spec, depth: int = 0) -> st.SearchStrategy[Any]:
     """Values that mostly follow `spec`, sometimes not."""
     if depth >= 8:
         return ANY_JSON
-    return st.one_of(_shaped(spec, depth), _shaped(spec, depth), ANY_JSON)
+    key = (id(spec), depth)
+    if key not in _NEAR:
+        shaped = _shaped(spec, depth)
+        _NEAR[key] = st.one_of(shaped, shaped, ANY_JSON)
+    return _NEAR[key]
 
 
 def _shaped(spec: Spec, depth: int) -> st.SearchStrategy[Any]:
