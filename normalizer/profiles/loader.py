@@ -129,6 +129,11 @@ def load_profile(spec: str | Path | Profile) -> Profile:
     raise UnknownProviderError(text, PROVIDERS)
 
 
+# libyaml's safe loader where present (same data, ~9x faster than the pure-Python one, which
+# every process paid for 17 built-in profiles and every probed profile).
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @cache
 def _load_builtin(name: str) -> Profile:
     return _load_file(HERE / f"{name}.yaml", base_dir=HERE / "base")
@@ -136,10 +141,18 @@ def _load_builtin(name: str) -> Profile:
 
 def _load_file(path: Path, base_dir: Path) -> Profile:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = _safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise ProfileError(str(path), "yaml", str(exc)) from exc
     return profile_from_mapping(data, source=str(path), base_dir=base_dir, check_detectors=True)
+
+
+def _safe_load(text: str) -> Any:
+    loader = _LOADER(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path = HERE / "base",
