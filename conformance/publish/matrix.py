@@ -101,11 +101,16 @@ def _origin(r: Mapping[str, Any]) -> str:
     return str(source.get("backend", "unknown"))
 
 
-def render_json(results: Rows) -> str:
-    """The text of strictness.json: the summary and every result row."""
+def json_document(results: Rows) -> dict[str, Any]:
+    """What strictness.json holds: the summary and every result row."""
     results = rows_of(results)
-    return json.dumps({"summary": summary(results), "results": results}, indent=1,
-                      sort_keys=True, ensure_ascii=False) + "\n"
+    return {"summary": summary(results), "results": results}
+
+
+def render_json(results: Rows) -> str:
+    """The text of strictness.json (`json_document`, indented)."""
+    return json.dumps(json_document(results), indent=1, sort_keys=True,
+                      ensure_ascii=False) + "\n"
 
 
 def render_page(results: Rows) -> str:
