@@ -192,7 +192,16 @@ def _kinds() -> SimpleNamespace:
     """The exception types the mapper tells apart, from the SDKs this process has imported:
     an exception of an SDK's type cannot exist before its SDK is imported, and importing
     the other two would cost about two seconds of a CLI run or a plugin subprocess."""
-    return _kinds_of(frozenset(name for name in _SDK_MODULES if name in sys.modules))
+    return _kinds_of(frozenset(name for name in _SDK_MODULES if _imported(name)))
+
+
+def _imported(name: str) -> bool:
+    """Whether module `name` is in sys.modules and done importing: a probe's threads map
+    exceptions while another thread may still be importing an SDK (its module is then in
+    sys.modules without its attributes; none of its exceptions can exist yet)."""
+    module = sys.modules.get(name)
+    spec = getattr(module, "__spec__", None)
+    return module is not None and not getattr(spec, "_initializing", False)
 
 
 _SDK_MODULES = ("openai", "anthropic", "google.genai.errors", "vcr.errors")

@@ -149,3 +149,21 @@ def test_keyless_providers_run_live_without_a_key(monkeypatch: pytest.MonkeyPatc
         result = run_item(Item(load_scenario(SCENARIO), local, "normalized"), backends)
         backends.close()
     assert result.verdict.kind == "accept" and result.source["backend"] == "live"
+
+
+def test_an_sdk_still_importing_in_another_thread_is_not_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe maps exceptions in several threads while one of them may still be importing
+    an SDK: its module is then in sys.modules without its attributes yet (it was "partially
+    initialized module 'anthropic' has no attribute 'APIStatusError'")."""
+    import importlib.machinery
+    import sys
+    import types
+
+    half = types.ModuleType("anthropic")
+    half.__spec__ = importlib.machinery.ModuleSpec("anthropic", None)
+    half.__spec__._initializing = True  # type: ignore[attr-defined]  # what importlib sets
+    monkeypatch.setitem(sys.modules, "anthropic", half)
+    outcome = outcome_of_exception(openai.APIConnectionError(request=httpx2.Request(
+        "POST", "http://127.0.0.1:9/v1")))
+    assert outcome.failure == "connection"
