@@ -132,7 +132,7 @@ def parse_arguments(raw: str | Mapping[str, Any] | None, where: str = "arguments
     object, raises ArgumentsJSONError carrying the raw text."""
     if raw is None or raw == "":
         return JsonMap()
-    if isinstance(raw, Mapping):
+    if type(raw) is not str and isinstance(raw, Mapping):  # str first: the ABC test is slow
         return JsonMap(raw)
     try:
         value = json.loads(raw)
