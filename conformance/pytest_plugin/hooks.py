@@ -33,6 +33,7 @@ from conformance.pytest_plugin.state import (
     PUBLISHED_INI,
     RESULTS,
     SCENARIO_DIRS,
+    WARMUP,
 )
 
 INI = "conformance_scenarios"
@@ -69,7 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SCENARIO_DIRS] = dirs
     config.stash[RESULTS] = results = []
     config.addinivalue_line("markers", "conformance: a scenario × provider × mode item")
-    config.pluginmanager.register(ResultsSink(results), "conformance-results")
+    config.pluginmanager.register(ResultsSink(results, config), "conformance-results")
 
 
 def is_scenario_file(file_path: Path, dirs: tuple[Path, ...]) -> bool:
@@ -105,8 +106,9 @@ class ResultsSink:
     """Gathers the results carried by the reports (from xdist workers too) into the list
     kept in `config.stash[RESULTS]`. Registered only where the project opted in."""
 
-    def __init__(self, results: list[dict[str, Any]]) -> None:
+    def __init__(self, results: list[dict[str, Any]], config: pytest.Config) -> None:
         self.results = results
+        self.config = config
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Keep the result a scenario item put on its call report."""
@@ -114,7 +116,19 @@ class ResultsSink:
             return
         for name, value in report.user_properties:
             if name == PROPERTY:
+                if not self.results:
+                    _start_warmup(self.config)
                 self.results.append(json.loads(value))
+
+
+def _start_warmup(config: pytest.Config) -> None:
+    """Scenario items run here: where a published folder is named, start loading what its
+    check needs besides the results (published.Warmup), while the items still run."""
+    folder = config.getini(PUBLISHED_INI)
+    if folder and not hasattr(config, "workerinput") and WARMUP not in config.stash:
+        from conformance.pytest_plugin.published import Warmup
+
+        config.stash[WARMUP] = Warmup(config.rootpath / folder)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -150,7 +164,8 @@ def _check_published(session: pytest.Session, results: list[dict[str, Any]],
     from conformance.pytest_plugin.published import stale_pages
 
     root = session.config.rootpath
-    stale = stale_pages(results, root / folder, root=root)
+    stale = stale_pages(results, root / folder, root=root,
+                        warmup=session.config.stash.get(WARMUP, None))
     if not stale:
         return
     session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -12,6 +12,7 @@ import pytest
 if TYPE_CHECKING:
     from conformance.backends import Backends
     from conformance.providers import Provider
+    from conformance.pytest_plugin.published import Warmup
 
 # The folders named by the `conformance_scenarios` ini option; absent: the plugin is off.
 SCENARIO_DIRS = pytest.StashKey[tuple[Path, ...]]()
@@ -24,3 +25,5 @@ RESULTS = pytest.StashKey[list[dict[str, Any]]]()
 PROPERTY = "conformance-result"
 # The ini option naming the folder of the published strictness pages (hooks.py checks them).
 PUBLISHED_INI = "conformance_published"
+# Loads what that check needs besides the results, from the first scenario result on.
+WARMUP: pytest.StashKey[Warmup] = pytest.StashKey()
