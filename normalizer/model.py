@@ -155,6 +155,10 @@ class ToolCall:
         field must be added here too (tests/test_frozen_encoding.py checks)."""
         return _clone(ToolCall, self.name, self.arguments, new, self.extras, self.wire_arguments)
 
+    def with_extras(self, extras: JsonMap) -> ToolCall:
+        """A copy with other (frozen) extras, as `with_id` (the signature pass signs most calls)."""
+        return _clone(ToolCall, self.name, self.arguments, self.id, extras, self.wire_arguments)
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:

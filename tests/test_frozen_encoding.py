@@ -29,12 +29,15 @@ def test_call_keys_serialise_as_dumping_the_thawed_value_sorted() -> None:
 def test_with_id_and_with_call_id_are_replace_of_that_one_field() -> None:
     call = ToolCall("f", {"a": [1]}, "x", {"k": 1}, wire_arguments='{"a": [1]}')
     result = ToolResult("x", (Text("t"),), True, "f", {"k": 2}, {"v": [1]})
-    for before, after, changed in ((call, call.with_id("y"), "id"),
-                                   (result, result.with_call_id("y"), "call_id")):
+    extras = JsonMap({"k": 1, "s": "sig"})
+    for before, after, changed, value in (
+            (call, call.with_id("y"), "id", "y"),
+            (call, call.with_extras(extras), "extras", extras),
+            (result, result.with_call_id("y"), "call_id", "y")):
         for f in dataclasses.fields(before):  # every field, compared or not
-            want = "y" if f.name == changed else getattr(before, f.name)
+            want = value if f.name == changed else getattr(before, f.name)
             assert getattr(after, f.name) == want, f.name
-        assert after == dataclasses.replace(before, **{changed: "y"})
+        assert after == dataclasses.replace(before, **{changed: value})
 
 
 def test_with_parts_is_replace_of_the_parts() -> None:

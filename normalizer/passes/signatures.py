@@ -92,7 +92,7 @@ def _sign_turn(i: int, message: Message, *, foreign: bool, every: bool, placehol
 
 
 def _signed(call: ToolCall, placeholder: str) -> ToolCall:
-    return replace(call, extras=call.extras.merged(**{SIGNATURE_KEY: placeholder}))
+    return call.with_extras(call.extras.merged(**{SIGNATURE_KEY: placeholder}))
 
 
 def _where(i: int, j: int) -> str:
