@@ -50,6 +50,11 @@ def read_yaml(text: str) -> tuple[yaml.Node | None, Any, list[Problem]]:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = getattr(exc, "problem", None) or str(exc)
+        if "maximum nesting depth" in problem:
+            # Newer libyaml (PyYAML 6.0.4's wheels) stops at 1,000 levels in its scanner,
+            # which in flow context reads ahead of the events scan() walks; say it as
+            # scan() would, whichever library version the user has.
+            return None, None, [Problem(line, col, "", f"nested deeper than {MAX_DEPTH} levels")]
         return None, None, [Problem(line, col, "", f"not valid YAML: {problem}")]
     return node, data, []
 
