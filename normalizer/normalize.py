@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from normalizer.collector import collector_paused
 from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
@@ -266,6 +267,12 @@ def normalize(
     if policy.thinking is None:
         thinking = thinking_enabled(options or {}, profile.protocol)
         policy = replace(policy, thinking="on" if thinking else "off")
+    with collector_paused(len(history.messages)):
+        return _normalize(history, profile, policy, tools, budget, options)
+
+
+def _normalize(history: History, profile: Profile, policy: Policy, tools: Sequence[ToolSpec],
+               budget: Budget | int | None, options: Mapping[str, Any] | None) -> Normalized:
     draft = Draft(history=history, tools=tuple(tools), options=JsonMap(options or {}))
     changes: list[Change] = []
     if budget is not None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from normalizer.collector import collector_paused
 from normalizer.errors import UnknownProtocolError
 from normalizer.model import History, ToolSpec
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
@@ -29,7 +30,17 @@ def protocol_module(protocol: str) -> ModuleType:
 
 def parse(body: Mapping[str, Any], protocol: str) -> History:
     """A request body as the protocol's SDK would send it -> neutral History."""
-    return protocol_module(protocol).parse(body)
+    module = protocol_module(protocol)
+    with collector_paused(_length(body)):
+        return module.parse(body)
+
+
+def _length(body: Mapping[str, Any]) -> int:
+    """How many messages (contents, input items) a body holds, as far as a glance tells."""
+    if not isinstance(body, Mapping):
+        return 0  # the protocol's parse says what is wrong with it
+    turns = body.get("messages") or body.get("contents") or body.get("input")
+    return len(turns) if isinstance(turns, list) else 0
 
 
 def render(
@@ -42,5 +53,6 @@ def render(
 ) -> dict[str, Any]:
     """Neutral History -> the request body the protocol's SDK would send (faithfully)."""
     module = protocol_module(protocol)
-    return module.render(history, tools=tools, model=model or DEFAULT_MODEL[protocol],
-                         options=options)
+    with collector_paused(len(history.messages)):
+        return module.render(history, tools=tools, model=model or DEFAULT_MODEL[protocol],
+                             options=options)
