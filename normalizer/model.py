@@ -212,7 +212,6 @@ class Thinking:
 
 Part: TypeAlias = Text | ToolCall | ToolResult | Thinking | Media | Opaque
 PART_TYPES: tuple[type, ...] = (Text, ToolCall, ToolResult, Thinking, Media, Opaque)
-_P = TypeVar("_P", ToolCall, ToolResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,27 +256,37 @@ class Message:
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The message's ToolCall parts, in order."""
         calls = self._calls
-        if calls is None:
-            calls = _only(self.parts, ToolCall)
-            object.__setattr__(self, "_calls", calls)
-        return calls
+        return self._sort()[0] if calls is None else calls
 
     @property
     def tool_results(self) -> tuple[ToolResult, ...]:
         """The message's ToolResult parts, in order."""
         results = self._results
-        if results is None:
-            results = _only(self.parts, ToolResult)
-            object.__setattr__(self, "_results", results)
-        return results
+        return self._sort()[1] if results is None else results
+
+    def _sort(self) -> tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]:
+        """Both caches in one walk of the parts (the passes ask every message for both)."""
+        found = _sorted(self.parts)
+        object.__setattr__(self, "_calls", found[0])
+        object.__setattr__(self, "_results", found[1])
+        return found
 
 
-def _only(parts: tuple[Part, ...], kind: type[_P]) -> tuple[_P, ...]:
-    """The parts of `kind`: `parts` itself when all are (one tuple fewer per tool message
-    for the collector to walk), without a list for a lone part."""
-    found = (parts if isinstance(parts[0], kind) else ()) if len(parts) == 1 else tuple(
-        [p for p in parts if isinstance(p, kind)])
-    return parts if len(found) == len(parts) else found  # type: ignore[return-value]
+def _sorted(parts: tuple[Part, ...]) -> tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]:
+    """The calls and the results among `parts`: `parts` itself where all parts are of one
+    of the two kinds (one tuple fewer per message for the collector to walk)."""
+    if len(parts) == 1:
+        part = parts[0]
+        if isinstance(part, ToolCall):
+            return parts, ()  # type: ignore[return-value]
+        return ((), parts) if isinstance(part, ToolResult) else ((), ())  # type: ignore[return-value]
+    calls = [p for p in parts if isinstance(p, ToolCall)]
+    if len(calls) == len(parts):
+        return parts, ()  # type: ignore[return-value]
+    results = [p for p in parts if isinstance(p, ToolResult)]
+    if len(results) == len(parts):
+        return (), parts  # type: ignore[return-value]
+    return tuple(calls), tuple(results)
 
 
 @dataclass(frozen=True, slots=True)
