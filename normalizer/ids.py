@@ -204,6 +204,13 @@ def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
 
 def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
     """A new id for a call that had none, derived from `key` (name, arguments, occurrence)."""
+    # fresh_value's first salt, without its generators: one id per id-less call (every
+    # Gemini call on its way to another vendor), nearly always the first candidate.
+    number = _hashed(key, 0)
+    accepts = _acceptor(rule)
+    for value in _hashes(number, _base62(number, 24), rule):
+        if value not in taken and accepts(value):
+            return value
     return fresh_value(key, rule, taken, _hash_only_candidates)
 
 

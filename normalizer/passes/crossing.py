@@ -49,7 +49,7 @@ def cross_parts(draft: Draft, profile: Profile,
     changes: list[Change] = []
     messages = []
     for m, message in enumerate(draft.history.messages):
-        if all(map(_native, message.parts)):  # the common case: no list, no tuple to compare
+        if _all_native(message.parts):  # the common case: no list, no tuple to compare
             messages.append(message)
             continue
         parts: list[Part] = []
@@ -70,6 +70,21 @@ def cross_parts(draft: Draft, profile: Profile,
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history), tuple(changes)
+
+
+def _all_native(parts: tuple[Part, ...]) -> bool:
+    """`all(map(_native, parts))`, with the model's own types told apart by identity first:
+    this pass is the first to read every part of a history (8 ms of a 10,000-message
+    normalize went here)."""
+    for part in parts:
+        kind = type(part)
+        if kind is Text or kind is ToolCall or kind is Thinking:
+            continue
+        if kind is ToolResult and type(part.content) is str and part.value is None:  # type: ignore[union-attr]
+            continue
+        if not _native(part):
+            return False
+    return True
 
 
 def _native(part: Part) -> bool:

@@ -158,12 +158,14 @@ def assign_missing_call_ids(
     if not idless_calls and not idless_results:
         return draft, ()
     messages = list(draft.history.messages)
-    taken = set(_call_ids(draft.history))
+    taken = _id_set(messages)
     seen: dict[str, int] = {}
     assigned: dict[str, None] = {}
     changes: list[Change] = []
     rule = id_constraint(profile)  # read once, not per call turn
-    for i, message in enumerate(messages):
+    # Only the call turns with something to do, in order (not every message of the history).
+    for i in sorted(idless_calls.union([r - 1 for r in idless_results])):
+        message = messages[i]
         if message.role != "assistant" or not message.tool_calls:
             continue
         if i in idless_calls:  # else _name_calls renames nothing
@@ -177,6 +179,14 @@ def assign_missing_call_ids(
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history,
                    id_map=JsonMap({**draft.id_map, **assigned})), tuple(changes)
+
+
+def _id_set(messages: list[Message]) -> set[str]:
+    """Every call and result id of `messages` (what `_call_ids` holds, without the order)."""
+    ids = {c.id for m in messages for c in m.tool_calls}
+    ids.update(r.call_id for m in messages for r in m.tool_results)
+    ids.discard(None)  # type: ignore[arg-type]
+    return ids  # type: ignore[return-value]
 
 
 def _idless(messages: tuple[Message, ...]) -> tuple[set[int], set[int]]:
