@@ -42,6 +42,10 @@ class Constraint:
         """Whether `value` is non-empty and satisfies the pattern and length limit."""
         return _acceptor(self)(value)
 
+    def acceptor(self) -> Callable[[str], bool]:
+        """`accepts` as one function, for checking many values (compiled once per rule)."""
+        return _acceptor(self)
+
     @property
     def active(self) -> bool:
         """Whether the constraint limits anything at all."""

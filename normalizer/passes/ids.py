@@ -87,6 +87,9 @@ def rewrite_tool_call_ids(
     rule = id_constraint(profile)
     if not rule.active:
         return draft, ()
+    messages = list(draft.history.messages)
+    if all(map(rule.acceptor(), _id_set(messages))):  # the common case: no map to build
+        return draft, ()
     renames = id_map(_call_ids(draft.history), rule)
     if not renames:
         return draft, ()
@@ -199,10 +202,16 @@ def _idless(messages: tuple[Message, ...]) -> tuple[set[int], set[int]]:
         role = message.role
         if role != "tool":
             run_start = i + 1
-            if role == "assistant" and any(c.id is None for c in message.tool_calls):
-                calls.add(i)
-        elif any(r.call_id is None for r in message.tool_results):
-            results.add(run_start)
+            if role == "assistant":
+                for call in message.tool_calls:  # a loop, not any(): no generator per message
+                    if call.id is None:
+                        calls.add(i)
+                        break
+            continue
+        for result in message.tool_results:
+            if result.call_id is None:
+                results.add(run_start)
+                break
     return calls, results
 
 
