@@ -105,21 +105,27 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
     messages = list(history.messages)
     changes: list[Change] = []
     for i, message in enumerate(messages):
-        if not any(c.id in renames for c in message.tool_calls) and \
-                not any(r.call_id in renames for r in message.tool_results):
+        if not message.tool_calls and not message.tool_results:
             continue
-        parts = list(message.parts)
-        for j, part in enumerate(parts):
-            if isinstance(part, ToolCall) and part.id in renames:
-                new = renames[part.id]
-                parts[j] = part.with_id(new)
-                changes.append(_renamed("tool call id", part.id, new, f"messages[{i}].parts[{j}]"))
-            elif isinstance(part, ToolResult) and part.call_id in renames:
-                new = renames[part.call_id]
-                parts[j] = part.with_call_id(new)
-                changes.append(_renamed("tool result call_id", part.call_id, new,
-                                        f"messages[{i}].parts[{j}]"))
-        messages[i] = message.with_parts(tuple(parts))
+        parts: list[Part] | None = None  # made at the first renamed part
+        for j, part in enumerate(message.parts):
+            kind = type(part)
+            if kind is ToolCall or (kind is not ToolResult and isinstance(part, ToolCall)):
+                old, what = part.id, "tool call id"  # type: ignore[union-attr]
+            elif isinstance(part, ToolResult):
+                old, what = part.call_id, "tool result call_id"
+            else:
+                continue
+            new = renames.get(old) if old is not None else None
+            if new is None:
+                continue
+            if parts is None:
+                parts = list(message.parts)
+            parts[j] = part.with_id(new) if what == "tool call id" else \
+                part.with_call_id(new)  # type: ignore[union-attr]
+            changes.append(_renamed(what, old, new, f"messages[{i}].parts[{j}]"))
+        if parts is not None:
+            messages[i] = message.with_parts(tuple(parts))
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
