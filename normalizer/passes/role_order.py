@@ -48,7 +48,23 @@ def fix_role_order(
     plain = {role: wire_role(profile, role) for role in ROLES}
     last = ""  # the wire role the previous piece ends with (read once per piece)
     for m, message in enumerate(_lift_systems(draft.history.messages, profile, bad, changes)):
-        pieces = [message] if not split or message.role != "tool" \
+        role = message.role
+        first = plain[role]
+        if (first != "tool" and (role != "tool" or not split)) or (
+                role == "tool" and len(message.tool_results) == len(message.parts)):
+            # The common cases, spelled out (what the loop below does with one piece whose
+            # wire roles all are `first`): a message that stays whole as one wire role, and
+            # a tool message of results only (nothing beside them to split off or send as a
+            # user message): every message of a long history comes here.
+            if out and (last, first) in wrong:
+                bridge = _bridge(last, first, bad)
+                if bridge is not None:
+                    out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
+                    changes.append(_bridged(bridge, role, m))
+            out.append(message)
+            last = first
+            continue
+        pieces = [message] if not split or role != "tool" \
             else _split_text(message, m, split, changes)
         for piece in pieces:
             first = plain[piece.role]
@@ -57,14 +73,18 @@ def fix_role_order(
                 bridge = _bridge(last, wires[0], bad)
                 if bridge is not None:
                     out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
-                    changes.append(Change("fix_role_order", "insert-bridge-message",
-                                          f"added a labelled {bridge} message before this "
-                                          f"{piece.role} message", f"messages[{m}]", True))
+                    changes.append(_bridged(bridge, piece.role, m))
             out.append(piece)
             last = wires[-1]
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _bridged(bridge: str, role: str, m: int) -> Change:
+    return Change("fix_role_order", "insert-bridge-message",
+                  f"added a labelled {bridge} message before this {role} message",
+                  f"messages[{m}]", True)
 
 
 def _lift_systems(messages: Sequence[Message], profile: Profile,
