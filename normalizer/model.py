@@ -8,8 +8,10 @@ plain `dict`/`list` with `thaw` when a body is rendered.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any, Literal, TypeAlias, TypeVar
 
 # Re-exported: the model's JSON values have always been imported from here.
@@ -302,6 +304,15 @@ def _sorted(parts: tuple[Part, ...]) -> tuple[tuple[ToolCall, ...], tuple[ToolRe
     if len(results) == len(parts):
         return (), parts  # type: ignore[return-value]
     return tuple(calls), tuple(results)
+
+
+def part_types(messages: Iterable[Message]) -> set[type]:
+    """The types of all parts of `messages`, read with C loops (a pass that deals with one
+    kind of part can tell at once that a long history holds none)."""
+    return set(map(type, chain.from_iterable(map(_PARTS, messages))))
+
+
+_PARTS = attrgetter("parts")
 
 
 @dataclass(frozen=True, slots=True)

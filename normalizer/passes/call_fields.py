@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.model import (
+    EMPTY,
     STREAM_MARKERS,
     WIRE_MARKERS,
     Change,
     JsonMap,
     Message,
-    Part,
     Text,
     ToolCall,
     ToolResult,
@@ -154,25 +154,30 @@ def drop_unknown_message_fields(
     """
     allowed = profile.param("unknown-message-field", "allowed", {}) or {}
     unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS
+    keeps = {role: frozenset(known) | unwritten for role, known in allowed.items()}
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
-        known = allowed.get(message.role)
-        if known is None:
+        keep = keeps.get(message.role)
+        if keep is None:
             out.append(message)
             continue
-        keep = set(known) | unwritten
-        own = _unknown(message.extras, keep)
-        parts: list[Part] = []
+        # Most messages and parts share the one empty map: nothing to read there.
+        own = [] if message.extras is EMPTY else _unknown(message.extras, keep)
         extra = list(own)
-        for part in message.parts:
-            gone = _unknown(part.extras, keep) if isinstance(part, ToolResult) else []
-            extra += gone
-            parts.append(replace(part, extras=part.extras.without(*gone)) if gone else part)
+        gone: dict[int, list[str]] = {}  # part index -> its fields to drop
+        for j, part in enumerate(message.parts):
+            if isinstance(part, ToolResult) and part.extras is not EMPTY:
+                found = _unknown(part.extras, keep)
+                if found:
+                    gone[j] = found
+                    extra += found
         if not extra:
             out.append(message)
             continue
-        out.append(replace(message, parts=tuple(parts), extras=message.extras.without(*own)))
+        parts = tuple(replace(part, extras=part.extras.without(*gone[j]))  # type: ignore[union-attr]
+                      if j in gone else part for j, part in enumerate(message.parts))
+        out.append(replace(message, parts=parts, extras=message.extras.without(*own)))
         changes.append(Change("drop_unknown_message_fields", "drop-message-field",
                               f"dropped {', '.join(map(repr, dict.fromkeys(extra)))} from a "
                               f"{message.role} message (the target rejects unknown fields)",
