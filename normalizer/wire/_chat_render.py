@@ -11,6 +11,7 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    EMPTY,
     History,
     Media,
     Message,
@@ -156,7 +157,7 @@ def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
         return thaw(call.data)
     arguments = call_arguments(call, "arguments")
     extras = call.extras
-    if not extras:
+    if extras is EMPTY or not extras:
         fn = {"name": call.name, "arguments": arguments}
         return {"type": "function", "function": fn} if call.id is None else \
             {"id": call.id, "type": "function", "function": fn}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from normalizer.model import STREAM_MARKERS, WIRE_MARKERS, JsonMap, thaw
+from normalizer.model import EMPTY, STREAM_MARKERS, WIRE_MARKERS, JsonMap, thaw
 from normalizer.protocols import foreign_extras
 
 
@@ -22,7 +22,7 @@ def skipped(protocol: str, *handled: str) -> frozenset[str]:
 def written(extras: JsonMap, protocol: str, handled: tuple[str, ...]) -> dict[str, Any]:
     """Extras as wire fields; they never overwrite a field the renderer itself defines
     (`handled`)."""
-    if not extras:
+    if extras is EMPTY or not extras:
         return {}
     skip = skipped(protocol, *handled)
     return {k: thaw(v) for k, v in extras.items() if k not in skip}

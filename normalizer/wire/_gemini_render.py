@@ -105,7 +105,7 @@ def _render_message(message: Message, names: Mapping[int, str]) -> dict[str, Any
                 parts.append(_render_part(part))
     else:
         parts = [_render_part(part) for part in message.parts]
-    if not message.extras:
+    if message.extras is EMPTY or not message.extras:
         return {"role": role, "parts": parts}
     return {"role": role, "parts": parts,
             **written(message.extras, PROTOCOL, ("role", "parts"))}
@@ -128,7 +128,7 @@ def _render_part(part: Part, name: str | None = None) -> dict[str, Any]:
         out = _media_wire(part)
     else:
         out = {"functionResponse": _render_response(part, name)}
-    if not part.extras:  # most parts: nothing more to write (a profiled path)
+    if part.extras is EMPTY or not part.extras:  # most parts: nothing more to write
         return out
     if SIGNATURE in part.extras:
         out["thoughtSignature"] = part.extras[SIGNATURE]
@@ -140,7 +140,7 @@ def _render_thinking(part: Thinking) -> dict[str, Any]:
     out: dict[str, Any] = {"text": part.text, "thought": True}
     if part.signature is not None:
         out["thoughtSignature"] = part.signature
-    if not part.extras:
+    if part.extras is EMPTY or not part.extras:
         return out
     return {**out, **written(part.extras, PROTOCOL, (*out, SIGNATURE))}
 
@@ -149,7 +149,7 @@ def _render_call(call: ToolCall) -> dict[str, Any]:
     out: dict[str, Any] = {"id": call.id} if call.id is not None else {}
     out["name"] = call.name
     out["args"] = call.arguments if isinstance(call.arguments, str) else call.arguments.thaw()
-    if not call.extras:
+    if call.extras is EMPTY or not call.extras:
         return out
     return {**out, **written(call.extras.get("function_call", EMPTY), PROTOCOL, tuple(out))}
 
@@ -173,7 +173,7 @@ def _render_response(result: ToolResult, name: str | None = None) -> dict[str, A
         [p for p in result.content if isinstance(p, Media)]
     if media:
         out["parts"] = [_media_wire(m) for m in media]
-    if not result.extras:
+    if result.extras is EMPTY or not result.extras:
         return out
     fields = result.extras.get("function_response", EMPTY)
     return {**out, **written(fields, PROTOCOL, tuple(out))}

@@ -9,7 +9,17 @@ from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
 from normalizer.json_values import CompactEncoder
-from normalizer.model import JsonMap, Media, Message, Opaque, Text, ToolCall, ToolResult, thaw
+from normalizer.model import (
+    EMPTY,
+    JsonMap,
+    Media,
+    Message,
+    Opaque,
+    Text,
+    ToolCall,
+    ToolResult,
+    thaw,
+)
 from normalizer.tools import parse_arguments
 from normalizer.wire._media import chat_media, chat_wire, responses_media, responses_wire
 
@@ -108,7 +118,7 @@ def content_to_wire(texts: Sequence[ContentPart], default_type: str, skip: Colle
     not write (`skip`) do not make a Text less plain."""
     if len(texts) == 1 and form != "array" and isinstance(texts[0], Text):
         extras = texts[0].extras
-        if not extras or all(key in skip for key in extras):
+        if extras is EMPTY or not extras or all(key in skip for key in extras):
             return texts[0].text
     return [part_to_wire(t, default_type, skip, protocol) for t in texts]
 
@@ -162,7 +172,7 @@ def call_arguments(call: ToolCall, where: str) -> str:
 def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
                 skip: Iterable[str] = ()) -> dict[str, Any]:
     """Modelled fields first; extras add only keys the fields do not already hold."""
-    if not extras:
+    if extras is EMPTY or not extras:
         return fields
     ignored = skip if isinstance(skip, frozenset) else set(skip)
     for key, value in extras.items():

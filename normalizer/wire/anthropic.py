@@ -23,6 +23,7 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    EMPTY,
     History,
     Media,
     Message,
@@ -219,7 +220,7 @@ def _render_message(message: Message) -> dict[str, Any]:
         content: str | list[dict[str, Any]] = [_render_block(p) for p in message.parts]
     else:
         content = _render_content(message.parts, message.extras.get("content_form"))
-    if not message.extras:  # most messages: no merge with an empty extras dict
+    if message.extras is EMPTY or not message.extras:  # most: no merge with empty extras
         return {"role": role, "content": content}
     return {"role": role, "content": content,
             **written(message.extras, PROTOCOL, ("role", "content"))}
@@ -244,7 +245,7 @@ def _render_block(part: Part) -> dict[str, Any]:
                                   "Anthropic; the crossing pass converts it")
         return block
     block = _render_own_fields(part)
-    if not part.extras:
+    if part.extras is EMPTY or not part.extras:
         return block
     return {**block, **written(part.extras, PROTOCOL, _OWN_KEYS[block["type"]])}
 
