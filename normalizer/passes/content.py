@@ -100,7 +100,7 @@ def _filled(message: Message, thinking_counts: bool) -> bool:
     """Whether `_fill` would keep `message` as it is: some content (a tool message: every
     result has some output)."""
     if message.role == "tool":
-        return not any(isinstance(p, ToolResult) and _no_output(p) for p in message.parts)
+        return _results_filled(message.parts)
     for part in message.parts:
         if isinstance(part, Text):
             if part.text.strip():
@@ -108,6 +108,20 @@ def _filled(message: Message, thinking_counts: bool) -> bool:
         elif thinking_counts or not isinstance(part, Thinking):
             return True
     return False
+
+
+def _results_filled(parts: tuple[Part, ...]) -> bool:
+    """No result among `parts` without output: a loop, not any(), since this runs for every
+    tool message, with `_no_output` of a text result spelled out."""
+    for part in parts:
+        if isinstance(part, ToolResult):
+            content = part.content
+            if type(content) is str:
+                if part.value is None and not content.strip():
+                    return False
+            elif _no_output(part):
+                return False
+    return True
 
 
 def _fill(message: Message, where: str,

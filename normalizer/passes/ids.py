@@ -245,6 +245,14 @@ def _name_calls(
     return (message.with_parts(tuple(parts)) if changes else message), changes, new_ids
 
 
+def _open_call(open_calls: list[ToolCall], name: str | None) -> ToolCall | None:
+    """The first open call named `name`; for a result with no name, the first open call."""
+    for call in open_calls:  # a loop, not next(generator): one per id-less result
+        if call.name == name:
+            return call
+    return open_calls[0] if name is None else None
+
+
 def _pair_results(messages: list[Message], i: int) -> list[Change]:
     """Give id-less results in the tool messages right after call turn `i` the ids of the
     calls still unanswered there: same name first, else the next one in order."""
@@ -255,22 +263,25 @@ def _pair_results(messages: list[Message], i: int) -> list[Change]:
     open_calls = [c for c in messages[i].tool_calls if c.id not in answered]
     changes: list[Change] = []
     for k in range(i + 1, end):
-        before = len(changes)
-        parts = list(messages[k].parts)
-        for j, part in enumerate(parts):
-            if not isinstance(part, ToolResult) or part.call_id is not None or not open_calls:
+        message = messages[k]
+        parts: list[Part] | None = None  # copied at the first paired result
+        for j, part in enumerate(message.parts):
+            if not open_calls:
+                break
+            if not isinstance(part, ToolResult) or part.call_id is not None:
                 continue
-            match = next((c for c in open_calls if c.name == part.name), None)
-            if match is None and part.name is None:
-                match = open_calls[0]
+            name = part.name
+            match = _open_call(open_calls, name)
             if match is None:
                 continue
             open_calls.remove(match)
+            if parts is None:
+                parts = list(message.parts)
             parts[j] = part.with_call_id(match.id)
             changes.append(Change("assign_missing_call_ids", "pair-tool-result-id",
-                                  f"result {part.name or ''!r} had no call id; paired with call "
+                                  f"result {name or ''!r} had no call id; paired with call "
                                   f"{match.id!r} by name and position",
                                   f"messages[{k}].parts[{j}]", True))
-        if len(changes) > before:
-            messages[k] = messages[k].with_parts(tuple(parts))
+        if parts is not None:
+            messages[k] = message.with_parts(tuple(parts))
     return changes
