@@ -14,7 +14,8 @@ there, not worth touching process-wide state.
 The pause is process-wide (the collector is), so it is counted across threads: the
 collector is turned back on when the last pause in any thread ends, and only if it was on
 when the first began. A program that turns the collector off itself while a pause is
-running has it turned back on at the end of that pause.
+running has it turned back on at the end of that pause. A program that wants its collector
+left alone whatever the size sets `normalizer.collector.PAUSE_FROM = sys.maxsize`.
 """
 
 from __future__ import annotations

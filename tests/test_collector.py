@@ -37,6 +37,12 @@ def test_long_histories_pause_it_and_turn_it_back_on_even_after_an_error() -> No
     assert gc.isenabled() and not is_paused()
 
 
+def test_a_program_can_turn_the_pause_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("normalizer.collector.PAUSE_FROM", sys.maxsize)
+    with collector_paused(10**9):
+        assert gc.isenabled() and not is_paused()
+
+
 def test_a_collector_the_program_turned_off_stays_off() -> None:
     gc.disable()
     with collector_paused(PAUSE_FROM):
