@@ -84,7 +84,8 @@ def _object(required: tuple[str, ...], fields: dict[str, Fits]) -> Fits:
 
 def _by_type(cases: dict[str, Fits], default: Fits) -> Fits:
     def fits_by_type(value: Any) -> bool:  # as ByType.pick: the case its `type` names
-        kind = value.get("type") if isinstance(value, Mapping) else None
+        kind = value.get("type") if type(value) is dict or isinstance(value, Mapping) \
+            else None  # dict first, as in fits_object
         return (cases.get(kind, default) if isinstance(kind, str) else default)(value)
     return fits_by_type
 

@@ -114,8 +114,10 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
     the nested object holds (file_data or file_id): the vendor's `file` part is flat."""
     msgs = entries(body)
     for i, now in enumerate(roles(body)):
-        content = msgs[i].get("content") if isinstance(msgs[i], Mapping) else None
-        if not isinstance(content, Sequence) or isinstance(content, str | bytes):
+        msg = msgs[i]  # exact types first: the ABC checks ran for every message
+        content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
+        if type(content) is not list and (
+                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
             continue
         for j, part in enumerate(content):
             if isinstance(part, Mapping) and part.get("type") == "file" \
