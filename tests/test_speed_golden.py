@@ -207,3 +207,80 @@ def check_digest(seed: int, provider: str) -> str:
 @pytest.mark.parametrize("provider", [*PROVIDERS, "openai_responses"])
 def test_check_finds_byte_identical_violations(seed: int, provider: str) -> None:
     assert check_digest(seed, provider) == CHECK_GOLDEN[f"{seed}/{provider}"]
+
+
+# The other built-in providers, whole 300-message history of the first seed, computed by main
+# at the sixth session's start (657ff1a), before its speed work (the collector pause, the
+# slot-setter copies, the spelled-out walks): output must not move with speed work.
+OTHER_GOLDEN: dict[str, dict[str, str]] = {
+    "azure_openai": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "cerebras": {
+        "body": "f028c34d898b2536dd5ce409eba2aaea30b39d5eb4def6e0a61439cc8286a19d",
+        "changes": "33a5092a9add4a01eb6d4ca2f63323fd27ab9daa246878f8aaa4773f200b0910",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "dashscope": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "deepseek": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "fireworks": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "groq": {
+        "body": "f028c34d898b2536dd5ce409eba2aaea30b39d5eb4def6e0a61439cc8286a19d",
+        "changes": "fe0da5d1e8010a17924a8cb63f3f7fdd067ecb52f6b75914cb13d14608c6a1eb",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "moonshot": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "ollama": {
+        "body": "fe761b5872748e769eae2c608472cc624453bcaa67617b17a2594a38e7c960d2",
+        "changes": "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "openai_responses": {
+        "body": "296dcae918641a485f9225f08e48c667b4f0e4e137d14a192d01b82e7b9198b1",
+        "changes": "0480354241744d895816e760f1be92d1402763f0505215b0b0c8f2dd58f6f186",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "openrouter": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "together": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "vllm": {
+        "body": "fe761b5872748e769eae2c608472cc624453bcaa67617b17a2594a38e7c960d2",
+        "changes": "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+    "xai": {
+        "body": "a59ab46cd8c005cb979531d7b89f9b64d962e78de4f42f47fc6571a129b7be7d",
+        "changes": "d9497296a0c41a4fbc2a3cce145a5a2d7741c48ab605481c04a98a4bb2aa24bc",
+        "maps": "d827049039f82a8b65a9b0f52e637cf3bc5d1e0dec7d6198edf901a5e3dcae7d",
+    },
+}
+
+
+@pytest.mark.parametrize("provider", sorted(OTHER_GOLDEN))
+def test_every_other_provider_is_byte_identical_too(provider: str) -> None:
+    assert outcome(histories.SEED, provider, None) == OTHER_GOLDEN[provider]
