@@ -8,6 +8,7 @@ plain `dict`/`list` with `thaw` when a body is rendered.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
@@ -49,13 +50,10 @@ _T = TypeVar("_T")
 def _clone(cls: type[_T], *values: Any) -> _T:
     """A slotted dataclass from every field's value, in order, already frozen: no __init__
     or __post_init__ (Mistral rewrites every id of a history)."""
-    maker = _MAKERS.get(cls) or _MAKERS.setdefault(cls, slot_maker(cls))
-    return maker(*values)  # type: ignore[no-any-return]
+    return slot_maker(cls)(*values)  # type: ignore[no-any-return]
 
 
-_MAKERS: dict[type, Callable[..., Any]] = {}
-
-
+@functools.cache
 def slot_maker(cls: type) -> Callable[..., Any]:
     """A function of one argument per slot, in order, that makes an instance of the slotted
     dataclass `cls` through the slots' own setters (the member descriptors), without its
@@ -345,4 +343,3 @@ class Change:
     what: str
     where: str
     lossless: bool
-

@@ -52,10 +52,7 @@ def send_documents_as_urls(draft: Draft, profile: Profile,
     changes: list[Change] = []
     out: list[Message] = []
     for m, message in enumerate(draft.history.messages):
-        for part in message.parts:  # a plain loop: a generator per message cost twice this
-            if isinstance(part, Media) and _nested_file(part):
-                break
-        else:
+        if not any(_nested_file(p) for p in message.parts):
             out.append(message)
             continue
         parts: list[Part] = []

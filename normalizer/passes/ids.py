@@ -7,7 +7,7 @@ can map the vendor's response back to the ids it knows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from normalizer.ids import Constraint, call_id_for, compose, id_map
@@ -87,8 +87,7 @@ def rewrite_tool_call_ids(
     rule = id_constraint(profile)
     if not rule.active:
         return draft, ()
-    messages = list(draft.history.messages)
-    if all(map(rule.acceptor(), _id_set(messages))):  # the common case: no map to build
+    if all(map(rule.acceptor(), _id_set(draft.history.messages))):  # the common case
         return draft, ()
     renames = id_map(_call_ids(draft.history), rule)
     if not renames:
@@ -109,20 +108,19 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
             continue
         parts: list[Part] | None = None  # made at the first renamed part
         for j, part in enumerate(message.parts):
-            kind = type(part)
-            if kind is ToolCall or (kind is not ToolResult and isinstance(part, ToolCall)):
-                old, what = part.id, "tool call id"  # type: ignore[union-attr]
-            elif isinstance(part, ToolResult):
-                old, what = part.call_id, "tool result call_id"
+            if isinstance(part, ToolCall) and part.id in renames:
+                old, new = part.id, renames[part.id]
+                copy: Part = part.with_id(new)
+                what = "tool call id"
+            elif isinstance(part, ToolResult) and part.call_id in renames:
+                old, new = part.call_id, renames[part.call_id]
+                copy = part.with_call_id(new)
+                what = "tool result call_id"
             else:
-                continue
-            new = renames.get(old) if old is not None else None
-            if new is None:
                 continue
             if parts is None:
                 parts = list(message.parts)
-            parts[j] = part.with_id(new) if what == "tool call id" else \
-                part.with_call_id(new)  # type: ignore[union-attr]
+            parts[j] = copy
             changes.append(_renamed(what, old, new, f"messages[{i}].parts[{j}]"))
         if parts is not None:
             messages[i] = message.with_parts(tuple(parts))
@@ -190,7 +188,7 @@ def assign_missing_call_ids(
                    id_map=JsonMap({**draft.id_map, **assigned})), tuple(changes)
 
 
-def _id_set(messages: list[Message]) -> set[str]:
+def _id_set(messages: Sequence[Message]) -> set[str]:
     """Every call and result id of `messages` (what `_call_ids` holds, without the order)."""
     ids = {c.id for m in messages for c in m.tool_calls}
     ids.update(r.call_id for m in messages for r in m.tool_results)

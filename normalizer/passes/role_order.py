@@ -57,10 +57,7 @@ def fix_role_order(
             # a tool message of results only (nothing beside them to split off or send as a
             # user message): every message of a long history comes here.
             if out and (last, first) in wrong:
-                bridge = _bridge(last, first, bad)
-                if bridge is not None:
-                    out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
-                    changes.append(_bridged(bridge, role, m))
+                _add_bridge(out, changes, _bridge(last, first, bad), role, m)
             out.append(message)
             last = first
             continue
@@ -70,10 +67,7 @@ def fix_role_order(
             first = plain[piece.role]
             wires = (first,) if first != "tool" else wire_roles(piece, profile)
             if out and (last, wires[0]) in wrong:
-                bridge = _bridge(last, wires[0], bad)
-                if bridge is not None:
-                    out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
-                    changes.append(_bridged(bridge, piece.role, m))
+                _add_bridge(out, changes, _bridge(last, wires[0], bad), piece.role, m)
             out.append(piece)
             last = wires[-1]
     if not changes:
@@ -81,10 +75,15 @@ def fix_role_order(
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _bridged(bridge: str, role: str, m: int) -> Change:
-    return Change("fix_role_order", "insert-bridge-message",
-                  f"added a labelled {bridge} message before this {role} message",
-                  f"messages[{m}]", True)
+def _add_bridge(out: list[Message], changes: list[Change], bridge: str | None, role: str,
+                m: int) -> None:
+    """The labelled `bridge` message (if a role bridges the two) before message `m`."""
+    if bridge is None:
+        return
+    out.append(Message(bridge, (Text(BRIDGE_TEXT[bridge]),)))
+    changes.append(Change("fix_role_order", "insert-bridge-message",
+                          f"added a labelled {bridge} message before this {role} message",
+                          f"messages[{m}]", True))
 
 
 def _lift_systems(messages: Sequence[Message], profile: Profile,
