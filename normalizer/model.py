@@ -264,6 +264,16 @@ class Message:
         return _clone(Message, self.role, parts if type(parts) is tuple else tuple(parts),
                       self.origin, self.extras, None, None)
 
+    def with_renamed_parts(self, parts: tuple[Part, ...]) -> Message:
+        """`with_parts` for `parts` that replace calls with calls and results with results,
+        one for one (an id or a name changed). The calls and results caches carry over
+        where they are the parts themselves or empty, so the next pass to ask does not sort
+        the parts again: an id rename for Mistral remakes most messages of a history."""
+        old, calls, results = self.parts, self._calls, self._results
+        return _clone(Message, self.role, parts, self.origin, self.extras,
+                      parts if calls is old else (calls if calls == () else None),
+                      parts if results is old else (results if results == () else None))
+
     @property
     def text(self) -> str:
         """The message's Text parts joined (thinking, calls and results left out)."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from normalizer.model import JsonMap, Message, Text, ToolCall, ToolResult, thaw
+import pytest
+
+from normalizer.model import JsonMap, Message, Part, Text, ToolCall, ToolResult, thaw
 from normalizer.passes.ids import _CANONICAL
 from normalizer.wire._openai_common import arguments_to_wire
 
@@ -48,3 +50,28 @@ def test_with_parts_is_replace_of_the_parts() -> None:
             want = (Text("b"),) if f.name == "parts" else getattr(message, f.name)
             assert getattr(after, f.name) == want, f.name
     assert after == dataclasses.replace(message, parts=(Text("b"),))
+
+
+@pytest.mark.parametrize("parts", [
+    (ToolCall("f", {}, "a"),),
+    (ToolCall("f", {}, "a"), ToolCall("g", {}, "b")),
+    (ToolResult("a", "ok"),),
+    (Text("x"), ToolCall("f", {}, "a")),
+    (Text("x"), ToolCall("f", {}, "a"), ToolResult("b", "ok")),
+    (Text("x"),),
+    (),
+], ids=["one-call", "calls", "one-result", "text-and-call", "mixed", "text", "empty"])
+@pytest.mark.parametrize("asked", [True, False], ids=["caches-filled", "caches-empty"])
+def test_with_renamed_parts_is_with_parts_and_its_caches_are_right(
+        parts: tuple[Part, ...], asked: bool) -> None:
+    message = Message("assistant", parts, origin="gemini", extras={"k": 1})
+    if asked:
+        assert message.tool_calls is not None
+    renamed = tuple(p.with_id(p.id + "2") if isinstance(p, ToolCall)
+                    else p.with_call_id("z") if isinstance(p, ToolResult) else p
+                    for p in parts)
+    after = message.with_renamed_parts(renamed)
+    assert after == message.with_parts(renamed)
+    assert after.origin == "gemini" and after.extras == {"k": 1}
+    assert after.tool_calls == tuple(p for p in renamed if isinstance(p, ToolCall))
+    assert after.tool_results == tuple(p for p in renamed if isinstance(p, ToolResult))

@@ -7,10 +7,22 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from normalizer.ids import Constraint, call_id_for, compose, digest, id_map, name_map
+from normalizer.errors import NoFreshIdError
+from normalizer.ids import (
+    Constraint,
+    _fresh_id,
+    _id_candidates,
+    call_id_for,
+    compose,
+    digest,
+    fresh_value,
+    id_map,
+    name_map,
+)
 from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes.ids import rewrite_tool_call_ids
@@ -78,6 +90,32 @@ def test_id_map_is_injective_valid_and_deterministic(originals: list[str]) -> No
         assert all(rule.accepts(v) for v in mapping.values())
         final = [mapping.get(o, o) for o in dict.fromkeys(originals)]
         assert len(set(final)) == len(final), "two originals share a replacement"
+
+
+_RULES = st.sampled_from([
+    Constraint(pattern="^[a-zA-Z0-9]{9}$"), Constraint(pattern="^[a-zA-Z0-9_-]+$"),
+    Constraint(max_length=40), Constraint(max_length=12), Constraint(max_length=30),
+    Constraint(pattern="^[a-z]{3,}$"), Constraint(pattern="^[A-Za-z0-9_]{1,63}$", max_length=20),
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=50), _RULES, st.data())
+def test_the_fast_id_search_tries_the_candidates_in_their_order(
+        original: str, rule: Constraint, data: st.DataObject) -> None:
+    """`id_map`'s spelled-out search is `fresh_value` over the id candidates: the candidates
+    of the first two salts, some of them taken, so later candidates and salts are reached."""
+    candidates = [*_id_candidates(original, rule, 0), *_id_candidates(original, rule, 1)]
+    used = set(data.draw(st.lists(st.sampled_from(candidates), max_size=len(candidates))))
+    try:
+        want: str | None = fresh_value(original, rule, set(used), _id_candidates)
+    except NoFreshIdError:
+        want = None
+    if want is None:
+        with pytest.raises(NoFreshIdError):
+            _fresh_id(original, rule, set(used))
+    else:
+        assert _fresh_id(original, rule, set(used)) == want
 
 
 def test_call_id_for_avoids_taken_ids() -> None:

@@ -123,7 +123,7 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
             parts[j] = copy
             changes.append(_renamed(what, old, new, f"messages[{i}].parts[{j}]"))
         if parts is not None:
-            messages[i] = message.with_parts(tuple(parts))
+            messages[i] = message.with_renamed_parts(tuple(parts))
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
@@ -240,7 +240,7 @@ def _name_calls(
                               f"call {part.name!r} had no id; assigned {new!r} "
                               f"(hash of name, arguments and occurrence {occurrence})",
                               f"messages[{i}].parts[{j}]", True))
-    return (message.with_parts(tuple(parts)) if changes else message), changes, new_ids
+    return (message.with_renamed_parts(tuple(parts)) if changes else message), changes, new_ids
 
 
 def _open_call(open_calls: list[ToolCall], name: str | None) -> ToolCall | None:
@@ -281,5 +281,5 @@ def _pair_results(messages: list[Message], i: int) -> list[Change]:
                                   f"{match.id!r} by name and position",
                                   f"messages[{k}].parts[{j}]", True))
         if parts is not None:
-            messages[k] = message.with_parts(tuple(parts))
+            messages[k] = message.with_renamed_parts(tuple(parts))
     return changes
