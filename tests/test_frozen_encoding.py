@@ -5,11 +5,12 @@ cheap copies of frozen parts must be `dataclasses.replace` of the one field."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 
 import pytest
 
-from normalizer.model import JsonMap, Message, Part, Text, ToolCall, ToolResult, thaw
+from normalizer.model import Change, JsonMap, Message, Part, Text, ToolCall, ToolResult, thaw
 from normalizer.passes.ids import _CANONICAL
 from normalizer.wire._openai_common import arguments_to_wire
 
@@ -75,3 +76,19 @@ def test_with_renamed_parts_is_with_parts_and_its_caches_are_right(
     assert after.origin == "gemini" and after.extras == {"k": 1}
     assert after.tool_calls == tuple(p for p in renamed if isinstance(p, ToolCall))
     assert after.tool_results == tuple(p for p in renamed if isinstance(p, ToolResult))
+
+
+def test_change_is_made_as_the_dataclass_would_make_it() -> None:
+    """Change's __init__ is `slot_init`'s, not the generated one: same parameters, same
+    fields, still frozen."""
+    made = Change("p", "c", "w", "m", lossless=False)
+    assert [f.name for f in dataclasses.fields(Change)] == list(
+        inspect.signature(Change).parameters)
+    assert (made.pass_name, made.code, made.what, made.where, made.lossless) == (
+        "p", "c", "w", "m", False)
+    assert made == Change(pass_name="p", code="c", what="w", where="m", lossless=False)
+    assert dataclasses.replace(made, lossless=True).lossless is True
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.what = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Change("p", "c", "w", "m")  # type: ignore[call-arg]

@@ -117,3 +117,40 @@ def test_normalize_does_not_keep_the_last_history_alive() -> None:
 
     out = normalize(histories.history(300, seed=3), "openai")
     assert out.history.messages and getattr(_blocks._LAST, "pairing", None) is None
+    assert getattr(_blocks._LAST, "renamed", None) is None
+
+
+@pytest.mark.parametrize("seed", [histories.SEED, 7, 11])
+def test_messages_with_renamed_ids_or_split_text_keep_their_blocks(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mistral's id rename and text split tell the index which new message stands for which
+    old one (`same_pairing`): the next index takes those blocks over instead of walking them,
+    and is still what the plain queries find."""
+    from normalizer.passes import _blocks
+    from normalizer.passes.call_fields import split_text_from_tool_calls
+    from normalizer.passes.draft import Draft
+    from normalizer.passes.ids import rewrite_tool_call_ids
+    from normalizer.profiles import load_profile
+
+    walked: list[int] = []
+    real_walk = _blocks._walk
+
+    def counted(messages, i, stop, found, matches):  # type: ignore[no-untyped-def]
+        before = len(found)
+        end = real_walk(messages, i, stop, found, matches)
+        walked.append(len(found) - before)
+        return end
+
+    monkeypatch.setattr(_blocks, "_walk", counted)
+    mistral = load_profile("mistral")
+    draft = Draft(histories.history(1200, seed))
+    before = pairing(draft.history.messages)
+    renamed, changes = rewrite_tool_call_ids(draft, mistral, Policy())
+    split, more = split_text_from_tool_calls(renamed, mistral, Policy())
+    assert changes and more  # both passes made new messages
+    walked.clear()
+    after = pairing(split.history.messages)
+    assert ([(at, list(tools)) for at, tools in after.blocks],
+            [after.hits(k) for k in range(len(after.blocks))]) == _plain(split.history.messages)
+    assert sum(walked) < len(before.blocks) // 4, (sum(walked), len(before.blocks))
+    _blocks.forget_pairing()

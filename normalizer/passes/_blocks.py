@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain, repeat
 from operator import sub
@@ -143,6 +143,27 @@ def forget_pairing() -> None:
     """Drop this thread's remembered index, so that it does not keep the last history (and
     every message of it) alive after `normalize` has returned."""
     _LAST.pairing = None
+    _LAST.renamed = None
+
+
+def same_pairing(pairs: Iterable[tuple[Message, Message]]) -> None:
+    """Tell the index that each `new` message of `pairs` pairs as its `old` one did: the
+    same role; for a call turn, the same calls in the same order; for a tool message, the
+    same results at the same part indexes; in both, ids either kept or renamed by one map
+    applied to every call and result of the history, one to one (no two ids get the same
+    new id, no new id was in use). A block of such messages has the old block's extent and
+    matches, so the next index takes them instead of walking it again: Mistral renames
+    nearly every id of a history and splits the text off its call turns. Kept until the
+    next index is built: a map from id(new) to the id of the message the index knows, and
+    the messages themselves, held so that no other message can take one of those ids."""
+    known: tuple[dict[int, int], list[tuple[Message, Message]]] | None = getattr(
+        _LAST, "renamed", None)
+    if known is None:
+        known = _LAST.renamed = ({}, [])
+    ids, held = known
+    for old, new in pairs:
+        ids[id(new)] = ids.get(id(old), id(old))  # changed twice: the one the index knows
+        held.append((old, new))
 
 
 def pairing(messages: tuple[Message, ...]) -> Pairing:
@@ -166,6 +187,7 @@ def pairing(messages: tuple[Message, ...]) -> Pairing:
     made = Pairing(messages, tuple(found), tuple(matches))
     if type(messages) is tuple:  # a list could change under the index and its reuse
         _LAST.pairing = made
+        _LAST.renamed = None  # relative to the index just replaced
     return made
 
 
@@ -204,7 +226,12 @@ def _reused(last: Pairing, messages: tuple[Message, ...]
         return []
     # Built with C loops (map, zip): this runs for every tuple a pairing pass indexes.
     where = dict(zip(map(id, old), range(len(old)), strict=True))
-    js = list(map(where.get, map(id, messages), repeat(-2, len(messages))))
+    keys = map(id, messages)
+    known: tuple[dict[int, int], list[tuple[Message, Message]]] | None = getattr(
+        _LAST, "renamed", None)
+    if known is not None:  # such a message stands for its old one (`same_pairing`)
+        keys = map(known[0].get, keys, map(id, messages))
+    js = list(map(where.get, keys, repeat(-2, len(messages))))
     # A run ends where the next message is not the next old one (new, or from elsewhere).
     ends = [i for i, step in enumerate(map(sub, js[1:], js), 1) if step != 1]
     ends.append(len(messages))

@@ -17,6 +17,7 @@ from normalizer.model import (
     ToolResult,
 )
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import same_pairing
 from normalizer.profiles import Profile
 from normalizer.protocols import foreign_extras
 
@@ -80,6 +81,7 @@ def split_text_from_tool_calls(
         return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
+    calls_kept: list[tuple[Message, Message]] = []  # (turn, its calls): see `same_pairing`
     for i, message in enumerate(draft.history.messages):
         if message.role != "assistant" or not message.tool_calls:  # before reading the text
             out.append(message)
@@ -90,9 +92,11 @@ def split_text_from_tool_calls(
             continue
         rest = tuple(p for p in message.parts if not (isinstance(p, Text) and p.text.strip()))
         out.extend((message.with_parts(texts), message.with_parts(rest)))
+        calls_kept.append((message, out[-1]))
         changes.append(Change("split_text_from_tool_calls", "split-text-from-tool-calls",
                               "moved the text beside tool calls into an assistant message "
                               "of its own before them", f"messages[{i}]", lossless=True))
+    same_pairing(calls_kept)
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
 
 

@@ -14,6 +14,7 @@ from normalizer.ids import Constraint, call_id_for, compose, id_map
 from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import same_pairing
 from normalizer.profiles import Profile
 
 PartFn = Callable[[int, int, Part], tuple[Part, tuple[Change, ...]]]
@@ -103,6 +104,7 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
     per part, which cost twice as much: Mistral renames nearly every id of a history."""
     messages = list(history.messages)
     changes: list[Change] = []
+    pairs: list[tuple[Message, Message]] = []  # (old, new): see `same_pairing`
     for i, message in enumerate(messages):
         if not message.tool_calls and not message.tool_results:
             continue
@@ -124,6 +126,8 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
             changes.append(_renamed(what, old, new, f"messages[{i}].parts[{j}]"))
         if parts is not None:
             messages[i] = message.with_renamed_parts(tuple(parts))
+            pairs.append((message, messages[i]))
+    same_pairing(pairs)
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
