@@ -29,6 +29,7 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes._blocks import forget_pairing
+from normalizer.passes._known_ids import forget_ids
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
     drop_unknown_message_fields,
@@ -289,6 +290,7 @@ def _normalize(history: History, profile: Profile, policy: Policy, tools: Sequen
         draft, found = run_rounds(draft, profile, policy, steps, MAX_ROUNDS)
     finally:
         forget_pairing()
+        forget_ids()
     changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -176,3 +177,37 @@ def test_rewrite_tool_names_in_declarations_calls_and_results() -> None:
     assert dict(out.name_map) == {"get_weather": "get.weather"}
     assert changes[0].where == "tools[0]" and len(changes) == 5
     assert rewrite_tool_names(out, openai, Policy()) == (out, ())
+
+
+@pytest.mark.parametrize("provider", ["openai", "mistral", "anthropic", "gemini"])
+def test_ids_remembered_between_passes_are_those_of_their_tuple(
+        provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dedupe and assign leave the id set of the tuple they hand on for the next id pass
+    (`_known_ids`): each time a pass is served from memory, the set must be exactly the
+    tuple's ids, and a set asked for as its own must not be the remembered one."""
+    import importlib
+
+    from normalizer.passes import _known_ids
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    histories = importlib.import_module("histories")
+    served: list[int] = []
+    real = _known_ids.known_ids
+
+    def checked(messages: tuple[Message, ...], *, mine: bool = False) -> set[str]:
+        last = getattr(_known_ids._LAST, "ids", None)
+        ids = real(messages, mine=mine)
+        assert ids == _known_ids.id_set(messages)
+        if last is not None and last[0] is messages:
+            served.append(len(messages))
+            assert (ids is last[1]) is not mine
+        return ids
+
+    for module in ("normalizer.passes.ids", "normalizer.passes.pairing"):
+        monkeypatch.setattr(importlib.import_module(module), "known_ids", checked)
+    normalize = importlib.import_module("normalizer.normalize").normalize
+    for seed in (3, 7):  # seed 3: two calls share an id (dedupe renames one), as at 10k
+        normalize(histories.history(800, seed), provider, tools=histories.TOOLS)
+    assert getattr(_known_ids._LAST, "ids", None) is None  # forgotten after normalize
+    if provider in ("openai", "mistral"):  # dedupe hands its ids to assign
+        assert served

@@ -7,7 +7,7 @@ can map the vendor's response back to the ids it knows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 from normalizer.ids import Constraint, call_id_for, compose, id_map
@@ -15,6 +15,7 @@ from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import same_pairing
+from normalizer.passes._known_ids import known_ids, remember_ids
 from normalizer.profiles import Profile
 
 PartFn = Callable[[int, int, Part], tuple[Part, tuple[Change, ...]]]
@@ -88,7 +89,7 @@ def rewrite_tool_call_ids(
     rule = id_constraint(profile)
     if not rule.active:
         return draft, ()
-    if all(map(rule.acceptor(), _id_set(draft.history.messages))):  # the common case
+    if all(map(rule.acceptor(), known_ids(draft.history.messages))):  # the common case
         return draft, ()
     renames = id_map(_call_ids(draft.history), rule)
     if not renames:
@@ -169,7 +170,7 @@ def assign_missing_call_ids(
     if not idless_calls and not idless_results:
         return draft, ()
     messages = list(draft.history.messages)
-    taken = _id_set(messages)
+    taken = known_ids(draft.history.messages, mine=True)
     seen: dict[str, int] = {}
     assigned: dict[str, None] = {}
     changes: list[Change] = []
@@ -188,16 +189,9 @@ def assign_missing_call_ids(
     if not changes:
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
+    remember_ids(history.messages, taken)  # the ids it had and the ones given
     return replace(draft, history=history,
                    id_map=JsonMap({**draft.id_map, **assigned})), tuple(changes)
-
-
-def _id_set(messages: Sequence[Message]) -> set[str]:
-    """Every call and result id of `messages` (what `_call_ids` holds, without the order)."""
-    ids = {c.id for m in messages for c in m.tool_calls}
-    ids.update(r.call_id for m in messages for r in m.tool_results)
-    ids.discard(None)  # type: ignore[arg-type]
-    return ids  # type: ignore[return-value]
 
 
 def _idless(messages: tuple[Message, ...]) -> tuple[set[int], set[int]]:

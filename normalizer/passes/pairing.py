@@ -21,6 +21,7 @@ from normalizer.passes._blocks import (
     pairing,
     with_parts,
 )
+from normalizer.passes._known_ids import known_ids, remember_ids
 from normalizer.profiles import Profile
 
 
@@ -217,7 +218,7 @@ def dedupe_tool_call_ids(
         return draft, ()
     index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
-    taken = _all_ids(messages)
+    taken = known_ids(draft.history.messages, mine=True)
     seen: set[str] = set()
     renames: dict[str, str] = {}
     changes: list[Change] = []
@@ -235,6 +236,7 @@ def dedupe_tool_call_ids(
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
                                     for new, old in renames.items()})
     history = replace(draft.history, messages=tuple(messages))
+    remember_ids(history.messages, taken)  # the ids it had and the fresh ones
     return replace(draft, history=history, id_map=id_map), tuple(changes)
 
 
@@ -255,11 +257,6 @@ def _any_duplicate(messages: tuple[Message, ...], per_turn: bool) -> bool:
                 return True
             seen.add(call.id)
     return False
-
-
-def _all_ids(messages: Sequence[Message]) -> set[str]:
-    ids = {c.id for m in messages for c in m.tool_calls if c.id is not None}
-    return ids | {r.call_id for m in messages for r in m.tool_results if r.call_id is not None}
 
 
 def _fresh_ids(calls: Sequence[ToolCall], seen: set[str], taken: set[str]) -> dict[int, str]:
