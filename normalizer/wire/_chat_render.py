@@ -92,12 +92,13 @@ def _render_plain(message: Message, i: int) -> dict[str, Any]:
     if role == "system" and extras.get("role") == "developer":
         role = "developer"
     fields = {"role": role, "content": _content(texts, extras)}
-    return with_extras(fields, extras, _PLAIN_SKIP) if extras else fields
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _PLAIN_SKIP)
 
 
 def _content(texts: Sequence[Text | Media | Opaque],
              extras: Mapping[str, Any] | None = None) -> str | list[dict[str, Any]]:
-    form = extras.get("content_form") if extras else None
+    form = None if extras is None or extras is EMPTY else extras.get("content_form")
     return content_to_wire(texts, "text", FOREIGN_KEYS, PROTOCOL, form)
 
 
@@ -110,8 +111,10 @@ def _only_content(message: Message, i: int) -> tuple[Text | Media | Opaque, ...]
 
 
 def _assistant_parts(message: Message, i: int) -> tuple[
-        list[Thinking], list[Text | Media | Opaque], list[ToolCall | Opaque]]:
+        list[Thinking], list[Text | Media | Opaque], Sequence[ToolCall | Opaque]]:
     """The thinking, the content and the calls of an assistant message, in one walk."""
+    if len(message.tool_calls) == len(message.parts):  # calls only (Mistral's call turns)
+        return [], [], message.tool_calls
     thinking: list[Thinking] = []
     texts: list[Text | Media | Opaque] = []
     calls: list[ToolCall | Opaque] = []
@@ -149,7 +152,8 @@ def _render_assistant(message: Message, i: int) -> dict[str, Any]:
         fields[field] = THINKING_JOIN.join(t.text for t in thinking)
     if calls:
         fields["tool_calls"] = [_render_call(c) for c in calls]
-    return with_extras(fields, extras, _MESSAGE_SKIP) if extras else fields
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _MESSAGE_SKIP)
 
 
 def _render_call(call: ToolCall | Opaque) -> dict[str, Any]:
@@ -187,4 +191,6 @@ def _render_result(result: ToolResult) -> dict[str, Any]:
         content = [part_to_wire(t, "text", FOREIGN_KEYS, PROTOCOL) for t in content]
     fields: dict[str, Any] = {"role": "tool", "content": content} if result.call_id is None \
         else {"role": "tool", "tool_call_id": result.call_id, "content": content}
-    return with_extras(fields, result.extras, _FOREIGN) if result.extras else fields
+    extras = result.extras
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _FOREIGN)

@@ -11,6 +11,7 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    EMPTY,
     History,
     Media,
     Message,
@@ -104,7 +105,8 @@ def _render_plain(message: Message, i: int) -> dict[str, Any]:
     content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS,  # type: ignore[arg-type]
                               PROTOCOL, extras.get("content_form"))
     fields = {"role": role, "content": content}
-    return with_extras(fields, extras, _PLAIN_SKIP) if extras else fields
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _PLAIN_SKIP)
 
 
 def _render_assistant(message: Message, i: int) -> list[dict[str, Any]]:
@@ -174,7 +176,9 @@ def _call_item(call: ToolCall) -> dict[str, Any]:
         fields["call_id"] = call.id
     fields["name"] = call.name
     fields["arguments"] = call_arguments(call, "arguments")
-    return with_extras(fields, call.extras, _FOREIGN) if call.extras else fields
+    extras = call.extras
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _FOREIGN)
 
 
 def _render_tool(message: Message, i: int) -> list[dict[str, Any]]:
@@ -202,7 +206,9 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
     fields["output"] = (content if isinstance(content, str)
                         else [part_to_wire(t, "input_text", FOREIGN_KEYS, PROTOCOL)
                               for t in content])
-    return with_extras(fields, result.extras, _FOREIGN) if result.extras else fields
+    extras = result.extras
+    return fields if extras is EMPTY or not extras else with_extras(
+        fields, extras, _FOREIGN)
 
 
 def reasoning_content(item: Mapping[str, Any]) -> str:
