@@ -8,7 +8,9 @@ Prints, for deterministic damaged histories (benchmarks/histories.py) of each si
 1. per built-in provider, `normalize(history, provider)` + `render` time, as a ratio to a
    plain `json.dumps(json.loads(text))` of the same history's raw body in that provider's
    protocol, measured in the same process, interleaved, median of `--repeat` runs;
-2. the growth from one size to the next (time ratio / size ratio: 1.0 is linear);
+2. the growth from one size to the next (time ratio / size ratio: 1.0 is linear), beside
+   the json baseline's own and that of a bare walk over every part of the same history
+   (the machine's floor for anything that reads every message);
 3. side by side, for OpenAI and Anthropic: `normalize(budget=...)` + `render`, langchain-core's
    `trim_messages` and turnsafe's `repair` + `fit` with the same message budget;
 4. what each tool's output still breaks (`normalizer.check`) at request points across the
@@ -91,6 +93,20 @@ def fresh(history: History) -> History:
                          for m in history.messages), history.extras)
 
 
+def bare_walk(history: History) -> Callable[[], Any]:
+    """A walk that reads every part of every message and does nothing else: the least a
+    pass over the whole history costs on this machine, so its growth from one size to the
+    next is the floor for the growth of anything that reads every message (a larger heap
+    misses the processor's caches more often)."""
+    copy = fresh(history)
+
+    def walk() -> None:
+        for message in copy.messages:
+            for part in message.parts:
+                type(part)
+    return walk
+
+
 def normalize_render(history: History, provider: str) -> Callable[[], Any]:
     copy = fresh(history)  # made here, outside the timed call
     return lambda: normalize(copy, provider, tools=TOOLS).render()
@@ -102,6 +118,7 @@ class Cells:
 
     norm: dict[tuple[int, str], list[float]] = field(default_factory=dict)
     json: dict[tuple[int, str], list[float]] = field(default_factory=dict)
+    walk: dict[tuple[int, str], list[float]] = field(default_factory=dict)  # per size only
     skipped: dict[tuple[int, str], str] = field(default_factory=dict)
 
     def median(self, table: str, size: int, provider: str) -> float | None:
@@ -123,8 +140,9 @@ def predict(cells: Cells, sizes: list[int], size: int, provider: str) -> float |
     return (cells.median("norm", prev, provider) or 0.0) * size / prev * max(known)
 
 
-def growth(cells: Cells, small: int, large: int, provider: str) -> float | None:
-    a, b = cells.median("norm", small, provider), cells.median("norm", large, provider)
+def growth(cells: Cells, small: int, large: int, provider: str,
+           table: str = "norm") -> float | None:
+    a, b = cells.median(table, small, provider), cells.median(table, large, provider)
     return None if a is None or b is None else (b / a) / (large / small)
 
 
@@ -167,6 +185,8 @@ def measure_size(size: int, args: argparse.Namespace, clock: Clock, cells: Cells
             cells.json.setdefault(key, []).append(timed(baseline, timer))
             cells.norm.setdefault(key, []).append(
                 timed(normalize_render(history, provider), timer))
+        cells.walk.setdefault((size, ""), []).append(timed(bare_walk(history),
+                                                            CLOCKS[args.clock]))
         print(f"  size {size}: run {run + 1}/{repeat} done, {clock.left():.0f} s left",
               file=sys.stderr, flush=True)
 
@@ -191,8 +211,9 @@ def label(size: int) -> str:
     return f"{size // 1000}k" if size % 1000 == 0 else f"{size:,}"
 
 
-def growth_text(cells: Cells, small: int, large: int, provider: str) -> str:
-    value = growth(cells, small, large, provider)
+def growth_text(cells: Cells, small: int, large: int, provider: str,
+                table: str = "norm") -> str:
+    value = growth(cells, small, large, provider, table)
     return "—" if value is None else f"{value:.2f}"
 
 
@@ -216,11 +237,18 @@ def print_times(cells: Cells, sizes: list[int], providers: list[str], repeat: in
 
 
 def print_baselines(cells: Cells, sizes: list[int], providers: list[str]) -> None:
-    """The json baseline itself, per protocol, so the ratios can be turned back into time."""
+    """The json baseline itself, per protocol, so the ratios can be turned back into time,
+    and the bare walk (`bare_walk`); each with its growth, measured in the same run."""
     first = {load_profile(p).protocol: p for p in reversed(providers)}
     rows = [[protocol] + [fmt_ms(cells.median("json", s, p)) for s in sizes]
+            + [growth_text(cells, a, b, p, "json") for a, b in itertools.pairwise(sizes)]
             for protocol, p in sorted(first.items())]
-    print_table(["json.loads+dumps of the raw body"] + [f"{s:,} ms" for s in sizes], rows)
+    rows.append(["bare walk over every message and part"]
+                + [f"{m * 1000:,.1f}" if (m := cells.median("walk", s, "")) else "—"
+                   for s in sizes]
+                + [growth_text(cells, a, b, "", "walk") for a, b in itertools.pairwise(sizes)])
+    print_table(["baseline"] + [f"{s:,} ms" for s in sizes]
+                + [f"growth {label(a)}→{label(b)}" for a, b in itertools.pairwise(sizes)], rows)
 
 
 def profile_worst(cells: Cells, sizes: list[int], size: int, seed: int) -> None:
