@@ -203,11 +203,20 @@ def test_ids_remembered_between_passes_are_those_of_their_tuple(
             assert (ids is last[1]) is not mine
         return ids
 
+    def checked_memory(messages: tuple[Message, ...]) -> set[str] | None:
+        ids = _known_ids.remembered_ids(messages)
+        if ids is not None:
+            assert ids == _known_ids.id_set(messages)
+            served.append(len(messages))
+        return ids
+
     for module in ("normalizer.passes.ids", "normalizer.passes.pairing"):
         monkeypatch.setattr(importlib.import_module(module), "known_ids", checked)
+    monkeypatch.setattr(importlib.import_module("normalizer.passes.ids"), "remembered_ids",
+                        checked_memory)
     normalize = importlib.import_module("normalizer.normalize").normalize
     for seed in (3, 7):  # seed 3: two calls share an id (dedupe renames one), as at 10k
         normalize(histories.history(800, seed), provider, tools=histories.TOOLS)
     assert getattr(_known_ids._LAST, "ids", None) is None  # forgotten after normalize
-    if provider in ("openai", "mistral"):  # dedupe hands its ids to assign
-        assert served
+    if provider in ("openai", "mistral"):  # dedupe hands its ids to assign, and for OpenAI
+        assert served  # assign to rewrite_tool_call_ids

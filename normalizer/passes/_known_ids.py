@@ -35,6 +35,12 @@ def known_ids(messages: tuple[Message, ...], *, mine: bool = False) -> set[str]:
     return id_set(messages)
 
 
+def remembered_ids(messages: tuple[Message, ...]) -> set[str] | None:
+    """The ids the last pass left for this very tuple, if it did (not to be changed)."""
+    last = getattr(_LAST, "ids", None)
+    return last[1] if last is not None and last[0] is messages else None  # type: ignore[no-any-return]
+
+
 def remember_ids(messages: tuple[Message, ...], ids: set[str]) -> None:
     """Keep `ids`, which must be exactly `id_set(messages)` and not change again, for the
     next pass that asks about `messages`."""

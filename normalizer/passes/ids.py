@@ -7,7 +7,7 @@ can map the vendor's response back to the ids it knows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from normalizer.ids import Constraint, call_id_for, compose, id_map
@@ -15,7 +15,7 @@ from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import same_pairing
-from normalizer.passes._known_ids import known_ids, remember_ids
+from normalizer.passes._known_ids import known_ids, remember_ids, remembered_ids
 from normalizer.profiles import Profile
 
 PartFn = Callable[[int, int, Part], tuple[Part, tuple[Change, ...]]]
@@ -89,7 +89,10 @@ def rewrite_tool_call_ids(
     rule = id_constraint(profile)
     if not rule.active:
         return draft, ()
-    if all(map(rule.acceptor(), known_ids(draft.history.messages))):  # the common case
+    messages, accepts = draft.history.messages, rule.acceptor()
+    known = remembered_ids(messages)  # assign's, when it ran right before (OpenAI)
+    if (all(map(accepts, known)) if known is not None
+            else _all_accepted(messages, accepts)):  # the common case
         return draft, ()
     renames = id_map(_call_ids(draft.history), rule)
     if not renames:
@@ -97,6 +100,20 @@ def rewrite_tool_call_ids(
     history, changes = _rename_ids(draft.history, renames)
     return replace(draft, history=history,
                    id_map=JsonMap(compose(draft.id_map, renames))), changes
+
+
+def _all_accepted(messages: Sequence[Message], accepts: Callable[[str], bool]) -> bool:
+    """Whether `accepts` takes every call and result id of `messages`: each asked where it
+    is (ids appear twice, in a call and its result), which at 100,000 messages costs half
+    of first collecting them in a set, and stops at the first id refused."""
+    for message in messages:
+        for call in message.tool_calls:
+            if call.id is not None and not accepts(call.id):
+                return False
+        for result in message.tool_results:
+            if result.call_id is not None and not accepts(result.call_id):
+                return False
+    return True
 
 
 def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tuple[Change, ...]]:
