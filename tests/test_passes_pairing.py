@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.normalize import schedule
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import forget_pairing, pairing
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
     answer_unanswered_calls,
@@ -136,6 +137,79 @@ def test_dedupe_within_one_turn_and_avoids_collisions() -> None:
     out, _ = dedupe_tool_call_ids(start, PROFILE, POLICY)
     assert [c.id for c in out.history.messages[0].tool_calls] == ["a", "a_3"]
     assert [r.call_id for r in out.history.messages[1].tool_results] == ["a", "a_3"]
+
+
+def _dedupe_as_first_written(history: History, per_turn: bool) -> list[list[str | None]]:
+    """The dedupe walk as first written: every block of the pairing index in order, each
+    call's id checked against `seen` (which also takes the fresh ids), results renamed by
+    the block's matches; the ids of every part, message by message."""
+    messages = list(history.messages)
+    taken = {c.id for m in messages for c in m.tool_calls if c.id is not None}
+    taken |= {r.call_id for m in messages for r in m.tool_results if r.call_id is not None}
+    index = pairing(history.messages)
+    seen: set[str] = set()
+    for k, (call_at, _) in enumerate(index.blocks):
+        if call_at is None:
+            continue
+        seen = set() if per_turn else seen
+        fresh: dict[int, str] = {}
+        for c, call in enumerate(messages[call_at].tool_calls):
+            if call.id is None:
+                continue
+            if call.id not in seen:
+                seen.add(call.id)
+                continue
+            n = 2
+            while f"{call.id}_{n}" in taken:
+                n += 1
+            fresh[c] = f"{call.id}_{n}"
+            taken.add(fresh[c])
+            seen.add(fresh[c])
+        if fresh:
+            message = messages[call_at]
+            new_calls = iter([c.with_id(fresh[k]) if k in fresh else c
+                              for k, c in enumerate(message.tool_calls)])
+            messages[call_at] = message.with_parts(tuple(
+                next(new_calls) if isinstance(p, ToolCall) else p for p in message.parts))
+            for (m, p), hit in index.hits(k).items():
+                if hit in fresh:
+                    parts = list(messages[m].parts)
+                    result = parts[p]
+                    assert isinstance(result, ToolResult)
+                    parts[p] = result.with_call_id(fresh[hit])
+                    messages[m] = messages[m].with_parts(tuple(parts))
+    return [[p.id if isinstance(p, ToolCall) else p.call_id if isinstance(p, ToolResult)
+             else None for p in m.parts] for m in messages]
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
+@given(damaged_histories())
+def test_dedupe_renames_what_the_walk_as_first_written_renamed(history: History) -> None:
+    """dedupe visits only the call turns holding a repeated id (`_repeated_calls`) and
+    matches each one's block alone: the same ids everywhere as the walk over every block
+    of the pairing index, whether ids must be unique in the history or in a turn."""
+    again = History((*history.messages, *history.messages[1:]))  # ids repeated across turns
+    for case in (history, again):
+        for profile, per_turn in ((load_profile("anthropic"), False), (PROFILE, True)):
+            out, _ = dedupe_tool_call_ids(Draft(case), profile, POLICY)
+            forget_pairing()
+            got = [[p.id if isinstance(p, ToolCall) else p.call_id
+                    if isinstance(p, ToolResult) else None for p in m.parts]
+                   for m in out.history.messages]
+            assert got == _dedupe_as_first_written(case, per_turn)
+            forget_pairing()
+
+
+def test_dedupe_as_first_written_on_ids_that_look_renamed() -> None:
+    start = History((calls("a", "a", "a_2"), results("a", "a_2", "a"), calls("a", "a_3"),
+                     results("a_3", "a"), calls("a_2", "b", "b"), results("b", "b", "a_2")))
+    for profile, per_turn in ((load_profile("anthropic"), False), (PROFILE, True)):
+        out, _ = dedupe_tool_call_ids(Draft(start), profile, POLICY)
+        forget_pairing()
+        got = [[p.id if isinstance(p, ToolCall) else p.call_id for p in m.parts]
+               for m in out.history.messages]
+        assert got == _dedupe_as_first_written(start, per_turn)
+        forget_pairing()
 
 
 PASSES = (dedupe_tool_call_ids, move_results_next_to_calls, drop_orphan_tool_results,

@@ -17,6 +17,7 @@ from normalizer.passes._blocks import (
     Block,
     Slot,
     answers,
+    block_matches,
     describe_result,
     pairing,
     with_parts,
@@ -214,25 +215,20 @@ def dedupe_tool_call_ids(
     Lossless (reversible through id_map).
     """
     per_turn = not profile.enforces("duplicate-tool-call-id")
-    if not _any_duplicate(draft.history.messages, per_turn):
+    repeated = _repeated_calls(draft.history.messages, per_turn)
+    if not repeated:
         return draft, ()
-    index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     taken = known_ids(draft.history.messages, mine=True)
-    seen: set[str] = set()
     renames: dict[str, str] = {}
     changes: list[Change] = []
-    # blocks share no message, so each block's matches (taken before any rename) still hold
-    for k, (call_at, _) in enumerate(index.blocks):
-        if call_at is None:
-            continue
-        if per_turn:
-            seen = set()
-        fresh = _fresh_ids(messages[call_at].tool_calls, seen, taken)
-        if fresh:
-            changes.extend(_rename_block(messages, call_at, index.hits(k), fresh, renames))
-    if not changes:
-        return draft, ()
+    # Only the call turns with a repeated id, in order, each with its own block's matches
+    # (blocks share no message, so they still hold after the earlier turns' renames).
+    for call_at, repeats in repeated.items():
+        fresh = _fresh_ids(messages[call_at].tool_calls, repeats, taken)
+        block = (call_at, range(call_at + 1, _tools_end(messages, call_at + 1)))
+        changes.extend(_rename_block(messages, call_at, block_matches(messages, block), fresh,
+                                     renames))
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
                                     for new, old in renames.items()})
     history = replace(draft.history, messages=tuple(messages))
@@ -240,40 +236,47 @@ def dedupe_tool_call_ids(
     return replace(draft, history=history, id_map=id_map), tuple(changes)
 
 
-def _any_duplicate(messages: tuple[Message, ...], per_turn: bool) -> bool:
-    """Whether `_fresh_ids` would rename anything. The call turns are the assistant
-    messages with calls (the blocks that have one), and with no rename no fresh id is added
-    to `seen`: a walk of the ids alone decides."""
+def _repeated_calls(messages: tuple[Message, ...], per_turn: bool) -> dict[int, list[int]]:
+    """Call turn index -> the indexes (among its calls) of the calls whose id an earlier
+    call already has: anywhere before, or (`per_turn`) earlier in the same turn. The fresh
+    ids given to them collide with no id of the history, so they cannot make a later call
+    a repeat: the original ids alone decide, in one walk."""
     seen: set[str] = set()
-    for message in messages:
+    found: dict[int, list[int]] = {}
+    for i, message in enumerate(messages):
         if message.role != "assistant" or not message.tool_calls:
             continue
         if per_turn:
             seen = set()
-        for call in message.tool_calls:
+        for c, call in enumerate(message.tool_calls):
             if call.id is None:
                 continue
             if call.id in seen:
-                return True
-            seen.add(call.id)
-    return False
+                found.setdefault(i, []).append(c)
+            else:
+                seen.add(call.id)
+    return found
 
 
-def _fresh_ids(calls: Sequence[ToolCall], seen: set[str], taken: set[str]) -> dict[int, str]:
-    """Call index -> new id, for each call whose id was already used by an earlier call."""
+def _tools_end(messages: Sequence[Message], start: int) -> int:
+    """The end of the run of tool messages from `start` (an answer block's end)."""
+    end = start
+    while end < len(messages) and messages[end].role == "tool":
+        end += 1
+    return end
+
+
+def _fresh_ids(calls: Sequence[ToolCall], repeats: list[int], taken: set[str]
+               ) -> dict[int, str]:
+    """Call index -> new id for each repeated call: `<id>_<n>`, the smallest n free."""
     fresh: dict[int, str] = {}
-    for c, call in enumerate(calls):
-        if call.id is None:
-            continue
-        if call.id not in seen:
-            seen.add(call.id)
-            continue
+    for c in repeats:
+        old = calls[c].id
         n = 2
-        while f"{call.id}_{n}" in taken:
+        while f"{old}_{n}" in taken:
             n += 1
-        fresh[c] = f"{call.id}_{n}"
+        fresh[c] = f"{old}_{n}"
         taken.add(fresh[c])
-        seen.add(fresh[c])
     return fresh
 
 
