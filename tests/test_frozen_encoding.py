@@ -92,3 +92,39 @@ def test_change_is_made_as_the_dataclass_would_make_it() -> None:
         made.what = "x"  # type: ignore[misc]
     with pytest.raises(TypeError):
         Change("p", "c", "w", "m")  # type: ignore[call-arg]
+
+
+def test_parsed_arguments_render_back_as_sent_without_parsing_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parsed call's arguments remember the string they came from (`WireArguments`): while
+    the call still holds that string, render writes it back byte for byte without parsing it
+    again; arguments changed by a pass, or a string put there by hand, are checked by
+    parsing as before."""
+    from normalizer.wire import _openai_common as common
+    from normalizer.wire import parse, render
+
+    sent = '{ "city":"Paris" ,  "days": [1, 2] }'
+    body = {"model": "m", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": sent}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
+    history = parse(body, "openai_chat")
+    call = history.messages[1].tool_calls[0]
+    assert isinstance(call.arguments, common.WireArguments) and call.wire_arguments is sent
+    assert call.arguments == JsonMap({"city": "Paris", "days": [1, 2]})
+    parsed: list[str] = []
+    real = common.arguments_from_wire
+
+    def counted(raw: object, where: str) -> object:
+        parsed.append(str(raw))
+        return real(raw, where)
+
+    monkeypatch.setattr(common, "arguments_from_wire", counted)
+    again = render(history, "openai_chat")["messages"][1]["tool_calls"][0]["function"]
+    assert again["arguments"] == sent and parsed == []
+    changed = dataclasses.replace(call, arguments=JsonMap({"city": "Lyon"}))
+    assert common.call_arguments(changed, "a") == '{"city":"Lyon"}' and parsed == [sent]
+    by_hand = dataclasses.replace(call, wire_arguments='{"city":"Paris","days":[1,2]}')
+    assert common.call_arguments(by_hand, "a") == '{"city":"Paris","days":[1,2]}'
+    assert len(parsed) == 2

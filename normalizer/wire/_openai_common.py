@@ -132,6 +132,25 @@ def content_form(content: Any, parts: Sequence[ContentPart]) -> dict[str, Any]:
     return {}
 
 
+class WireArguments(JsonMap):
+    """Arguments parsed from a body's JSON string, which they keep as `source`: while a
+    call's `wire_arguments` is that very string, the renderer knows it still parses to the
+    arguments without parsing it again (one `json.loads` per call of a long history)."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, data: Mapping[str, Any], source: str) -> None:
+        super().__init__(data)
+        self.source = source
+
+    @classmethod
+    def parsed(cls, arguments: JsonMap, source: str) -> WireArguments:
+        """`arguments`, parsed from `source`, sharing its frozen data (no copy)."""
+        made = cls.__new__(cls)
+        made._data, made._hash, made.source = arguments._data, None, source
+        return made
+
+
 def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
     """A JSON-object string -> JsonMap; any other string (including "") is kept verbatim."""
     if raw is None:
@@ -140,7 +159,7 @@ def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
         if raw == "":
             return raw
         try:
-            return parse_arguments(raw, where)
+            return WireArguments.parsed(parse_arguments(raw, where), raw)
         except ArgumentsJSONError:
             return raw
     if isinstance(raw, Mapping):
@@ -163,10 +182,12 @@ _ARGUMENTS = CompactEncoder()
 def call_arguments(call: ToolCall, where: str) -> str:
     """A call's arguments string: the one the body sent, byte for byte, while it still
     parses to the call's arguments (prompt caches key on those bytes); else canonical."""
-    wire = call.wire_arguments
-    if wire is not None and arguments_from_wire(wire, where) == call.arguments:
+    wire, arguments = call.wire_arguments, call.arguments
+    if wire is not None and (
+            (type(arguments) is WireArguments and arguments.source is wire)
+            or arguments_from_wire(wire, where) == arguments):
         return wire
-    return arguments_to_wire(call.arguments)
+    return arguments_to_wire(arguments)
 
 
 def with_extras(fields: dict[str, Any], extras: Mapping[str, Any],
