@@ -174,11 +174,14 @@ def fresh_value(
                      f"max_length={rule.max_length!r}; check the profile's rule params")
 
 
-def _fresh_id(original: str, rule: Constraint, used: set[str]) -> str:
+def _fresh_id(original: str, rule: Constraint, used: set[str],
+              accepts: Callable[[str], bool] | None = None) -> str:
     """`fresh_value(original, rule, used)` with the id candidates, the same values tried in
     the same order, spelled out without generators: Mistral takes a new id for nearly every
-    id of a history, and the generators' frames were a fifth of the cost."""
-    accepts = _acceptor(rule)
+    id of a history, and the generators' frames were a fifth of the cost. `accepts`: the
+    rule's acceptor, when the caller has it (looking it up hashes the rule)."""
+    if accepts is None:
+        accepts = _acceptor(rule)
     clean = _UNSAFE.sub("_", original)
     if clean not in used and accepts(clean):
         return clean
@@ -192,7 +195,13 @@ def _fresh_id(original: str, rule: Constraint, used: set[str]) -> str:
             if value != last and value not in used and accepts(value):
                 return value
             last = value
-        for value in _hashes(number, digits, rule):
+        # _hashes, its _HASH_LENGTHS (9, 16, 24) spelled out (test_ids compares the two)
+        for value in ("call_" + digits, digits[:9], digits[:16], digits):
+            if value not in used and accepts(value):
+                return value
+        if rule.max_length is not None:
+            cap = rule.max_length
+            value = digits[:cap] if cap <= 24 else _base62(number, cap)
             if value not in used and accepts(value):
                 return value
     raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
@@ -211,11 +220,12 @@ def build_map(
     if candidates is _id_candidates:
         return _mapped(originals, rule, _fresh_id)
     return _mapped(originals, rule,
-                   lambda value, rule, taken: fresh_value(value, rule, taken, candidates))
+                   lambda value, rule, taken, _: fresh_value(value, rule, taken, candidates))
 
 
 def _mapped(originals: Iterable[str], rule: Constraint,
-            fresh: Callable[[str, Constraint, set[str]], str]) -> dict[str, str]:
+            fresh: Callable[[str, Constraint, set[str], Callable[[str], bool]], str],
+            ) -> dict[str, str]:
     ordered = list(dict.fromkeys(originals))
     accepts = _acceptor(rule)
     taken = {v for v in ordered if accepts(v)}
@@ -223,7 +233,7 @@ def _mapped(originals: Iterable[str], rule: Constraint,
     for value in ordered:
         if value in taken:  # accepted (asked once above); replacements added are never here
             continue
-        new = fresh(value, rule, taken)
+        new = fresh(value, rule, taken, accepts)
         taken.add(new)
         mapping[value] = new
     return mapping
