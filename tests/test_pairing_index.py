@@ -154,3 +154,23 @@ def test_messages_with_renamed_ids_or_split_text_keep_their_blocks(
             [after.hits(k) for k in range(len(after.blocks))]) == _plain(split.history.messages)
     assert sum(walked) < len(before.blocks) // 4, (sum(walked), len(before.blocks))
     _blocks.forget_pairing()
+
+
+def test_what_renames_tell_the_index_stays_bounded_when_passes_run_alone() -> None:
+    """A program calling the id pass again and again on new histories, with no index built
+    in between, does not make `same_pairing` hold every message it ever renamed."""
+    from normalizer.passes import _blocks
+    from normalizer.passes.draft import Draft
+    from normalizer.passes.ids import rewrite_tool_call_ids
+    from normalizer.profiles import load_profile
+
+    mistral = load_profile("mistral")
+    _blocks.forget_pairing()
+    rewrite_tool_call_ids(Draft(histories.history(200, 1)), mistral, Policy())
+    assert getattr(_blocks._LAST, "renamed", None) is None  # no index: nothing kept
+    index = pairing(histories.history(200, 2).messages)
+    for seed in range(3, 40):
+        rewrite_tool_call_ids(Draft(histories.history(200, seed)), mistral, Policy())
+    ids, held = _blocks._LAST.renamed
+    assert 0 < len(held) <= 5 * len(index.messages) and len(ids) <= len(held)
+    _blocks.forget_pairing()

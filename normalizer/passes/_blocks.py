@@ -156,11 +156,17 @@ def same_pairing(pairs: Iterable[tuple[Message, Message]]) -> None:
     nearly every id of a history and splits the text off its call turns. Kept until the
     next index is built: a map from id(new) to the id of the message the index knows, and
     the messages themselves, held so that no other message can take one of those ids."""
+    last: Pairing | None = getattr(_LAST, "pairing", None)
+    if last is None:  # no index to take blocks from: nothing worth keeping
+        return
     known: tuple[dict[int, int], list[tuple[Message, Message]]] | None = getattr(
         _LAST, "renamed", None)
     if known is None:
         known = _LAST.renamed = ({}, [])
     ids, held = known
+    if len(held) > 4 * len(last.messages):  # passes called again and again with no index
+        ids.clear()  # built in between (outside normalize): forget, rather than grow
+        held.clear()
     for old, new in pairs:
         ids[id(new)] = ids.get(id(old), id(old))  # changed twice: the one the index knows
         held.append((old, new))
