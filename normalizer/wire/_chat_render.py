@@ -113,12 +113,15 @@ def _only_content(message: Message, i: int) -> tuple[Text | Media | Opaque, ...]
 def _assistant_parts(message: Message, i: int) -> tuple[
         list[Thinking], list[Text | Media | Opaque], Sequence[ToolCall | Opaque]]:
     """The thinking, the content and the calls of an assistant message, in one walk."""
-    if len(message.tool_calls) == len(message.parts):  # calls only (Mistral's call turns)
+    parts = message.parts
+    if len(parts) == 1 and type(first := parts[0]) is Text:  # a reply: the commonest
+        return [], [first], []
+    if len(message.tool_calls) == len(parts):  # calls only (Mistral's call turns)
         return [], [], message.tool_calls
     thinking: list[Thinking] = []
     texts: list[Text | Media | Opaque] = []
     calls: list[ToolCall | Opaque] = []
-    for j, part in enumerate(message.parts):  # plain classes tested first
+    for j, part in enumerate(parts):  # plain classes tested first
         if isinstance(part, ToolCall):
             calls.append(part)
         elif isinstance(part, (Text, Media)):
