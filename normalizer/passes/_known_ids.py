@@ -29,16 +29,16 @@ def id_set(messages: Sequence[Message]) -> set[str]:
 def known_ids(messages: tuple[Message, ...], *, mine: bool = False) -> set[str]:
     """`id_set(messages)`, from memory when the last pass left it for this very tuple. The
     remembered set is shared: pass `mine=True` to get a set of your own to add to."""
-    last = getattr(_LAST, "ids", None)
+    last: tuple[tuple[Message, ...], set[str]] | None = getattr(_LAST, "ids", None)
     if last is not None and last[0] is messages:
-        return set(last[1]) if mine else last[1]  # type: ignore[no-any-return]
+        return set(last[1]) if mine else last[1]
     return id_set(messages)
 
 
 def remembered_ids(messages: tuple[Message, ...]) -> set[str] | None:
     """The ids the last pass left for this very tuple, if it did (not to be changed)."""
-    last = getattr(_LAST, "ids", None)
-    return last[1] if last is not None and last[0] is messages else None  # type: ignore[no-any-return]
+    last: tuple[tuple[Message, ...], set[str]] | None = getattr(_LAST, "ids", None)
+    return last[1] if last is not None and last[0] is messages else None
 
 
 def remember_ids(messages: tuple[Message, ...], ids: set[str]) -> None:
