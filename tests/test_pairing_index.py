@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.passes import Policy, ordering
@@ -173,4 +175,42 @@ def test_what_renames_tell_the_index_stays_bounded_when_passes_run_alone() -> No
         rewrite_tool_call_ids(Draft(histories.history(200, seed)), mistral, Policy())
     ids, held = _blocks._LAST.renamed
     assert 0 < len(held) <= 5 * len(index.messages) and len(ids) <= len(held)
+    _blocks.forget_pairing()
+
+
+_EDITS = st.lists(st.tuples(st.sampled_from(["drop", "copy", "renew", "tool", "user"]),
+                            st.integers(0, 10_000), st.integers(0, 10_000)),
+                  min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from([histories.SEED, 7, 11]), _EDITS)
+def test_the_index_taken_over_after_any_edit_equals_the_plain_queries(
+        seed: int, edits: list[tuple[str, int, int]]) -> None:
+    """Messages dropped, moved, made anew, or tool and user messages put in anywhere: the
+    index built from the last one (blocks taken over where their messages, and the message
+    after their run, allow) is what the plain queries find on the edited tuple."""
+    from normalizer.passes import _blocks
+
+    base = histories.history(400, seed).messages
+    messages = list(base)
+    for op, a, b in edits:
+        at, to = a % len(messages), b % (len(messages) + 1)
+        if op == "drop" and len(messages) > 300:
+            del messages[at]
+        elif op == "copy":
+            messages.insert(to, messages[at])
+        elif op == "renew":
+            old = messages[at]
+            messages[at] = Message(old.role, old.parts, old.origin, old.extras)
+        elif op == "tool":
+            messages.insert(to, Message("tool", (ToolResult(f"x{a}"),)))
+        elif op == "user":
+            messages.insert(to, Message("user", (Text("u"),)))
+    _blocks.forget_pairing()
+    pairing(base)
+    edited = tuple(messages)
+    index = pairing(edited)
+    assert ([(at, list(tools)) for at, tools in index.blocks],
+            [index.hits(k) for k in range(len(index.blocks))]) == _plain(edited)
     _blocks.forget_pairing()

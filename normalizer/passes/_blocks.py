@@ -243,27 +243,30 @@ def _reused(last: Pairing, messages: tuple[Message, ...]
     ends.append(len(messages))
     starts = [tools.start if at is None else at for at, tools in last.blocks]
     out: list[tuple[int, int, int, int, int]] = []
-    i, n, total = 0, len(messages), len(old)
+    i, n = 0, len(messages)
     for i1 in ends:
         j0 = js[i]
         if j0 >= 0:
-            out.extend(_run_blocks(last, starts, i, i1, j0, n, total))
+            closed = i1 == n or messages[i1].role != "tool"
+            out.extend(_run_blocks(last, starts, i, i1, j0, closed))
         i = i1
     return out
 
 
-def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, n: int,
-                total: int) -> list[tuple[int, int, int, int, int]]:
-    """The old blocks wholly inside the run messages[i:i1] is old[j0:j1] (see `_reused`)."""
+def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, closed: bool
+                ) -> list[tuple[int, int, int, int, int]]:
+    """The old blocks wholly inside the run messages[i:i1] is old[j0:j1] (see `_reused`).
+    `closed`: no tool message follows the run in the new tuple, so an old block whose tool
+    run ended where the run ends (the old tuple had no tool message there either) ends
+    there again; else such a block could go on, and is walked again."""
     j1 = j0 + (i1 - i)
     k = bisect_left(starts, j0)
     blocks = last.blocks
     if k < len(starts) and starts[k] == j0 and blocks[k][0] is None:
         k += 1  # a tool run at the start of the run: what came before it changed
     first = k
-    at_end = j1 == total and i1 == n  # nothing after the run in either tuple
     while k < len(starts) and (blocks[k][1].stop < j1
-                               or (at_end and blocks[k][1].stop == j1)):
+                               or (closed and blocks[k][1].stop == j1)):
         k += 1
     if k == first:
         return []
