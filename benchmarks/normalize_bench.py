@@ -1,13 +1,15 @@
 """normalize + render at scale, against a json.loads + json.dumps baseline and other tools.
 
     python benchmarks/normalize_bench.py [--sizes 1000,10000,100000] [--providers openai,...]
-                                         [--repeat 3] [--budget 20] [--time-budget 570]
+                                         [--repeat 3] [--repeat-small 7] [--budget 20]
+                                         [--time-budget 570]
 
 Prints, for deterministic damaged histories (benchmarks/histories.py) of each size:
 
 1. per built-in provider, `normalize(history, provider)` + `render` time, as a ratio to a
    plain `json.dumps(json.loads(text))` of the same history's raw body in that provider's
-   protocol, measured in the same process, interleaved, median of `--repeat` runs;
+   protocol, measured in the same process, interleaved, median of `--repeat` runs at the
+   largest size and of `--repeat-small` (default 7) below it;
 2. the growth from one size to the next (time ratio / size ratio: 1.0 is linear), beside
    the json baseline's own and that of a bare walk over every part of the same history
    (the machine's floor for anything that reads every message);
@@ -163,7 +165,7 @@ def warm_up(providers: list[str], seed: int) -> None:
 
 
 def measure_size(size: int, args: argparse.Namespace, clock: Clock, cells: Cells) -> None:
-    providers, repeat, sizes = protocols_first(args.providers), args.repeat, args.sizes
+    providers, repeat, sizes = protocols_first(args.providers), repeats(args, size), args.sizes
     history, _ = generate(size, args.seed)
     protocol = {p: load_profile(p).protocol for p in providers}
     texts = {name: json.dumps(render(history, name, tools=TOOLS))
@@ -195,6 +197,12 @@ def fmt_ms(seconds: float | None) -> str:
     return "—" if seconds is None else f"{seconds * 1000:,.0f}"
 
 
+def repeats(args: argparse.Namespace, size: int) -> int:
+    """Runs per cell at `size`: `--repeat` at the largest size, at least `--repeat-small`
+    below it (those cells are cheap, and the growth to the largest size is read off them)."""
+    return args.repeat if size == args.sizes[-1] else max(args.repeat, args.repeat_small)
+
+
 def norm_ms(cells: Cells, size: int, provider: str, repeat: int) -> str:
     """The median, and how many runs it is of when the time budget allowed fewer."""
     runs = len(cells.norm.get((size, provider), ()))
@@ -217,7 +225,8 @@ def growth_text(cells: Cells, small: int, large: int, provider: str,
     return "—" if value is None else f"{value:.2f}"
 
 
-def print_times(cells: Cells, sizes: list[int], providers: list[str], repeat: int) -> None:
+def print_times(cells: Cells, args: argparse.Namespace) -> None:
+    sizes, providers = args.sizes, args.providers
     head = ["provider", "protocol"]
     for size in sizes:
         head += [f"{size:,} ms", "× json"]
@@ -226,7 +235,8 @@ def print_times(cells: Cells, sizes: list[int], providers: list[str], repeat: in
     for provider in providers:
         row = [provider, load_profile(provider).protocol]
         for size in sizes:
-            row += [norm_ms(cells, size, provider, repeat), ratio(cells, size, provider)]
+            row += [norm_ms(cells, size, provider, repeats(args, size)),
+                    ratio(cells, size, provider)]
         row += [growth_text(cells, a, b, provider) for a, b in itertools.pairwise(sizes)]
         rows.append(row)
     print_table(head, rows)
@@ -273,7 +283,8 @@ def header(args: argparse.Namespace) -> None:
     print(f"python {platform.python_version()} on {platform.machine()}, "
           f"{os.cpu_count()} cpus; load average {one:.2f} {five:.2f} {fifteen:.2f} (start)")
     print(f"clock: {args.clock} (normalize and its json baseline)")
-    print(f"seed {args.seed}; sizes {args.sizes}; repeat {args.repeat} (median); "
+    print(f"seed {args.seed}; sizes {args.sizes}; repeat {args.repeat} at the largest, "
+          f"{max(args.repeat, args.repeat_small)} below (median); "
           f"time budget {args.time_budget:.0f} s; message budget {args.budget}")
     print(f"langchain-core {version('langchain_core')}; turnsafe {version('turnsafe')}\n")
 
@@ -285,6 +296,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--providers", default=",".join(PROVIDERS),
                         type=lambda s: [p.strip() for p in s.split(",") if p.strip()])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat-small", type=int, default=7,
+                        help="runs per cell below the largest size, at least --repeat "
+                             "(cheap cells: the growth to the largest size is read off them)")
     parser.add_argument("--budget", type=int, default=20, help="messages, for the comparison")
     parser.add_argument("--time-budget", type=float, default=570.0,
                         help="seconds for the whole run; cells predicted to overrun it are "
@@ -346,7 +360,7 @@ def main(argv: list[str]) -> int:
     warm_up(args.providers, args.seed)
     found = run(args, clock, cells)
     print("## normalize + render, per provider (ms; × json.loads+dumps of the same body)\n")
-    print_times(cells, args.sizes, args.providers, args.repeat)
+    print_times(cells, args)
     print_baselines(cells, args.sizes, args.providers)
     print_comparison(args, found)
     if args.profile and len(args.sizes) > 1:

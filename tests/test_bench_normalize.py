@@ -72,11 +72,14 @@ def test_request_points_end_after_a_user_or_tool_message_past_the_window() -> No
 
 def test_bench_runs_end_to_end_on_tiny_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     code = normalize_bench.main(["--sizes", "60,120", "--providers", "openai,anthropic,gemini",
-                                 "--repeat", "1", "--time-budget", "120"])
+                                 "--repeat", "1", "--repeat-small", "1", "--time-budget", "120"])
     out = capsys.readouterr().out
     assert code == 0
     assert "| openai | openai_chat |" in out and "| gemini | gemini |" in out
     assert "growth 60→120" in out and "load average" in out
+    walk = next(line for line in out.splitlines()
+                if line.startswith("| bare walk over every message and part |"))
+    assert len(walk.strip("| ").split("|")) == 4  # the row, two sizes and their growth
     # normalize's contract: wherever the window cuts, the output breaks no rule
     table = out.split("violations after")[1].splitlines()
     row = next(line for line in table if line.startswith("| normalize(budget)+render |"))
@@ -88,12 +91,20 @@ def test_without_langchain_or_turnsafe_the_bench_says_so_and_runs(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(baselines, "available", lambda module: False)
     code = normalize_bench.main(["--sizes", "40,80", "--providers", "openai,anthropic",
-                                 "--repeat", "1", "--time-budget", "60"])
+                                 "--repeat", "1", "--repeat-small", "1", "--time-budget", "60"])
     out = capsys.readouterr().out
     assert code == 0
     assert "trim_messages: not installed (pip install langchain-core)" in out
     assert "turnsafe repair+fit: not installed (pip install turnsafe)" in out
     assert "| trim_messages" not in out and "| naive slice |" in out
+
+
+def test_cells_below_the_largest_size_get_at_least_repeat_small_runs() -> None:
+    args = normalize_bench.parse_args(["--sizes", "100,10,1000", "--repeat", "3",
+                                       "--repeat-small", "7"])
+    assert [normalize_bench.repeats(args, size) for size in args.sizes] == [7, 7, 3]
+    args = normalize_bench.parse_args(["--sizes", "10,100", "--repeat", "9"])
+    assert [normalize_bench.repeats(args, size) for size in args.sizes] == [9, 9]
 
 
 def test_prediction_scales_the_previous_size_by_the_worst_growth_seen() -> None:
@@ -106,7 +117,8 @@ def test_prediction_scales_the_previous_size_by_the_worst_growth_seen() -> None:
 def test_cells_over_the_time_budget_are_reported_not_dropped(
         capsys: pytest.CaptureFixture[str]) -> None:
     code = normalize_bench.main(["--sizes", "40,80", "--providers", "openai,vllm",
-                                 "--repeat", "1", "--time-budget", "0", "--no-compare"])
+                                 "--repeat", "1", "--repeat-small", "1", "--time-budget", "0",
+                                 "--no-compare"])
     out = capsys.readouterr().out
     assert code == 0
     assert "- openai at 80: not run: predicted ~" in out
