@@ -53,6 +53,14 @@ def _clone(cls: type[_T], *values: Any) -> _T:
     return slot_maker(cls)(*values)  # type: ignore[no-any-return]
 
 
+def _slot_sets(cls: type, params: list[str], target: str) -> tuple[str, dict[str, Any]]:
+    """Source lines setting each slot of `cls` on `target` from the matching name of
+    `params`, one after another through the slots' own setters, and their scope."""
+    names = cls.__slots__  # type: ignore[attr-defined]
+    sets = "".join(f"    s{k}({target}, {param})\n" for k, param in enumerate(params))
+    return sets, {f"s{k}": cls.__dict__[name].__set__ for k, name in enumerate(names)}
+
+
 @functools.cache
 def slot_maker(cls: type) -> Callable[..., Any]:
     """A function of one argument per slot, in order, that makes an instance of the slotted
@@ -61,12 +69,10 @@ def slot_maker(cls: type) -> Callable[..., Any]:
     dataclasses generates __init__: a loop over `object.__setattr__` cost 1.1 us per
     5-field copy, the descriptors one after another 0.35 us, the generated frozen __init__
     0.6 us."""
-    names = cls.__slots__  # type: ignore[attr-defined]
-    args = ", ".join(f"v{k}" for k in range(len(names)))
-    sets = "".join(f"    s{k}(made, v{k})\n" for k in range(len(names)))
-    scope: dict[str, Any] = {f"s{k}": cls.__dict__[name].__set__ for k, name in enumerate(names)}
+    params = [f"v{k}" for k in range(len(cls.__slots__))]  # type: ignore[attr-defined]
+    sets, scope = _slot_sets(cls, params, "made")
     scope.update(new=object.__new__, cls=cls)
-    exec(f"def make({args}):\n    made = new(cls)\n{sets}    return made\n", scope)
+    exec(f"def make({', '.join(params)}):\n    made = new(cls)\n{sets}    return made\n", scope)
     return scope["make"]  # type: ignore[no-any-return]
 
 
@@ -75,12 +81,11 @@ def slot_init(cls: type) -> Callable[..., None]:
     the same name, that sets the slots through their setters: what the generated frozen
     __init__ does (it goes through `object.__setattr__` per field, 0.66 us for a Change),
     in 0.38 us. Only for classes whose fields have no defaults and no __post_init__."""
-    names = cls.__slots__  # type: ignore[attr-defined]
     assert not hasattr(cls, "__post_init__"), cls
     assert all(f.default is MISSING and f.default_factory is MISSING
                for f in fields(cls)), cls
-    sets = "".join(f"    s{k}(self, {name})\n" for k, name in enumerate(names))
-    scope: dict[str, Any] = {f"s{k}": cls.__dict__[name].__set__ for k, name in enumerate(names)}
+    names = list(cls.__slots__)  # type: ignore[attr-defined]
+    sets, scope = _slot_sets(cls, names, "self")
     exec(f"def __init__(self, {', '.join(names)}):\n{sets}", scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

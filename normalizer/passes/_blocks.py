@@ -80,6 +80,15 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
 _TAKEN = object()
 
 
+def tools_end(messages: Sequence[Message], start: int) -> int:
+    """The end of the run of tool messages from `start`: a call turn's answer block is
+    messages[turn + 1:tools_end(messages, turn + 1)]."""
+    end = start
+    while end < len(messages) and messages[end].role == "tool":
+        end += 1
+    return end
+
+
 def block_matches(messages: Sequence[Message], block: Block) -> dict[Slot, int | None]:
     """Slot of each result in the block -> index of the call it answers (None: orphan)."""
     slots: list[Slot] = []

@@ -14,7 +14,7 @@ from normalizer.ids import Constraint, call_id_for, compose, id_map
 from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
-from normalizer.passes._blocks import same_pairing
+from normalizer.passes._blocks import same_pairing, tools_end
 from normalizer.passes._known_ids import known_ids, remember_ids, remembered_ids
 from normalizer.profiles import Profile
 
@@ -269,9 +269,7 @@ def _open_call(open_calls: list[ToolCall], name: str | None) -> ToolCall | None:
 def _pair_results(messages: list[Message], i: int) -> list[Change]:
     """Give id-less results in the tool messages right after call turn `i` the ids of the
     calls still unanswered there: same name first, else the next one in order."""
-    end = i + 1
-    while end < len(messages) and messages[end].role == "tool":
-        end += 1
+    end = tools_end(messages, i + 1)
     answered = {r.call_id for m in messages[i + 1:end] for r in m.tool_results}
     open_calls = [c for c in messages[i].tool_calls if c.id not in answered]
     changes: list[Change] = []

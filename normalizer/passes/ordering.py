@@ -14,6 +14,7 @@ from normalizer.passes._blocks import (
     answers,
     describe_result,
     pairing,
+    tools_end,
     with_parts,
 )
 from normalizer.profiles import Profile
@@ -127,10 +128,8 @@ def _apply_moves(draft: Draft, moves: dict[Slot, int]) -> tuple[Draft, tuple[Cha
 
 
 def _block_end(messages: Sequence[Message], home: int) -> int:
-    end = home
-    while end + 1 < len(messages) and messages[end + 1].role == "tool":
-        end += 1
-    return end
+    """The last message of the call turn at `home`'s answer block (`home` when empty)."""
+    return tools_end(messages, home + 1) - 1
 
 
 def _arrivals(m: int, messages: Sequence[Message], arriving: dict[int, list[ToolResult]],

@@ -20,6 +20,7 @@ from normalizer.passes._blocks import (
     block_matches,
     describe_result,
     pairing,
+    tools_end,
     with_parts,
 )
 from normalizer.passes._known_ids import known_ids, remember_ids
@@ -226,7 +227,7 @@ def dedupe_tool_call_ids(
     # (blocks share no message, so they still hold after the earlier turns' renames).
     for call_at, repeats in repeated.items():
         fresh = _fresh_ids(messages[call_at].tool_calls, repeats, taken)
-        block = (call_at, range(call_at + 1, _tools_end(messages, call_at + 1)))
+        block = (call_at, range(call_at + 1, tools_end(messages, call_at + 1)))
         changes.extend(_rename_block(messages, call_at, block_matches(messages, block), fresh,
                                      renames))
     id_map = draft.id_map.merged(**{new: draft.id_map.get(old, old)
@@ -256,14 +257,6 @@ def _repeated_calls(messages: tuple[Message, ...], per_turn: bool) -> dict[int, 
             else:
                 seen.add(call.id)
     return found
-
-
-def _tools_end(messages: Sequence[Message], start: int) -> int:
-    """The end of the run of tool messages from `start` (an answer block's end)."""
-    end = start
-    while end < len(messages) and messages[end].role == "tool":
-        end += 1
-    return end
 
 
 def _fresh_ids(calls: Sequence[ToolCall], repeats: list[int], taken: set[str]

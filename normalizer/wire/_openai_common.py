@@ -139,16 +139,9 @@ class WireArguments(JsonMap):
 
     __slots__ = ("source",)
 
-    def __init__(self, data: Mapping[str, Any], source: str) -> None:
-        super().__init__(data)
-        self.source = source
-
-    @classmethod
-    def parsed(cls, arguments: JsonMap, source: str) -> WireArguments:
-        """`arguments`, parsed from `source`, sharing its frozen data (no copy)."""
-        made = cls.__new__(cls)
-        made._data, made._hash, made.source = arguments._data, None, source
-        return made
+    def __init__(self, arguments: JsonMap, source: str) -> None:
+        # `arguments` was parsed from `source`: its frozen data is shared, not copied.
+        self._data, self._hash, self.source = arguments._data, None, source
 
 
 def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
@@ -159,7 +152,7 @@ def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
         if raw == "":
             return raw
         try:
-            return WireArguments.parsed(parse_arguments(raw, where), raw)
+            return WireArguments(parse_arguments(raw, where), raw)
         except ArgumentsJSONError:
             return raw
     if isinstance(raw, Mapping):
