@@ -47,7 +47,7 @@ def test_every_library_error_is_a_normalizer_error() -> None:
     (errors.StreamEventError, TypeError),
     (errors.UnstreamablePartError, ValueError),
     (errors.MissingExtraError, ImportError),
-])
+], ids=lambda cls: cls.__name__.removesuffix("Error").lower())
 def test_errors_keep_the_builtin_they_replaced(error: type, builtin: type) -> None:
     assert issubclass(error, builtin)
 
