@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import re._parser as _re_parser  # type: ignore[import-not-found]
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -62,14 +63,37 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 @functools.lru_cache(maxsize=64)
 def _acceptor(rule: Constraint) -> Callable[[str], bool]:
     """`rule.accepts` as one closure with the regex compiled and the limits read once: the
-    id and name maps ask it for every id of a history, and several times per rewritten id."""
+    id and name maps ask it for every id of a history, and several times per rewritten id.
+    A value whose length the pattern cannot match is refused before the regex runs (most
+    candidates Mistral refuses are refused by their length alone)."""
     match = None if rule.pattern is None else _compiled(rule.pattern).fullmatch
     cap = rule.max_length
     if match is None:
         return bool if cap is None else lambda v: bool(v) and len(v) <= cap
+    shortest, longest = lengths(rule)
+    if shortest > 1 or longest < _UNBOUNDED:
+        return lambda v: shortest <= len(v) <= longest and match(v) is not None
     if cap is None:
         return lambda v: bool(v) and match(v) is not None
     return lambda v: bool(v) and len(v) <= cap and match(v) is not None
+
+
+_UNBOUNDED = 1 << 30  # longer than any id or name a history holds
+
+
+@functools.lru_cache(maxsize=64)
+def lengths(rule: Constraint) -> tuple[int, int]:
+    """The shortest and longest value `rule` can accept (at least 1: empty is never
+    accepted): its max_length and what its pattern can match, read off the regex's parse
+    (re's own width computation); unbounded where the parse is not available."""
+    shortest, longest = 1, _UNBOUNDED if rule.max_length is None else rule.max_length
+    if rule.pattern is not None:
+        try:
+            low, high = _re_parser.parse(rule.pattern).getwidth()
+        except Exception:  # a private module of re: the limits are a shortcut, not needed
+            low, high = 0, _UNBOUNDED
+        shortest, longest = max(shortest, low), min(longest, high)
+    return shortest, longest
 
 
 def digest(text: str, length: int, salt: int = 0) -> str:
@@ -170,42 +194,81 @@ def fresh_value(
         for value in candidates(original, rule, salt):
             if value not in used and accepts(value):
                 return value
-    raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
-                     f"max_length={rule.max_length!r}; check the profile's rule params")
+    raise _no_fresh_id(original, rule)
 
 
-def _fresh_id(original: str, rule: Constraint, used: set[str],
-              accepts: Callable[[str], bool] | None = None) -> str:
-    """`fresh_value(original, rule, used)` with the id candidates, the same values tried in
-    the same order, spelled out without generators: Mistral takes a new id for nearly every
-    id of a history, and the generators' frames were a fifth of the cost. `accepts`: the
-    rule's acceptor, when the caller has it (looking it up hashes the rule)."""
-    if accepts is None:
-        accepts = _acceptor(rule)
-    clean = _UNSAFE.sub("_", original)
-    if clean not in used and accepts(clean):
-        return clean
-    caps = _caps(rule)
-    for salt in range(_MAX_SALT):
-        number = _hashed(original, salt)
-        digits = _base62(number, 24)
-        tag, last = digits[:8], None
-        for cap in caps:  # _fitted
-            value = _fit(clean, tag, cap)
-            if value != last and value not in used and accepts(value):
-                return value
-            last = value
-        # _hashes, its _HASH_LENGTHS (9, 16, 24) spelled out (test_ids compares the two)
-        for value in ("call_" + digits, digits[:9], digits[:16], digits):
+def _fresh_id(original: str, rule: Constraint, used: set[str]) -> str:
+    """`fresh_value(original, rule, used)` with the id candidates: the same values tried in
+    the same order (test_ids compares the two)."""
+    return _id_search(rule)(original, used)
+
+
+@functools.lru_cache(maxsize=64)
+def _id_search(rule: Constraint) -> Callable[[str, set[str]], str]:
+    """`_fresh_id` for one rule, with what depends on the rule alone read once, spelled out
+    without generators: Mistral takes a new id for nearly every id of a history (the
+    generators' frames were a fifth of the cost, reading the rule per id another fifth)."""
+    accepts, caps = _acceptor(rule), _caps(rule)
+    size, pick = _hash_pick(rule)
+
+    def search(original: str, used: set[str]) -> str:
+        clean = _UNSAFE.sub("_", original)
+        if clean not in used and accepts(clean):
+            return clean
+        for salt in range(_MAX_SALT):
+            number = _hashed(original, salt)
+            digits = _base62(number, size)
+            tag, last = digits[:8], None
+            for limit in caps:  # _fitted
+                value = _fit(clean, tag, limit)
+                if value != last and value not in used and accepts(value):
+                    return value
+                last = value
+            found = pick(number, digits, used)
+            if found is not None:
+                return found
+        raise _no_fresh_id(original, rule)
+
+    return search
+
+
+@functools.lru_cache(maxsize=64)
+def _hash_pick(rule: Constraint
+               ) -> tuple[int, Callable[[int, str, set[str]], str | None]]:
+    """How many digits of a hash to make, and the first of `_hashes` (the pure-hash
+    candidates of a hash number and its first digits) that `rule` accepts and is not used,
+    or None. A candidate longer than the rule allows is refused whatever its digits: such
+    ones are not tried, and only the digits the others need are made (9 of 24 for Mistral,
+    whose pattern allows 9 characters)."""
+    accepts = _acceptor(rule)
+    longest = lengths(rule)[1]
+    size = 24 if longest >= 24 else max(8, longest)  # 8: the readable candidates' tag
+    prefixed = longest >= 29  # "call_" + 24 digits
+    cuts = [k for k in _HASH_LENGTHS if k <= longest]
+    cap = rule.max_length if rule.max_length is not None and rule.max_length <= longest \
+        else None
+
+    def pick(number: int, digits: str, used: set[str]) -> str | None:
+        if prefixed:
+            value = "call_" + digits
             if value not in used and accepts(value):
                 return value
-        if rule.max_length is not None:
-            cap = rule.max_length
+        for k in cuts:
+            value = digits[:k]
+            if value not in used and accepts(value):
+                return value
+        if cap is not None:
             value = digits[:cap] if cap <= 24 else _base62(number, cap)
             if value not in used and accepts(value):
                 return value
-    raise NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
-                     f"max_length={rule.max_length!r}; check the profile's rule params")
+        return None
+
+    return size, pick
+
+
+def _no_fresh_id(original: str, rule: Constraint) -> NoFreshIdError:
+    return NoFreshIdError(f"no replacement for {original!r} satisfies pattern={rule.pattern!r} "
+                          f"max_length={rule.max_length!r}; check the profile's rule params")
 
 
 def build_map(
@@ -218,14 +281,13 @@ def build_map(
     Values `rule` accepts are kept and reserved first, so no replacement can take the place
     of a value that stays. Accepted values are absent from the result (they do not change)."""
     if candidates is _id_candidates:
-        return _mapped(originals, rule, _fresh_id)
+        return _mapped(originals, rule, _id_search(rule))
     return _mapped(originals, rule,
-                   lambda value, rule, taken, _: fresh_value(value, rule, taken, candidates))
+                   lambda value, taken: fresh_value(value, rule, taken, candidates))
 
 
 def _mapped(originals: Iterable[str], rule: Constraint,
-            fresh: Callable[[str, Constraint, set[str], Callable[[str], bool]], str],
-            ) -> dict[str, str]:
+            fresh: Callable[[str, set[str]], str]) -> dict[str, str]:
     ordered = list(dict.fromkeys(originals))
     accepts = _acceptor(rule)
     taken = {v for v in ordered if accepts(v)}
@@ -233,7 +295,7 @@ def _mapped(originals: Iterable[str], rule: Constraint,
     for value in ordered:
         if value in taken:  # accepted (asked once above); replacements added are never here
             continue
-        new = fresh(value, rule, taken, accepts)
+        new = fresh(value, taken)
         taken.add(new)
         mapping[value] = new
     return mapping
@@ -241,7 +303,7 @@ def _mapped(originals: Iterable[str], rule: Constraint,
 
 def id_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
     """The map original id -> new id for the ids `rule` rejects."""
-    return _mapped(originals, rule, _fresh_id)
+    return _mapped(originals, rule, _id_search(rule))
 
 
 def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
@@ -251,19 +313,15 @@ def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
 
 def call_id_for(key: str, rule: Constraint, taken: set[str]) -> str:
     """A new id for a call that had none, derived from `key` (name, arguments, occurrence)."""
-    # fresh_value's first salt, without its generators: one id per id-less call (every
-    # Gemini call on its way to another vendor), nearly always the first candidate.
-    number = _hashed(key, 0)
-    accepts = _acceptor(rule)
-    for value in _hashes(number, _base62(number, 24), rule):
-        if value not in taken and accepts(value):
-            return value
-    return fresh_value(key, rule, taken, _hash_only_candidates)
-
-
-def _hash_only_candidates(key: str, rule: Constraint, salt: int) -> Iterable[str]:
-    number = _hashed(key, salt)
-    yield from _hashes(number, _base62(number, 24), rule)
+    # fresh_value over the hash candidates, without its generators: one id per id-less call
+    # (every Gemini call on its way to another vendor), nearly always the first candidate.
+    size, pick = _hash_pick(rule)
+    for salt in range(_MAX_SALT):
+        number = _hashed(key, salt)
+        found = pick(number, _base62(number, size), taken)
+        if found is not None:
+            return found
+    raise _no_fresh_id(key, rule)
 
 
 def compose(previous: Mapping[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, Literal, TypeAlias
 
 # Re-exported: the model's JSON values have always been imported from here.
 from normalizer.json_values import EMPTY as EMPTY
@@ -42,15 +42,6 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 FUNCTION_RESPONSE_PART = "function_response_part"
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
                                           FUNCTION_RESPONSE_PART})
-
-
-_T = TypeVar("_T")
-
-
-def _clone(cls: type[_T], *values: Any) -> _T:
-    """A slotted dataclass from every field's value, in order, already frozen: no __init__
-    or __post_init__ (Mistral rewrites every id of a history)."""
-    return slot_maker(cls)(*values)  # type: ignore[no-any-return]
 
 
 def _slot_sets(cls: type, params: list[str], target: str) -> tuple[str, dict[str, Any]]:
@@ -193,11 +184,16 @@ class ToolCall:
         """A copy with another id: `dataclasses.replace(self, id=new)`, at a third of its
         cost (the id passes rename thousands of calls). Every field is passed on: a new
         field must be added here too (tests/test_frozen_encoding.py checks)."""
-        return _clone(ToolCall, self.name, self.arguments, new, self.extras, self.wire_arguments)
+        return _new_call(self.name, self.arguments, new, self.extras, self.wire_arguments)
 
     def with_extras(self, extras: JsonMap) -> ToolCall:
         """A copy with other (frozen) extras, as `with_id` (the signature pass signs most calls)."""
-        return _clone(ToolCall, self.name, self.arguments, self.id, extras, self.wire_arguments)
+        return _new_call(self.name, self.arguments, self.id, extras, self.wire_arguments)
+
+
+# The copies' makers (`with_id`, `with_parts`, ...): every field's value, in order, already
+# frozen; no __init__ or __post_init__ (Mistral rewrites every id of a history).
+_new_call = slot_maker(ToolCall)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +220,7 @@ class ToolResult:
     def with_call_id(self, new: str | None) -> ToolResult:
         """A copy answering another id: `dataclasses.replace(self, call_id=new)`, cheaper
         (see `ToolCall.with_id`)."""
-        return _clone(ToolResult, new, self.content, self.is_error, self.name, self.extras,
+        return _new_result(new, self.content, self.is_error, self.name, self.extras,
                       self.value)
 
     @property
@@ -233,6 +229,9 @@ class ToolResult:
         if isinstance(self.content, str):
             return self.content
         return "".join(p.text for p in self.content if isinstance(p, Text))
+
+
+_new_result = slot_maker(ToolResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +283,7 @@ class Message:
         """A copy with other parts: `dataclasses.replace(self, parts=parts)`, cheaper (the
         passes rebuild thousands of messages). Every field is passed on: a new field must be
         added here too (tests/test_frozen_encoding.py checks)."""
-        return _clone(Message, self.role, parts if type(parts) is tuple else tuple(parts),
+        return _new_message(self.role, parts if type(parts) is tuple else tuple(parts),
                       self.origin, self.extras, None, None)
 
     def with_renamed_parts(self, parts: tuple[Part, ...]) -> Message:
@@ -293,7 +292,7 @@ class Message:
         where they are the parts themselves or empty, so the next pass to ask does not sort
         the parts again: an id rename for Mistral remakes most messages of a history."""
         old, calls, results = self.parts, self._calls, self._results
-        return _clone(Message, self.role, parts, self.origin, self.extras,
+        return _new_message(self.role, parts, self.origin, self.extras,
                       parts if calls is old else (calls if calls == () else None),
                       parts if results is old else (results if results == () else None))
 
@@ -320,6 +319,9 @@ class Message:
         object.__setattr__(self, "_calls", found[0])
         object.__setattr__(self, "_results", found[1])
         return found
+
+
+_new_message = slot_maker(Message)
 
 
 def _sorted(parts: tuple[Part, ...]) -> tuple[tuple[ToolCall, ...], tuple[ToolResult, ...]]:

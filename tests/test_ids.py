@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,17 @@ from hypothesis import strategies as st
 from normalizer.errors import NoFreshIdError
 from normalizer.ids import (
     Constraint,
+    _base62,
     _fresh_id,
+    _hashed,
+    _hashes,
     _id_candidates,
     call_id_for,
     compose,
     digest,
     fresh_value,
     id_map,
+    lengths,
     name_map,
 )
 from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
@@ -97,6 +102,10 @@ _RULES = st.sampled_from([
     Constraint(pattern="^[a-zA-Z0-9]{9}$"), Constraint(pattern="^[a-zA-Z0-9_-]+$"),
     Constraint(max_length=40), Constraint(max_length=12), Constraint(max_length=30),
     Constraint(pattern="^[a-z]{3,}$"), Constraint(pattern="^[A-Za-z0-9_]{1,63}$", max_length=20),
+    # pattern lengths the searches read off the regex: exactly at a candidate's length
+    # ("call_" + 24 digits is 29), between the hash lengths, and under a max_length
+    Constraint(pattern="^[a-zA-Z0-9_]{5,29}$"), Constraint(pattern=r"^\w{10,16}$", max_length=14),
+    Constraint(pattern="^(?:[a-z0-9]{8}|[A-Z0-9]{24})$"),
 ])
 
 
@@ -117,6 +126,49 @@ def test_the_fast_id_search_tries_the_candidates_in_their_order(
             _fresh_id(original, rule, set(used))
     else:
         assert _fresh_id(original, rule, set(used)) == want
+
+
+def _hash_candidates(key: str, rule: Constraint, salt: int) -> Iterator[str]:
+    """What call_id_for was first written as: every salt's pure-hash candidates."""
+    number = _hashed(key, salt)
+    yield from _hashes(number, _base62(number, 24), rule)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(min_size=1, max_size=40), _RULES, st.data())
+def test_call_id_for_tries_the_hash_candidates_in_their_order(
+        key: str, rule: Constraint, data: st.DataObject) -> None:
+    """call_id_for, which makes only the digits a rule's lengths leave worth trying, gives
+    what `fresh_value` over every pure-hash candidate gives, some of them taken."""
+    candidates = [*_hash_candidates(key, rule, 0), *_hash_candidates(key, rule, 1)]
+    used = set(data.draw(st.lists(st.sampled_from(candidates), max_size=len(candidates))))
+    try:
+        want: str | None = fresh_value(key, rule, set(used), _hash_candidates)
+    except NoFreshIdError:
+        want = None
+    if want is None:
+        with pytest.raises(NoFreshIdError):
+            call_id_for(key, rule, set(used))
+    else:
+        assert call_id_for(key, rule, set(used)) == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(_RULES, st.text(max_size=40))
+def test_the_acceptor_agrees_with_the_rule_as_written(rule: Constraint, value: str) -> None:
+    """The acceptor refuses by the pattern's lengths before running it: same answers."""
+    plain = bool(value) and (rule.max_length is None or len(value) <= rule.max_length) and (
+        rule.pattern is None or re.fullmatch(rule.pattern, value) is not None)
+    assert rule.accepts(value) == plain
+    shortest, longest = lengths(rule)
+    assert not plain or shortest <= len(value) <= longest
+
+
+def test_lengths_read_off_the_pattern() -> None:
+    assert lengths(MISTRAL_IDS) == (9, 9)
+    assert lengths(Constraint(pattern="^[a-z]{2,5}$", max_length=4)) == (2, 4)
+    assert lengths(OPENAI_IDS) == (1, 40)
+    assert lengths(ANTHROPIC_IDS)[0] == 1 and lengths(ANTHROPIC_IDS)[1] > 10**6
 
 
 def test_call_id_for_avoids_taken_ids() -> None:
