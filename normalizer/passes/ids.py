@@ -123,25 +123,30 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
     messages = list(history.messages)
     changes: list[Change] = []
     pairs: list[tuple[Message, Message]] = []  # (old, new): see `same_pairing`
+    said: dict[str, str] = {}  # old id -> the changes' text after what was renamed
     for i, message in enumerate(messages):
         if not message.tool_calls and not message.tool_results:
             continue
         parts: list[Part] | None = None  # made at the first renamed part
         for j, part in enumerate(message.parts):
             if isinstance(part, ToolCall) and part.id in renames:
-                old, new = part.id, renames[part.id]
-                copy: Part = part.with_id(new)
-                what = "tool call id"
+                old = part.id
+                copy: Part = part.with_id(renames[old])
+                what = "tool call id "
             elif isinstance(part, ToolResult) and part.call_id in renames:
-                old, new = part.call_id, renames[part.call_id]
-                copy = part.with_call_id(new)
-                what = "tool result call_id"
+                old = part.call_id
+                copy = part.with_call_id(renames[old])
+                what = "tool result call_id "
             else:
                 continue
             if parts is None:
                 parts = list(message.parts)
             parts[j] = copy
-            changes.append(_renamed(what, old, new, f"messages[{i}].parts[{j}]"))
+            text = said.get(old)
+            if text is None:  # once per id: it is said for its call and its results
+                text = said[old] = _RENAMED.format(old, renames[old])
+            changes.append(Change("rewrite_tool_call_ids", "rewrite-tool-call-id", what + text,
+                                  f"messages[{i}].parts[{j}]", True))
         if parts is not None:
             messages[i] = message.with_renamed_parts(tuple(parts))
             pairs.append((message, messages[i]))
@@ -149,9 +154,7 @@ def _rename_ids(history: History, renames: dict[str, str]) -> tuple[History, tup
     return replace(history, messages=tuple(messages)), tuple(changes)
 
 
-def _renamed(what: str, old: str, new: str, where: str) -> Change:
-    return Change("rewrite_tool_call_ids", "rewrite-tool-call-id",
-                  f"{what} {old!r} -> {new!r} (the target rejects the original)", where, True)
+_RENAMED = "{!r} -> {!r} (the target rejects the original)"
 
 
 def _call_key(call: ToolCall, occurrence: int) -> str:
