@@ -158,6 +158,66 @@ def test_messages_with_renamed_ids_or_split_text_keep_their_blocks(
     _blocks.forget_pairing()
 
 
+@pytest.mark.parametrize("seed", [histories.SEED, 7, 11])
+def test_turns_that_lost_thinking_or_got_signed_keep_their_blocks(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gemini drops foreign thinking and signs most call turns: both tell the index the new
+    turns pair as the old ones did, so the next index walks few blocks and is still what the
+    plain queries find."""
+    from normalizer.passes import _blocks
+    from normalizer.passes.draft import Draft
+    from normalizer.passes.signatures import add_placeholder_thought_signatures
+    from normalizer.passes.thinking import drop_foreign_thinking
+    from normalizer.profiles import load_profile
+
+    walked: list[int] = []
+    real_walk = _blocks._walk
+
+    def counted(messages, i, stop, found, matches):  # type: ignore[no-untyped-def]
+        before = len(found)
+        end = real_walk(messages, i, stop, found, matches)
+        walked.append(len(found) - before)
+        return end
+
+    monkeypatch.setattr(_blocks, "_walk", counted)
+    gemini = load_profile("gemini")
+    draft = Draft(histories.history(1200, seed))
+    before = pairing(draft.history.messages)
+    thought, changes = drop_foreign_thinking(draft, gemini, Policy())
+    signed, more = add_placeholder_thought_signatures(thought, gemini, Policy())
+    assert changes and more  # both passes made new messages
+    walked.clear()
+    after = pairing(signed.history.messages)
+    assert ([(at, list(tools)) for at, tools in after.blocks],
+            [after.hits(k) for k in range(len(after.blocks))]) == _plain(signed.history.messages)
+    assert sum(walked) < len(before.blocks) // 4, (sum(walked), len(before.blocks))
+    _blocks.forget_pairing()
+
+
+def test_a_tool_message_that_lost_thinking_is_indexed_again() -> None:
+    """Thinking dropped from a message holding results moves their part indexes: that
+    message is not handed over, and the index finds the results where they now are."""
+    from normalizer.model import Thinking
+    from normalizer.passes import _blocks
+    from normalizer.passes.draft import Draft
+    from normalizer.passes.thinking import drop_foreign_thinking
+    from normalizer.profiles import load_profile
+
+    call = Message("assistant", (ToolCall("f", {}, "c1"), ToolCall("f", {}, "c2")))
+    odd = Message("tool", (Thinking("hm", vendor="openai"), ToolResult("c2", "2"),
+                           ToolResult("c1", "1")))
+    filler = [Message("user", (Text(f"u{k}"),)) for k in range(300)]
+    messages = (*filler, call, odd, *filler)
+    pairing(messages)
+    out, changes = drop_foreign_thinking(Draft(History(messages)), load_profile("anthropic"),
+                                         Policy())
+    assert changes
+    after = pairing(out.history.messages)
+    assert ([(at, list(tools)) for at, tools in after.blocks],
+            [after.hits(k) for k in range(len(after.blocks))]) == _plain(out.history.messages)
+    _blocks.forget_pairing()
+
+
 def test_what_renames_tell_the_index_stays_bounded_when_passes_run_alone() -> None:
     """A program calling the id pass again and again on new histories, with no index built
     in between, does not make `same_pairing` hold every message it ever renamed."""

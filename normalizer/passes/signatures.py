@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from normalizer.model import Change, History, Message, Part, ToolCall
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import same_pairing
 from normalizer.profiles import Profile
 
 PLACEHOLDER_SIGNATURE = "skip_thought_signature_validator"
@@ -52,16 +53,23 @@ def add_placeholder_thought_signatures(
         PLACEHOLDER_SIGNATURE,)
     messages: list[Message] = []
     changes: list[Change] = []
+    pairs: list[tuple[Message, Message]] = []  # (old, new): see `same_pairing`
     for i, message in enumerate(draft.history.messages):
         if message.role == "assistant" and message.tool_calls:
             # A signature is only valid for the model that issued it.
             foreign = message.origin not in (None, profile.provider)
-            message, found = _sign_turn(i, message, foreign=foreign, every=every,
-                                        placeholder=accepted[0], accepted=accepted)
-            changes.extend(found)
+            signed, found = _sign_turn(i, message, foreign=foreign, every=every,
+                                       placeholder=accepted[0], accepted=accepted)
+            if found:
+                changes.extend(found)
+                pairs.append((message, signed))
+                message = signed
         messages.append(message)
     if not changes:
         return draft, ()
+    # The signed turns hold the same calls (ids, names, order) with other extras: they pair
+    # as before, so the next pairing index takes their blocks over (Gemini signs most turns).
+    same_pairing(pairs)
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
 
 
@@ -88,7 +96,7 @@ def _sign_turn(i: int, message: Message, *, foreign: bool, every: bool, placehol
         changes.append(Change(_PASS, "add-placeholder-thought-signature",
                               f"call {call.name!r} had no thought signature; added Google's "
                               f"placeholder {placeholder!r}", _where(i, j), True))
-    return (message.with_parts(tuple(parts)) if changes else message), changes
+    return (message.with_renamed_parts(tuple(parts)) if changes else message), changes
 
 
 def _signed(call: ToolCall, placeholder: str) -> ToolCall:

@@ -27,6 +27,7 @@ from normalizer.model import (
     thaw,
 )
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import same_pairing
 from normalizer.profiles import Profile
 from normalizer.signature_shape import issued_by_shape
 
@@ -105,6 +106,7 @@ def drop_foreign_thinking(
     other = _other_field(profile)  # read once, not per part
     messages: list[Message] = []
     changes: list[Change] = []
+    pairs: list[tuple[Message, Message]] = []  # (old, new): see `same_pairing`
     for i, message in enumerate(draft.history.messages):
         for part in message.parts:  # a loop, not any(...): this runs for every message
             if isinstance(part, Thinking):
@@ -126,9 +128,19 @@ def drop_foreign_thinking(
             parts.extend(() if new is None else (new,))
         same = len(parts) == len(message.parts) and all(
             a is b for a, b in zip(parts, message.parts, strict=True))
-        messages.append(message if same else message.with_parts(tuple(parts)))
+        if same:
+            messages.append(message)
+            continue
+        messages.append(message.with_parts(tuple(parts)))
+        if not message.tool_results:  # results keep their part indexes: see below
+            pairs.append((message, messages[-1]))
     if not changes:
         return draft, ()
+    # A message without results that lost or demoted its thinking holds the same calls in
+    # the same order (thinking sits beside calls, in assistant messages) and pairs as
+    # before, so the next pairing index takes its block over (a message with results could
+    # see their part indexes move: left to the index).
+    same_pairing(pairs)
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
 
 
