@@ -63,6 +63,25 @@ def test_unknown_call_fields_are_dropped_for_fireworks() -> None:
     assert check(body, "fireworks") == ()
 
 
+def test_only_calls_with_unknown_fields_are_touched_for_fireworks() -> None:
+    """Messages whose calls carry no field to drop are passed on as they are (the pass skips
+    their parts); in a message with both kinds, only the call with unknown fields changes."""
+    from normalizer.model import Message, Text, ToolCall
+    from normalizer.passes.call_fields import drop_unknown_tool_call_fields
+
+    plain = Message("assistant", (Text("a"), ToolCall("get_weather", {}, "c1")))
+    gemini = Message("assistant", (ToolCall("get_weather", {}, "c2",
+                                            {"thought_signature": "sig"}),))
+    mixed = Message("assistant", (ToolCall("get_weather", {}, "c3"),
+                                  ToolCall("get_weather", {}, "c4", {"call_id": "c4"})))
+    out, changes = drop_unknown_tool_call_fields(Draft(History((plain, gemini, mixed))),
+                                                 load_profile("fireworks"), Policy())
+    assert [c.where for c in changes] == ["messages[2].parts[1]"]
+    kept = out.history.messages
+    assert kept[0] is plain and kept[1] is gemini
+    assert kept[2].parts[0] is mixed.parts[0] and kept[2].parts[1].extras == JsonMap()
+
+
 def test_empty_arguments_become_an_object_for_xai() -> None:
     call = _chat_call()
     call["function"]["arguments"] = ""

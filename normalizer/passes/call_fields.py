@@ -47,6 +47,14 @@ def drop_unknown_tool_call_fields(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
+        # Most calls carry no extras (the one shared empty map): their messages are passed
+        # on without a walk of their parts.
+        for call in message.tool_calls:
+            if call.extras is not EMPTY and any(k not in allowed for k in call.extras):
+                break
+        else:
+            out.append(message)
+            continue
         parts = list(message.parts)
         for j, part in enumerate(parts):
             extra = [k for k in part.extras if k not in allowed] \
@@ -57,8 +65,7 @@ def drop_unknown_tool_call_fields(
                                       f"dropped {', '.join(map(repr, extra))} from call "
                                       f"{part.id!r} (the target rejects unknown call fields)",
                                       f"messages[{i}].parts[{j}]", lossless=False))
-        out.append(replace(message, parts=tuple(parts)) if parts != list(message.parts)
-                   else message)
+        out.append(replace(message, parts=tuple(parts)))
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
 
 
