@@ -82,6 +82,21 @@ def test_only_calls_with_unknown_fields_are_touched_for_fireworks() -> None:
     assert kept[2].parts[0] is mixed.parts[0] and kept[2].parts[1].extras == JsonMap()
 
 
+def test_unknown_result_fields_are_dropped_when_the_message_has_none() -> None:
+    """A tool message whose own fields are all known still loses a result's unknown field
+    (Groq): the pass's shortcut for messages without unknown fields looks at results too."""
+    from normalizer.model import Message, ToolCall, ToolResult
+    from normalizer.passes.call_fields import drop_unknown_message_fields
+
+    call = Message("assistant", (ToolCall("get_weather", {}, "c1"),))
+    tool = Message("tool", (ToolResult("c1", "ok", extras={"x_trace": "t1"}),))
+    out, changes = drop_unknown_message_fields(Draft(History((call, tool))),
+                                               load_profile("groq"), Policy())
+    assert [(c.code, c.where) for c in changes] == [("drop-message-field", "messages[1]")]
+    assert out.history.messages[0] is call
+    assert out.history.messages[1].tool_results[0].extras == JsonMap()
+
+
 def test_empty_arguments_become_an_object_for_xai() -> None:
     call = _chat_call()
     call["function"]["arguments"] = ""

@@ -175,6 +175,13 @@ def drop_unknown_message_fields(
             continue
         # Most messages and parts share the one empty map: nothing to read there.
         own = [] if message.extras is EMPTY else _unknown(message.extras, keep)
+        if not own:
+            for result in message.tool_results:  # a loop, not any(): one per message
+                if result.extras is not EMPTY and _unknown(result.extras, keep):
+                    break
+            else:
+                out.append(message)  # the usual case, without a walk of every part
+                continue
         extra = list(own)
         gone: dict[int, list[str]] = {}  # part index -> its fields to drop
         for j, part in enumerate(message.parts):

@@ -8,7 +8,17 @@ import json
 import re
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Part, Text, Thinking, ToolCall, ToolResult, thaw
+from normalizer.model import (
+    EMPTY,
+    Change,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    thaw,
+)
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -34,6 +44,12 @@ def drop_invalid_reasoning_item_ids(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
+        for part in message.parts:  # a loop, not any(...): this runs for every message
+            if isinstance(part, Thinking) and part.extras is not EMPTY:
+                break
+        else:
+            out.append(message)  # no reasoning item with fields: nothing to read
+            continue
         parts = list(message.parts)
         for j, part in enumerate(parts):
             item_id = part.extras.get("id") if isinstance(part, Thinking) else None
