@@ -115,6 +115,28 @@ def test_role_order_splits_text_beside_results() -> None:
     assert [c.code for c in changes] == ["split-tool-message-text", "insert-bridge-message"]
 
 
+def test_text_beside_results_waits_for_the_end_of_the_answer_block() -> None:
+    """Text split off a tool message that more tool messages follow goes after the whole
+    run: put right after its own message it cut the next results off from their call turn,
+    and the confirming round moved them back, leaving two bridges in a row (Mistral)."""
+    from normalizer import normalize
+    from normalizer.passes._blocks import pairing
+
+    calls = Message("assistant", (ToolCall("f", {}, "abcdefgh1"), ToolCall("f", {}, "abcdefgh2")))
+    first = Message("tool", (ToolResult("abcdefgh1", "1"), Text("note")))
+    second = Message("tool", (ToolResult("abcdefgh2", "2"),))
+    start = draft(say("user", "q"), calls, first, second, say("user", "and?"))
+    out, changes = fix_role_order(start, ROLE_ORDER, POLICY)
+    assert roles(out) == ["user", "assistant", "tool", "tool", "assistant", "user", "user"]
+    assert [m.text for m in out.history.messages[4:]] == [BRIDGE_TEXT["assistant"], "note",
+                                                            "and?"]
+    assert pairing(out.history.messages).orphans() == []
+    assert [c.code for c in changes] == ["split-tool-message-text", "insert-bridge-message"]
+    done = normalize(start.history, "mistral")
+    assert "move-tool-result" not in {c.code for c in done.changes}
+    assert [m.role for m in done.history.messages].count("assistant") == 2
+
+
 def test_role_order_lifts_a_system_message_to_where_it_is_accepted() -> None:
     start = draft(say("user", "q"), CALL, RESULT, say("system", "be brief"),
                   say("assistant", "done"))

@@ -47,15 +47,29 @@ def fix_role_order(
     wrong = {(before, now) for before in table for now in known if bad(before, now)}
     plain = {role: wire_role(profile, role) for role in ROLES}
     last = ""  # the wire role the previous piece ends with (read once per piece)
-    for m, message in enumerate(_lift_systems(draft.history.messages, profile, bad, changes)):
+
+    def put(piece: Message, m: int) -> None:
+        nonlocal last
+        first = plain[piece.role]
+        wires = (first,) if first != "tool" else wire_roles(piece, profile)
+        if out and (last, wires[0]) in wrong:
+            _add_bridge(out, changes, _bridge(last, wires[0], bad), piece.role, m)
+        out.append(piece)
+        last = wires[-1]
+
+    messages = _lift_systems(draft.history.messages, profile, bad, changes)
+    held: list[tuple[Message, int]] = []  # see `_held`
+    for m, message in enumerate(messages):
         role = message.role
+        if held and role != "tool":
+            held = _put_all(held, put)
         first = plain[role]
         if (first != "tool" and (role != "tool" or not split)) or (
                 role == "tool" and len(message.tool_results) == len(message.parts)):
-            # The common cases, spelled out (what the loop below does with one piece whose
-            # wire roles all are `first`): a message that stays whole as one wire role, and
-            # a tool message of results only (nothing beside them to split off or send as a
-            # user message): every message of a long history comes here.
+            # The common cases, spelled out (what `put` does with a piece whose wire roles
+            # all are `first`): a message that stays whole as one wire role, and a tool
+            # message of results only (nothing beside them to split off or send as a user
+            # message): every message of a long history comes here.
             if out and (last, first) in wrong:
                 _add_bridge(out, changes, _bridge(last, first, bad), role, m)
             out.append(message)
@@ -63,16 +77,32 @@ def fix_role_order(
             continue
         pieces = [message] if not split or role != "tool" \
             else _split_text(message, m, split, changes)
-        for piece in pieces:
-            first = plain[piece.role]
-            wires = (first,) if first != "tool" else wire_roles(piece, profile)
-            if out and (last, wires[0]) in wrong:
-                _add_bridge(out, changes, _bridge(last, wires[0], bad), piece.role, m)
-            out.append(piece)
-            last = wires[-1]
+        put(pieces[0], m)
+        held.extend(_held(pieces[1:], m, messages, put))
+    _put_all(held, put)
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _held(rest: list[Message], m: int, messages: Sequence[Message],
+          put: Callable[[Message, int], None]) -> list[tuple[Message, int]]:
+    """The text split off tool message `m` (`rest`) put now, or held when more tool messages
+    follow: put right after its own message, it would cut the results after it off from
+    their call turn (the next round would move them back, around the bridges), so it waits
+    for the end of the run."""
+    if m + 1 < len(messages) and messages[m + 1].role == "tool":
+        return [(piece, m) for piece in rest]
+    for piece in rest:
+        put(piece, m)
+    return []
+
+
+def _put_all(held: list[tuple[Message, int]], put: Callable[[Message, int], None]
+             ) -> list[tuple[Message, int]]:
+    for piece, at in held:
+        put(piece, at)
+    return []
 
 
 def _add_bridge(out: list[Message], changes: list[Change], bridge: str | None, role: str,
