@@ -22,9 +22,10 @@ def fix_role_order(
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a role right after a role the vendor does not accept before it
     (`role-order`, `params.allowed_after`: previous wire role -> roles allowed next). Text
-    beside results in a tool message is split into a user message of its own, then a short
-    labelled assistant (or user) message is put between the two roles when one of those
-    roles bridges them. Nothing is removed or moved.
+    beside results in a tool message is split into a user message of its own, put after the
+    run of tool messages it was in; a system message the vendor does not accept where it is
+    moves back to where it is accepted; then a short labelled assistant (or user) message
+    is put between two roles when one of those roles bridges them. Nothing is removed.
 
     Rejected by: Mistral "Unexpected role '{role}' after role '{previous}'" (its profile).
 
