@@ -221,7 +221,7 @@ class ToolResult:
         """A copy answering another id: `dataclasses.replace(self, call_id=new)`, cheaper
         (see `ToolCall.with_id`)."""
         return _new_result(new, self.content, self.is_error, self.name, self.extras,
-                      self.value)
+                           self.value)
 
     @property
     def text(self) -> str:
@@ -284,17 +284,17 @@ class Message:
         passes rebuild thousands of messages). Every field is passed on: a new field must be
         added here too (tests/test_frozen_encoding.py checks)."""
         return _new_message(self.role, parts if type(parts) is tuple else tuple(parts),
-                      self.origin, self.extras, None, None)
+                            self.origin, self.extras, None, None)
 
     def with_renamed_parts(self, parts: tuple[Part, ...]) -> Message:
         """`with_parts` for `parts` that replace calls with calls and results with results,
-        one for one (an id or a name changed). The calls and results caches carry over
+        one for one (an id, a name or extras changed). The calls and results caches carry over
         where they are the parts themselves or empty, so the next pass to ask does not sort
         the parts again: an id rename for Mistral remakes most messages of a history."""
         old, calls, results = self.parts, self._calls, self._results
         return _new_message(self.role, parts, self.origin, self.extras,
-                      parts if calls is old else (calls if calls == () else None),
-                      parts if results is old else (results if results == () else None))
+                            parts if calls is old else (calls if calls == () else None),
+                            parts if results is old else (results if results == () else None))
 
     @property
     def text(self) -> str:
