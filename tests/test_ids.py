@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -109,48 +109,38 @@ _RULES = st.sampled_from([
 ])
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.text(min_size=1, max_size=50), _RULES, st.data())
-def test_the_fast_id_search_tries_the_candidates_in_their_order(
-        original: str, rule: Constraint, data: st.DataObject) -> None:
-    """`id_map`'s spelled-out search is `fresh_value` over the id candidates: the candidates
-    of the first two salts, some of them taken, so later candidates and salts are reached."""
-    candidates = [*_id_candidates(original, rule, 0), *_id_candidates(original, rule, 1)]
-    used = set(data.draw(st.lists(st.sampled_from(candidates), max_size=len(candidates))))
-    try:
-        want: str | None = fresh_value(original, rule, set(used), _id_candidates)
-    except NoFreshIdError:
-        want = None
-    if want is None:
-        with pytest.raises(NoFreshIdError):
-            _fresh_id(original, rule, set(used))
-    else:
-        assert _fresh_id(original, rule, set(used)) == want
-
-
 def _hash_candidates(key: str, rule: Constraint, salt: int) -> Iterator[str]:
     """What call_id_for was first written as: every salt's pure-hash candidates."""
     number = _hashed(key, salt)
     yield from _hashes(number, _base62(number, 24), rule)
 
 
+# The spelled-out searches, each beside the candidates it must try in their order:
+# `id_map`'s (readable ones first) and call_id_for's (hashes only). Both make only the
+# digits a rule's lengths leave worth trying.
+_SEARCHES = [(_fresh_id, _id_candidates), (call_id_for, _hash_candidates)]
+
+
+@pytest.mark.parametrize(("search", "candidates"), _SEARCHES, ids=["fresh-id", "call-id-for"])
 @settings(max_examples=150, deadline=None)
-@given(st.text(min_size=1, max_size=40), _RULES, st.data())
-def test_call_id_for_tries_the_hash_candidates_in_their_order(
-        key: str, rule: Constraint, data: st.DataObject) -> None:
-    """call_id_for, which makes only the digits a rule's lengths leave worth trying, gives
-    what `fresh_value` over every pure-hash candidate gives, some of them taken."""
-    candidates = [*_hash_candidates(key, rule, 0), *_hash_candidates(key, rule, 1)]
-    used = set(data.draw(st.lists(st.sampled_from(candidates), max_size=len(candidates))))
+@given(original=st.text(min_size=1, max_size=50), rule=_RULES, data=st.data())
+def test_the_fast_id_searches_try_the_candidates_in_their_order(
+        search: Callable[[str, Constraint, set[str]], str],
+        candidates: Callable[[str, Constraint, int], Iterable[str]],
+        original: str, rule: Constraint, data: st.DataObject) -> None:
+    """Each search is `fresh_value` over its candidates: those of the first two salts, some
+    of them taken, so later candidates and salts are reached."""
+    tried = [*candidates(original, rule, 0), *candidates(original, rule, 1)]
+    used = set(data.draw(st.lists(st.sampled_from(tried), max_size=len(tried))))
     try:
-        want: str | None = fresh_value(key, rule, set(used), _hash_candidates)
+        want: str | None = fresh_value(original, rule, set(used), candidates)
     except NoFreshIdError:
         want = None
     if want is None:
         with pytest.raises(NoFreshIdError):
-            call_id_for(key, rule, set(used))
+            search(original, rule, set(used))
     else:
-        assert call_id_for(key, rule, set(used)) == want
+        assert search(original, rule, set(used)) == want
 
 
 @settings(max_examples=200, deadline=None)

@@ -8,6 +8,7 @@ import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -122,16 +123,30 @@ def test_normalize_does_not_keep_the_last_history_alive() -> None:
     assert getattr(_blocks._LAST, "renamed", None) is None
 
 
+# Passes that tell the index which new message stands for which old one (`same_pairing`),
+# two in a row as a provider runs them: Mistral renames ids and splits text off call turns,
+# Gemini drops foreign thinking and signs call turns.
+_HANDING_OVER = {
+    "mistral": ("normalizer.passes.ids:rewrite_tool_call_ids",
+                "normalizer.passes.call_fields:split_text_from_tool_calls"),
+    "gemini": ("normalizer.passes.thinking:drop_foreign_thinking",
+               "normalizer.passes.signatures:add_placeholder_thought_signatures"),
+}
+
+
+def _pass(path: str) -> Callable[..., Any]:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("provider", sorted(_HANDING_OVER))
 @pytest.mark.parametrize("seed", [histories.SEED, 7, 11])
-def test_messages_with_renamed_ids_or_split_text_keep_their_blocks(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Mistral's id rename and text split tell the index which new message stands for which
-    old one (`same_pairing`): the next index takes those blocks over instead of walking them,
-    and is still what the plain queries find."""
+def test_turns_handed_over_keep_their_blocks(
+        provider: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The messages these passes remake pair as the old ones did: the next index takes
+    their blocks over instead of walking them, and is still what the plain queries find."""
     from normalizer.passes import _blocks
-    from normalizer.passes.call_fields import split_text_from_tool_calls
     from normalizer.passes.draft import Draft
-    from normalizer.passes.ids import rewrite_tool_call_ids
     from normalizer.profiles import load_profile
 
     walked: list[int] = []
@@ -144,52 +159,17 @@ def test_messages_with_renamed_ids_or_split_text_keep_their_blocks(
         return end
 
     monkeypatch.setattr(_blocks, "_walk", counted)
-    mistral = load_profile("mistral")
+    profile = load_profile(provider)
+    first, second = (_pass(path) for path in _HANDING_OVER[provider])
     draft = Draft(histories.history(1200, seed))
     before = pairing(draft.history.messages)
-    renamed, changes = rewrite_tool_call_ids(draft, mistral, Policy())
-    split, more = split_text_from_tool_calls(renamed, mistral, Policy())
+    middle, changes = first(draft, profile, Policy())
+    last, more = second(middle, profile, Policy())
     assert changes and more  # both passes made new messages
     walked.clear()
-    after = pairing(split.history.messages)
+    after = pairing(last.history.messages)
     assert ([(at, list(tools)) for at, tools in after.blocks],
-            [after.hits(k) for k in range(len(after.blocks))]) == _plain(split.history.messages)
-    assert sum(walked) < len(before.blocks) // 4, (sum(walked), len(before.blocks))
-    _blocks.forget_pairing()
-
-
-@pytest.mark.parametrize("seed", [histories.SEED, 7, 11])
-def test_turns_that_lost_thinking_or_got_signed_keep_their_blocks(
-        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Gemini drops foreign thinking and signs most call turns: both tell the index the new
-    turns pair as the old ones did, so the next index walks few blocks and is still what the
-    plain queries find."""
-    from normalizer.passes import _blocks
-    from normalizer.passes.draft import Draft
-    from normalizer.passes.signatures import add_placeholder_thought_signatures
-    from normalizer.passes.thinking import drop_foreign_thinking
-    from normalizer.profiles import load_profile
-
-    walked: list[int] = []
-    real_walk = _blocks._walk
-
-    def counted(messages, i, stop, found, matches):  # type: ignore[no-untyped-def]
-        before = len(found)
-        end = real_walk(messages, i, stop, found, matches)
-        walked.append(len(found) - before)
-        return end
-
-    monkeypatch.setattr(_blocks, "_walk", counted)
-    gemini = load_profile("gemini")
-    draft = Draft(histories.history(1200, seed))
-    before = pairing(draft.history.messages)
-    thought, changes = drop_foreign_thinking(draft, gemini, Policy())
-    signed, more = add_placeholder_thought_signatures(thought, gemini, Policy())
-    assert changes and more  # both passes made new messages
-    walked.clear()
-    after = pairing(signed.history.messages)
-    assert ([(at, list(tools)) for at, tools in after.blocks],
-            [after.hits(k) for k in range(len(after.blocks))]) == _plain(signed.history.messages)
+            [after.hits(k) for k in range(len(after.blocks))]) == _plain(last.history.messages)
     assert sum(walked) < len(before.blocks) // 4, (sum(walked), len(before.blocks))
     _blocks.forget_pairing()
 
