@@ -8,17 +8,8 @@ import json
 import re
 from dataclasses import replace
 
-from normalizer.model import (
-    EMPTY,
-    Change,
-    Message,
-    Part,
-    Text,
-    Thinking,
-    ToolCall,
-    ToolResult,
-    thaw,
-)
+from normalizer.json_values import EMPTY
+from normalizer.model import Change, Message, Part, Text, Thinking, ToolCall, ToolResult, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
