@@ -303,7 +303,7 @@ def _mapped(originals: Iterable[str], rule: Constraint,
 
 def id_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:
     """The map original id -> new id for the ids `rule` rejects."""
-    return _mapped(originals, rule, _id_search(rule))
+    return build_map(originals, rule)
 
 
 def name_map(originals: Iterable[str], rule: Constraint) -> dict[str, str]:

@@ -63,7 +63,7 @@ def fix_role_order(
     for m, message in enumerate(messages):
         role = message.role
         if held and role != "tool":
-            held = _put_all(held, put)
+            _flush(held, put)
         first = plain[role]
         if (first != "tool" and (role != "tool" or not split)) or (
                 role == "tool" and len(message.tool_results) == len(message.parts)):
@@ -80,7 +80,7 @@ def fix_role_order(
             else _split_text(message, m, split, changes)
         put(pieces[0], m)
         held.extend(_held(pieces[1:], m, messages, put))
-    _put_all(held, put)
+    _flush(held, put)
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
@@ -99,11 +99,11 @@ def _held(rest: list[Message], m: int, messages: Sequence[Message],
     return []
 
 
-def _put_all(held: list[tuple[Message, int]], put: Callable[[Message, int], None]
-             ) -> list[tuple[Message, int]]:
+def _flush(held: list[tuple[Message, int]], put: Callable[[Message, int], None]) -> None:
+    """Put the held pieces, in order, and forget them."""
     for piece, at in held:
         put(piece, at)
-    return []
+    held.clear()
 
 
 def _add_bridge(out: list[Message], changes: list[Change], bridge: str | None, role: str,
