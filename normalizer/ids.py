@@ -210,6 +210,11 @@ def _id_search(rule: Constraint) -> Callable[[str, set[str]], str]:
     generators' frames were a fifth of the cost, reading the rule per id another fifth)."""
     accepts, caps = _acceptor(rule), _caps(rule)
     size, pick = _hash_pick(rule)
+    # A readable candidate is the 8-digit tag alone or a stem, "_" and the tag (10 or more
+    # characters): a rule that allows neither length (Mistral: 9) refuses them all unmade.
+    shortest, longest = lengths(rule)
+    if not (shortest <= 8 <= longest or longest >= 10):
+        caps = ()
 
     def search(original: str, used: set[str]) -> str:
         clean = _UNSAFE.sub("_", original)

@@ -106,6 +106,9 @@ _RULES = st.sampled_from([
     # ("call_" + 24 digits is 29), between the hash lengths, and under a max_length
     Constraint(pattern="^[a-zA-Z0-9_]{5,29}$"), Constraint(pattern=r"^\w{10,16}$", max_length=14),
     Constraint(pattern="^(?:[a-z0-9]{8}|[A-Z0-9]{24})$"),
+    # the lengths of readable candidates: the 8-digit tag alone, a stem of one, "_" and it
+    Constraint(pattern="^[a-zA-Z0-9]{8,9}$", max_length=9),
+    Constraint(pattern="^[a-zA-Z0-9_]{10}$", max_length=10),
 ])
 
 
