@@ -82,6 +82,22 @@ def test_synthesized_result_goes_after_the_last_result() -> None:
     assert changes[0].code == "insert-missing-tool-result" and changes[0].lossless
 
 
+def test_several_unanswered_turns_each_get_their_answer_in_place() -> None:
+    """Blocks are repaired back to front and the new or emptied messages spliced in at the
+    end: each answer lands right after its own call turn, and each change names the place
+    counting the messages before it as they were."""
+    start = draft(user("q"), calls("a"), calls("b"), user("r"), calls("c"))
+    out, changes = answer_unanswered_calls(start, PROFILE, POLICY)
+    assert roles(out) == ["user", "assistant", "tool", "assistant", "tool", "user",
+                          "assistant", "tool"]
+    answered = [m.tool_results[0].call_id for m in out.history.messages if m.role == "tool"]
+    assert answered == ["a", "b", "c"]
+    assert [c.where for c in changes] == [f"messages[{k}] (new tool message)"
+                                          for k in (2, 3, 5)]
+    out, changes = answer_unanswered_calls(start, PROFILE, DROP)
+    assert roles(out) == ["user", "user"] and len(changes) == 3
+
+
 def test_dropping_every_call_removes_an_otherwise_empty_call_turn() -> None:
     out, changes = answer_unanswered_calls(draft(user("q"), calls("a"), user("r")), PROFILE, DROP)
     assert roles(out) == ["user", "user"]

@@ -129,8 +129,11 @@ def answer_unanswered_calls(
     index = pairing(draft.history.messages)
     messages = list(draft.history.messages)
     changes: list[Change] = []
-    # back to front: indexes ahead stay valid, and the blocks ahead (whose matches were
-    # taken before any change) are untouched, since blocks share no message
+    added: dict[int, Message] = {}  # a new tool message, after the message of its index
+    gone: set[int] = set()  # messages left with nothing
+    # back to front, as the report has always named places: each change's indexes count the
+    # messages before it as they were (the blocks ahead are untouched: blocks share no
+    # message), and the messages added or removed are spliced in once at the end
     for block, found in zip(reversed(index.blocks), reversed(index.matches), strict=True):
         call_at = block[0]
         if call_at is None or found is None:  # a settled block answers every call
@@ -143,17 +146,33 @@ def answer_unanswered_calls(
         if not missing:
             continue
         if policy.unanswered_calls == "synthesize":
-            changes.extend(_synthesize(messages, block, missing, policy))
+            changes.extend(_synthesize(messages, block, missing, policy, added))
         else:
-            changes.extend(_drop_calls(messages, call_at, missing))
+            changes.extend(_drop_calls(messages, call_at, missing, gone))
     if not changes:
         return draft, ()
+    if added or gone:
+        messages = _spliced(messages, added, gone)
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
         reversed(changes))
 
 
+def _spliced(messages: list[Message], added: dict[int, Message], gone: set[int]
+             ) -> list[Message]:
+    """`messages` without those at `gone` and with each of `added` right after its index, in
+    one walk: an insert or a delete per block shifts the rest of the list each time, which
+    grows with the square of a long history's length."""
+    out: list[Message] = []
+    for i, message in enumerate(messages):
+        if i not in gone:
+            out.append(message)
+        if i in added:
+            out.append(added[i])
+    return out
+
+
 def _synthesize(messages: list[Message], block: Block, missing: list[int],
-                policy: Policy) -> list[Change]:
+                policy: Policy, added: dict[int, Message]) -> list[Change]:
     call_at, tools = block
     assert call_at is not None
     calls = messages[call_at].tool_calls
@@ -168,7 +187,7 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
         messages[last] = replace(messages[last], parts=parts[:cut] + made + parts[cut:])
         where = f"messages[{last}]"
     else:
-        messages.insert(call_at + 1, Message("tool", made))
+        added[call_at] = Message("tool", made)
         where = f"messages[{call_at + 1}] (new tool message)"
     return [Change("answer_unanswered_calls", "insert-missing-tool-result",
                    f"synthesized a result for unanswered call {calls[c].id or '(no id)'} "
@@ -176,7 +195,8 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
             for c in missing]
 
 
-def _drop_calls(messages: list[Message], at: int, missing: list[int]) -> list[Change]:
+def _drop_calls(messages: list[Message], at: int, missing: list[int],
+                emptied: set[int]) -> list[Change]:
     message = messages[at]
     calls = message.tool_calls
     call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
@@ -184,7 +204,7 @@ def _drop_calls(messages: list[Message], at: int, missing: list[int]) -> list[Ch
     parts = tuple(part for p, part in enumerate(message.parts) if p not in gone)
     empty = not parts
     if empty:
-        del messages[at]
+        emptied.add(at)
     else:
         messages[at] = replace(message, parts=parts)
     tail = " (the message held nothing else and was removed)" if empty else ""
