@@ -16,7 +16,14 @@ from hypothesis import strategies as st
 
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.passes import Policy, ordering
-from normalizer.passes._blocks import Pairing, block_matches, blocks, match, pairing
+from normalizer.passes._blocks import (
+    Pairing,
+    _match_many,
+    block_matches,
+    blocks,
+    match,
+    pairing,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -79,6 +86,24 @@ def test_match_keeps_the_rule_as_first_written() -> None:
         for start in range(len(pool)):
             results = (pool[start:] + pool[:start])[:size] * 2
             assert match(calls, results) == _reference_match(calls, results)
+
+
+# mostly id-less (Gemini's), where results by name and results with neither name nor id
+# take from the same calls
+_CALLS = st.builds(ToolCall, st.sampled_from(["f", "g"]), st.just({}),
+                   st.sampled_from(["a", "b", None, None, None]))
+_RESULTS = st.builds(ToolResult, st.sampled_from(["a", "b", "c", None, None, None]),
+                     name=st.sampled_from(["f", "g", "h", None]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_CALLS, max_size=40), st.lists(_RESULTS, max_size=45))
+def test_both_ways_of_matching_keep_the_rule(calls: list[ToolCall],
+                                             results: list[ToolResult]) -> None:
+    """The scan a few calls take and the maps a long turn takes (up to 40 calls: both)."""
+    want = _reference_match(tuple(calls), tuple(results))
+    assert _match_many(calls, results) == want
+    assert match(calls, results) == want
 
 
 def _answers(result: ToolResult, call: ToolCall) -> bool:

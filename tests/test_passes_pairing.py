@@ -155,6 +155,16 @@ def test_dedupe_within_one_turn_and_avoids_collisions() -> None:
     assert [r.call_id for r in out.history.messages[1].tool_results] == ["a", "a_3"]
 
 
+def test_dedupe_takes_the_smallest_free_suffix_for_each_repeat() -> None:
+    """Each repeat of an id goes on from the last suffix it took, and still passes over a
+    suffix the history holds (a_3), in every turn after the first."""
+    turns = [m for _ in range(4) for m in (calls("a"), results("a"))]
+    start = draft(calls("a_3"), results("a_3"), *turns)
+    out, _ = dedupe_tool_call_ids(start, load_profile("anthropic"), POLICY)
+    assert [m.tool_calls[0].id for m in out.history.messages[::2]] == [
+        "a_3", "a", "a_2", "a_4", "a_5"]
+
+
 def _dedupe_as_first_written(history: History, per_turn: bool) -> list[list[str | None]]:
     """The dedupe walk as first written: every block of the pairing index in order, each
     call's id checked against `seen` (which also takes the fresh ids), results renamed by

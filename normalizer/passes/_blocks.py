@@ -59,6 +59,8 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
     """For each result, the index of the call it answers (each call answered at most once):
     the first free call with its id, or for a result without id the first free id-less call
     of the same name."""
+    if len(calls) > _FEW_CALLS:
+        return _match_many(calls, results)
     # Each call's id, or _TAKEN once answered: the first free call with an id is then one
     # `list.index`, and a free id-less call is one whose entry is still None.
     ids: list[object] = [c.id for c in calls]
@@ -78,6 +80,49 @@ def match(calls: Sequence[ToolCall], results: Sequence[ToolResult]) -> tuple[int
 
 
 _TAKEN = object()
+# Above this many calls in a turn, `match` looks calls up by id and by name instead of
+# scanning the turn's calls for each result, which grows with the square of the turn.
+_FEW_CALLS = 16
+
+
+def _match_many(calls: Sequence[ToolCall], results: Sequence[ToolResult]
+                ) -> tuple[int | None, ...]:
+    """`match`, with each call found in a map: for every id its free calls (the first at the
+    end of its list), and for every name, and for all of them, the id-less calls in order,
+    each list read from a cursor that passes over the calls answered since."""
+    by_id: dict[str, list[int]] = {}
+    idless: list[int] = []
+    by_name: dict[str, list[int]] = {}
+    for c, call in enumerate(calls):
+        if call.id is not None:
+            by_id.setdefault(call.id, []).append(c)
+        else:
+            idless.append(c)
+            by_name.setdefault(call.name, []).append(c)
+    for free in by_id.values():
+        free.reverse()
+    taken: set[int] = set()
+    cursors: dict[str | None, int] = {}  # name (None: any) -> where its list is read from
+    out: list[int | None] = []
+    for result in results:
+        hit: int | None = None
+        if result.call_id is not None:
+            free = by_id.get(result.call_id)
+            if free:
+                hit = free.pop()
+        else:
+            name = result.name
+            pending = idless if name is None else by_name.get(name, [])
+            at = cursors.get(name, 0)
+            while at < len(pending) and pending[at] in taken:
+                at += 1
+            if at < len(pending):
+                hit = pending[at]
+                taken.add(hit)
+                at += 1
+            cursors[name] = at
+        out.append(hit)
+    return tuple(out)
 
 
 def tools_end(messages: Sequence[Message], start: int) -> int:

@@ -176,8 +176,8 @@ def _sort_block(messages: list[Message], block: Block,
     slots = list(hits)
     call_at, tools = block
     unmatched = len(messages[call_at or 0].tool_calls)
-    wanted = sorted(slots, key=lambda s: (hits[s] if hits[s] is not None else unmatched,
-                                          slots.index(s)))
+    # stable: results answering the same call (or none) keep their order
+    wanted = sorted(slots, key=lambda s: hits[s] if hits[s] is not None else unmatched)
     if wanted == slots:
         return []
     results = {s: _result(messages, s) for s in slots}

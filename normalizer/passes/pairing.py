@@ -243,10 +243,11 @@ def dedupe_tool_call_ids(
     taken = known_ids(draft.history.messages, mine=True)
     renames: dict[str, str] = {}
     changes: list[Change] = []
+    tried: dict[str, int] = {}  # id -> the n its last `<id>_<n>` took: all below are taken
     # Only the call turns with a repeated id, in order, each with its own block's matches
     # (blocks share no message, so they still hold after the earlier turns' renames).
     for call_at, repeats in repeated.items():
-        fresh = _fresh_ids(messages[call_at].tool_calls, repeats, taken)
+        fresh = _fresh_ids(messages[call_at].tool_calls, repeats, taken, tried)
         block = (call_at, range(call_at + 1, tools_end(messages, call_at + 1)))
         changes.extend(_rename_block(messages, call_at, block_matches(messages, block), fresh,
                                      renames))
@@ -279,15 +280,19 @@ def _repeated_calls(messages: tuple[Message, ...], per_turn: bool) -> dict[int, 
     return found
 
 
-def _fresh_ids(calls: Sequence[ToolCall], repeats: list[int], taken: set[str]
-               ) -> dict[int, str]:
-    """Call index -> new id for each repeated call: `<id>_<n>`, the smallest n free."""
+def _fresh_ids(calls: Sequence[ToolCall], repeats: list[int], taken: set[str],
+               tried: dict[str, int]) -> dict[int, str]:
+    """Call index -> new id for each repeated call: `<id>_<n>`, the smallest n free. The
+    search for an id goes on from where its last one ended (`tried`): an id repeated
+    thousands of times would otherwise try every n taken before, for each repeat."""
     fresh: dict[int, str] = {}
     for c in repeats:
         old = calls[c].id
-        n = 2
+        assert old is not None
+        n = tried.get(old, 1) + 1
         while f"{old}_{n}" in taken:
             n += 1
+        tried[old] = n
         fresh[c] = f"{old}_{n}"
         taken.add(fresh[c])
     return fresh
