@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
 from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes.content import (
@@ -84,6 +87,67 @@ def test_text_turn_before_call_turn_merges_for_call_placement() -> None:
                                      POLICY)
     assert roles(out) == ["user", "assistant", "tool"]
     assert out.history.messages[1].text == "let me look"
+
+
+def _merged_pairwise(messages: tuple[Message, ...], profile: Profile
+                     ) -> tuple[list[Message], list[tuple[str, bool]]]:
+    """merge_consecutive_roles as first written: each message merged into the merged
+    message before it, a new message per pair; the messages and (what, lossless) per change."""
+    wire = {"anthropic": {"tool": "user"}, "gemini": {"tool": "user"}}.get(profile.protocol, {})
+    out: list[Message] = []
+    said: list[tuple[str, bool]] = []
+    for cur in messages:
+        prev = out[-1] if out else None
+        if prev is None or "system" in (prev.role, cur.role):
+            out.append(cur)
+            continue
+        same = prev.role == cur.role
+        w = wire.get(prev.role, prev.role)
+        if not ((profile.enforces("function-response-count") and same and cur.role == "tool")
+                or (profile.enforces("call-turn-placement") and same
+                    and cur.role == "assistant" and cur.tool_calls and not prev.tool_calls)
+                or (profile.enforces("role-alternation") and w == wire.get(cur.role, cur.role)
+                    and w != "tool" and not (prev.role == "assistant" and prev.tool_calls))):
+            out.append(cur)
+            continue
+        conflict = any(k in prev.extras and prev.extras[k] != v for k, v in cur.extras.items())
+        same_origin = prev.origin == cur.origin
+        out[-1] = Message("tool" if "tool" in (prev.role, cur.role) else prev.role,
+                          prev.parts + cur.parts,
+                          origin=prev.origin if same_origin else (prev.origin or cur.origin),
+                          extras=cur.extras.merged(**dict(prev.extras)))
+        said.append((f"merged this {cur.role} message into the {prev.role} message before it",
+                     not conflict and (same_origin or None in (prev.origin, cur.origin))))
+    return out, said
+
+
+_PARTS = st.sampled_from([Text("t"), ToolCall("f", {}, "a"), ToolResult("a", "ok")])
+_MESSAGES = st.builds(lambda role, parts, origin, extras: Message(role, tuple(parts),
+                                                                  origin=origin, extras=extras),
+                      st.sampled_from(["user", "assistant", "tool", "system"]),
+                      st.lists(_PARTS, min_size=1, max_size=2),
+                      st.sampled_from([None, "openai", "anthropic"]),
+                      st.sampled_from([{}, {"k": 1}, {"k": 2}, {"j": 1}]))
+_MERGING = [profile("gemini", ("function-response-count", {}), ("call-turn-placement", {})),
+            profile("anthropic", ("role-alternation", {})),
+            profile("openai_chat", ("role-alternation", {}), ("call-turn-placement", {}))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_MESSAGES, max_size=12), st.sampled_from(_MERGING))
+@example([say("user", "q"), RESULT, say("user", "r")], _MERGING[1])  # user + tool: a tool turn
+@example([say("assistant", "a"), CALL, CALL], _MERGING[0])  # nothing after a call turn
+@example([RESULT, Message("tool", (ToolResult("b", "ok"),), origin="openai", extras={"k": 1}),
+          Message("tool", (ToolResult("c", "ok"),), origin="gemini", extras={"k": 2})],
+         _MERGING[0])  # origins and extras that one message cannot hold both of
+def test_runs_merge_as_they_did_a_pair_at_a_time(messages: list[Message],
+                                                  merging: Profile) -> None:
+    """Runs are merged into one growing turn: the same messages and report as merging each
+    message into a new merged message, a pair at a time."""
+    out, changes = merge_consecutive_roles(draft(*messages), merging, POLICY)
+    want, said = _merged_pairwise(tuple(messages), merging)
+    assert list(out.history.messages) == want
+    assert [(c.what, c.lossless) for c in changes] == said
 
 
 def test_opening_user_message_is_labelled() -> None:

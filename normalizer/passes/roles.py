@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from normalizer.model import ROLES, Change, Media, Message, Opaque, Part, Role, Text
+from normalizer.model import ROLES, Change, JsonMap, Media, Message, Opaque, Part, Role, Text
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -111,19 +111,62 @@ def merge_consecutive_roles(
     out: list[Message] = []
     changes: list[Change] = []
     rules = _MergeRules.of(profile)  # read once, not per pair of messages
+    turn: _Turn | None = None  # the last message out while others are merged into it
     for m, message in enumerate(messages):
-        if out and _must_merge(out[-1], message, rules):
-            merged, lossless = _merge(out[-1], message)
-            changes.append(Change("merge_consecutive_roles", "merge-consecutive-messages",
-                                  f"merged this {message.role} message into the "
-                                  f"{out[-1].role} message before it",
-                                  f"messages[{m}]", lossless=lossless))
-            out[-1] = merged
-        else:
+        if turn is None:
+            if not out or not _must_merge(out[-1], message, rules):
+                out.append(message)
+                continue
+            first = out.pop()
+            turn = _Turn(first.role, bool(first.tool_calls), first.origin, first.extras,
+                         list(first.parts))
+        elif not _must_merge(turn, message, rules):
+            out.append(turn.made())
             out.append(message)
+            turn = None
+            continue
+        into = turn.role
+        lossless = turn.take(message)
+        changes.append(Change("merge_consecutive_roles", "merge-consecutive-messages",
+                              f"merged this {message.role} message into the "
+                              f"{into} message before it", f"messages[{m}]", lossless=lossless))
     if not changes:
         return draft, ()
+    if turn is not None:
+        out.append(turn.made())
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+@dataclass(slots=True)
+class _Turn:
+    """A message that others are being merged into. Mutable, and local to one pass: the
+    parts grow in place, where merging a run of k messages a pair at a time made k messages,
+    each copying and sorting all the parts before it (the square of a long run)."""
+
+    role: str
+    tool_calls: bool  # whether it holds any (read as a message's tuple of them is)
+    origin: str | None
+    extras: JsonMap
+    parts: list[Part]
+
+    def take(self, second: Message) -> bool:
+        """`second` merged in after the parts so far; whether nothing was lost: one message
+        cannot hold two origins, nor two values of one extra."""
+        conflict = any(k in self.extras and self.extras[k] != v
+                       for k, v in second.extras.items())
+        lossless = not conflict and (self.origin == second.origin
+                                     or None in (self.origin, second.origin))
+        if self.origin != second.origin:
+            self.origin = self.origin or second.origin
+        self.extras = second.extras.merged(**dict(self.extras))
+        if second.role == "tool":
+            self.role = "tool"
+        self.tool_calls = self.tool_calls or bool(second.tool_calls)
+        self.parts.extend(second.parts)
+        return lossless
+
+    def made(self) -> Message:
+        return Message(self.role, tuple(self.parts), origin=self.origin, extras=self.extras)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +186,7 @@ class _MergeRules:
                    {role: wire_role(profile, role) for role in ROLES})
 
 
-def _must_merge(prev: Message, cur: Message, rules: _MergeRules) -> bool:
+def _must_merge(prev: Message | _Turn, cur: Message, rules: _MergeRules) -> bool:
     if "system" in (prev.role, cur.role):
         return False
     if rules.response_count and prev.role == cur.role == "tool":
@@ -155,22 +198,9 @@ def _must_merge(prev: Message, cur: Message, rules: _MergeRules) -> bool:
         return False
     wire = rules.wire[prev.role]
     # Consecutive wire `tool` messages are how OpenAI-style protocols carry parallel results.
-    return wire == rules.wire[cur.role] and wire != "tool" and _mergeable(prev, cur)
-
-
-def _mergeable(prev: Message, cur: Message) -> bool:
-    """A call turn must stay the last of its merged turn, so nothing is merged after it."""
-    return not (prev.role == "assistant" and prev.tool_calls)
-
-
-def _merge(first: Message, second: Message) -> tuple[Message, bool]:
-    role = "tool" if "tool" in (first.role, second.role) else first.role
-    conflict = any(k in first.extras and first.extras[k] != v for k, v in second.extras.items())
-    origin = first.origin if first.origin == second.origin else (first.origin or second.origin)
-    lossless = not conflict and (first.origin == second.origin or None in (first.origin,
-                                                                          second.origin))
-    extras = second.extras.merged(**dict(first.extras))
-    return Message(role, first.parts + second.parts, origin=origin, extras=extras), lossless
+    # A call turn must stay the last of its merged turn, so nothing is merged after it.
+    return wire == rules.wire[cur.role] and wire != "tool" and not (
+        prev.role == "assistant" and prev.tool_calls)
 
 
 def open_with_user_message(
