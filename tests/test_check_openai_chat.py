@@ -9,6 +9,7 @@ change that fixes it: no violation at all). Rules a profile lists with `enforced
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import fast_yaml
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from conformance.probe.cases import RULES_DIR
 from normalizer.check import check, detectors
 from normalizer.checks import openai_chat_pairing as pairing
+from normalizer.model import JsonMap
 from normalizer.profiles import load_profile
 
 CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
@@ -103,6 +105,22 @@ def test_results_out_of_order_detected() -> None:
     assert list(pairing.tool_results_out_of_order({"messages": in_order}, rule, None)) == []
     counted = list(pairing.tool_result_count_mismatch({"messages": msgs[:3]}, rule, None))
     assert counted[0].fields == {"index": 1, "calls": 2, "results": 1}
+
+
+@pytest.mark.parametrize("calls", [2, 40])  # a few ids are scanned, many looked up in a set
+def test_a_result_id_is_looked_up_among_its_own_turns_calls(calls: int) -> None:
+    ids = [f"c{k}" for k in range(calls)]
+    msgs = [{"role": "user", "content": "x"},
+            {"role": "assistant", "tool_calls": [{"id": cid} for cid in ids]},
+            *({"role": "tool", "tool_call_id": cid} for cid in [*ids[::-1], "other"]),
+            {"role": "assistant", "tool_calls": [{"id": "d"}]},
+            {"role": "tool", "tool_call_id": "c0"}]  # an id of the turn before: not this one's
+    rule = load_profile("mistral").rules[0]
+    found = list(pairing.tool_result_id_mismatch({"messages": msgs}, rule, None))
+    assert [f.fields["id"] for f in found] == ["other", "c0"]
+    by_id = replace(rule, params=JsonMap({"by": "id"}))
+    orphans = list(pairing.orphan_tool_result({"messages": msgs}, by_id, None))
+    assert [f.fields["id"] for f in orphans] == ["other", "c0"]
 
 
 JSON = st.recursive(

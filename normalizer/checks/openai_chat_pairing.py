@@ -7,11 +7,12 @@ right after it (see openai_chat_walk.call_blocks). Vendors differ in what they c
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
+    Calls,
     call_blocks,
     calls,
     entries,
@@ -31,12 +32,13 @@ def orphan_tool_result(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
     or `id` (also: its tool_call_id is not one of those calls; mistral-common's check)."""
     by_id = param(rule.params, "by", "position") == "id"
     rids, owner_of, table = result_ids(body), owners(body), calls(body)
+    known: dict[int, Collection[str | None]] = {}
     for i, kind in enumerate(roles(body)):
         if kind != "tool":
             continue
         owner = owner_of[i]
         rid = rids[i]
-        unmatched = owner is not None and by_id and rid not in table.ids_of(owner)
+        unmatched = owner is not None and by_id and rid not in _ids_of(table, owner, known)
         if owner is None or unmatched:
             yield _result_finding(i, rid)
 
@@ -46,12 +48,26 @@ def tool_result_id_mismatch(body: Body, rule: Rule, model: str | None) -> Iterat
     tool_call_id is none of that message's call ids (a message with no id is left to
     tool-call-id-missing)."""
     rids, table = result_ids(body), calls(body)
+    known: dict[int, Collection[str | None]] = {}
     for i, owner in enumerate(owners(body)):
         rid = rids[i] if owner is not None else None
         if owner is None or rid is None:  # no id at all is tool-call-id-missing
             continue
-        if rid not in table.ids_of(owner):
+        if rid not in _ids_of(table, owner, known):
             yield _result_finding(i, rid)
+
+
+def _ids_of(table: Calls, owner: int, known: dict[int, Collection[str | None]]
+            ) -> Collection[str | None]:
+    """The call ids of message `owner`, read once per message for all of its tool messages,
+    as a set where there are many: a turn of k calls answered by k tool messages, each
+    scanning the k ids, grows with k squared."""
+    ids = known.get(owner)
+    if ids is None:
+        ids = known[owner] = table.ids_of(owner)
+        if len(ids) > 16:
+            ids = known[owner] = frozenset(ids)
+    return ids
 
 
 def _result_finding(index: int, rid: str | None) -> Finding:
