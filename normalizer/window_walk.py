@@ -94,13 +94,20 @@ class _Walk:
         return self.run_owned
 
     def _answers_earlier_call(self, at: int) -> bool:
-        found = False
-        for call_id in list(self.pending):
-            if self.calls.before(call_id, at):
-                found = True
-            elif self.calls.exhausted():
-                self.pending.discard(call_id)  # no call anywhere before: an orphan, for good
-        return found
+        """Whether a pending result's call is before `at`. The walk has not met the call of
+        a pending id, so its call, if it has one, is before `at`: the first such id answers
+        (asking every pending id at every message cost the square of a long walk), and an
+        id found to have no call at all is an orphan and leaves the pending set for good."""
+        orphans: list[str] = []
+        try:
+            for call_id in self.pending:
+                if self.calls.before(call_id, at):
+                    return True
+                if self.calls.exhausted():
+                    orphans.append(call_id)
+            return False
+        finally:
+            self.pending.difference_update(orphans)
 
 
 def may_start(message: Message, profile: Profile, after: str | None) -> bool:

@@ -55,3 +55,26 @@ def test_the_walk_cuts_where_the_whole_history_rule_cuts(provider: str) -> None:
             head = next(i for i, m in enumerate(history.messages) if m.role != "system")
             assert kept.messages == history.messages[:head] + history.messages[start:], \
                 (seed, budget)
+
+
+def _late_results(n: int) -> list[Message]:
+    """Call turns whose results all come at the end, some of them orphans (no call at all)
+    and some for an id called twice: every result stays pending for most of the walk."""
+    from normalizer.model import Text, ToolCall, ToolResult
+    turns = [Message("assistant", (ToolCall("f", {}, f"c{k % (n - 2)}"),)) for k in range(n)]
+    results = [Message("tool", (ToolResult(f"c{k}" if k % 4 else f"lost{k}", "ok"),))
+               for k in range(n)]
+    return [Message("system", (Text("s"),)), Message("user", (Text("q"),)), *turns,
+            Message("user", (Text("and?"),)), *results]
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini"])
+def test_the_walk_cuts_where_the_rule_cuts_when_results_come_late(provider: str) -> None:
+    """Many results pending at once: the walk asks them only until one has its call before."""
+    from normalizer.model import History
+    profile = load_profile(provider)
+    messages = _late_results(30)
+    for budget in [Budget(messages=m) for m in (1, 5, 20, 40)] + [Budget(tokens=200)]:
+        kept, _ = fit(History(tuple(messages)), budget, profile)
+        start = reference_start(messages, budget, profile)
+        assert list(kept.messages) == messages[:1] + messages[start:], budget
