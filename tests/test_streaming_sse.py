@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from normalizer.streaming import assemble_sse, sse
 from normalizer.streaming.sse import SSEDecoder, SSEMessage
 
@@ -17,6 +20,23 @@ def test_a_cr_split_from_its_lf_is_one_line_end() -> None:
     assert decoder.feed(b"data: 1\r") == []
     assert decoder.feed(b"\n") == []
     assert decoder.feed(b"\r\n") == [SSEMessage(None, "1")]
+    # a held CR that no LF follows ended the event: it is dispatched by the next read,
+    # even one that holds no line end of its own
+    assert decoder.feed(b"data: 2\r\r") == []
+    assert decoder.feed(b"x") == [SSEMessage(None, "2")]
+
+
+_PIECES = st.sampled_from([b"data: x", b"data: ", b"AAAA", "東".encode(), b"\r", b"\n",
+                           b"\r\n", b": c", b"event: e", b"data:y"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=30), st.lists(st.integers(0, 200), max_size=12))
+def test_any_chunking_decodes_as_the_whole_body(pieces: list[bytes], cuts: list[int]) -> None:
+    """Reads that end inside a line (kept until its end comes), right after a CR (maybe
+    half of a CRLF) or inside a UTF-8 character give the events of the body read at once."""
+    body = b"".join(pieces)
+    assert sse.decode(body, [c for c in cuts if c <= len(body)]) == sse.decode(body)
 
 
 def test_utf8_character_split_across_reads() -> None:
