@@ -54,7 +54,9 @@ class Assembler(BaseAssembler):
         super().__init__(origin=origin)
         self._choice = choice
         self._id_seed = id_seed
-        self._order: list[tuple[str, int]] = []
+        # the parts in the order they opened (a dict as an ordered set: a delta of each of
+        # thousands of parallel calls asks whether its call is open)
+        self._order: dict[tuple[str, int], None] = {}
         self._text: list[str] = []
         self._reasoning: list[str] = []
         self._calls: dict[int, _Call] = {}
@@ -129,8 +131,7 @@ class Assembler(BaseAssembler):
         return max(self._calls)
 
     def _open(self, key: tuple[str, int]) -> None:
-        if key not in self._order:
-            self._order.append(key)
+        self._order.setdefault(key)
 
     def result(self) -> StreamResult:
         """The assembled message so far, and how the stream went."""
