@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain, repeat
 from operator import sub
@@ -88,21 +88,17 @@ _FEW_CALLS = 16
 def _match_many(calls: Sequence[ToolCall], results: Sequence[ToolResult]
                 ) -> tuple[int | None, ...]:
     """`match`, with each call found in a map: for every id its free calls (the first at the
-    end of its list), and for every name, and for all of them, the id-less calls in order,
-    each list read from a cursor that passes over the calls answered since."""
+    end of its list), and the id-less calls through a `picker` by name."""
     by_id: dict[str, list[int]] = {}
     idless: list[int] = []
-    by_name: dict[str, list[int]] = {}
     for c, call in enumerate(calls):
         if call.id is not None:
             by_id.setdefault(call.id, []).append(c)
         else:
             idless.append(c)
-            by_name.setdefault(call.name, []).append(c)
     for free in by_id.values():
         free.reverse()
-    taken: set[int] = set()
-    cursors: dict[str | None, int] = {}  # name (None: any) -> where its list is read from
+    take = picker([calls[c].name for c in idless])
     out: list[int | None] = []
     for result in results:
         hit: int | None = None
@@ -111,18 +107,37 @@ def _match_many(calls: Sequence[ToolCall], results: Sequence[ToolResult]
             if free:
                 hit = free.pop()
         else:
-            name = result.name
-            pending = idless if name is None else by_name.get(name, [])
-            at = cursors.get(name, 0)
-            while at < len(pending) and pending[at] in taken:
-                at += 1
-            if at < len(pending):
-                hit = pending[at]
-                taken.add(hit)
-                at += 1
-            cursors[name] = at
+            k = take(result.name)
+            hit = None if k is None else idless[k]
         out.append(hit)
     return tuple(out)
+
+
+def picker(names: Sequence[str]) -> Callable[[str | None], int | None]:
+    """Takes from items named `names`, in order: each call takes the first item not taken
+    yet that has the name asked (any name, for None) and returns its index, or None. Each
+    name's items are read from a cursor that passes over those taken since, so that k takes
+    cost about k steps together, where scanning the items for each costs k squared."""
+    by_name: dict[str, list[int]] = {}
+    for k, name in enumerate(names):
+        by_name.setdefault(name, []).append(k)
+    everyone = range(len(names))
+    taken: set[int] = set()
+    cursors: dict[str | None, int] = {}  # name (None: any) -> where its items are read from
+
+    def take(name: str | None) -> int | None:
+        pending: Sequence[int] = everyone if name is None else by_name.get(name, ())
+        at = cursors.get(name, 0)
+        while at < len(pending) and pending[at] in taken:
+            at += 1
+        found = pending[at] if at < len(pending) else None
+        if found is not None:
+            taken.add(found)
+            at += 1
+        cursors[name] = at
+        return found
+
+    return take
 
 
 def tools_end(messages: Sequence[Message], start: int) -> int:

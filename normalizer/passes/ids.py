@@ -14,7 +14,7 @@ from normalizer.ids import Constraint, call_id_for, compose, id_map
 from normalizer.json_values import CompactEncoder
 from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
-from normalizer.passes._blocks import same_pairing, tools_end
+from normalizer.passes._blocks import picker, same_pairing, tools_end
 from normalizer.passes._known_ids import known_ids, remember_ids, remembered_ids
 from normalizer.profiles import Profile
 
@@ -261,34 +261,28 @@ def _name_calls(
     return (message.with_renamed_parts(tuple(parts)) if changes else message), changes, new_ids
 
 
-def _open_call(open_calls: list[ToolCall], name: str | None) -> ToolCall | None:
-    """The first open call named `name`; for a result with no name, the first open call."""
-    for call in open_calls:  # a loop, not next(generator): one per id-less result
-        if call.name == name:
-            return call
-    return open_calls[0] if name is None else None
-
-
 def _pair_results(messages: list[Message], i: int) -> list[Change]:
     """Give id-less results in the tool messages right after call turn `i` the ids of the
     calls still unanswered there: same name first, else the next one in order."""
     end = tools_end(messages, i + 1)
     answered = {r.call_id for m in messages[i + 1:end] for r in m.tool_results}
     open_calls = [c for c in messages[i].tool_calls if c.id not in answered]
+    take = picker([c.name for c in open_calls])
+    left = len(open_calls)
     changes: list[Change] = []
     for k in range(i + 1, end):
         message = messages[k]
         parts: list[Part] | None = None  # copied at the first paired result
         for j, part in enumerate(message.parts):
-            if not open_calls:
+            if not left:
                 break
             if not isinstance(part, ToolResult) or part.call_id is not None:
                 continue
             name = part.name
-            match = _open_call(open_calls, name)
-            if match is None:
+            taken = take(name)
+            if taken is None:
                 continue
-            open_calls.remove(match)
+            match, left = open_calls[taken], left - 1
             if parts is None:
                 parts = list(message.parts)
             parts[j] = part.with_call_id(match.id)
