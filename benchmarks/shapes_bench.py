@@ -1,7 +1,7 @@
 """Growth on adversarial history shapes: the corners where a pass, a check or the window walk
 could cost the square of the history's length.
 
-    python benchmarks/shapes_bench.py [--sizes 2000,20000] [--providers openai,...|all]
+    python benchmarks/shapes_bench.py [--sizes 5000,20000] [--providers openai,...|all]
                                       [--mode normalize|window|check] [--shapes a,b]
                                       [--timeout 60]
 
@@ -154,7 +154,7 @@ def row(shape: str, provider: str, mode: str, sizes: list[int],
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="2000,20000")
+    parser.add_argument("--sizes", default="5000,20000")
     parser.add_argument("--providers", default="openai,anthropic,gemini,mistral",
                         help="comma-separated, or `all` (every built-in provider)")
     parser.add_argument("--mode", choices=("normalize", "window", "check"), default="normalize")
