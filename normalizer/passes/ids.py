@@ -279,10 +279,10 @@ def _pair_results(messages: list[Message], i: int) -> list[Change]:
             if not isinstance(part, ToolResult) or part.call_id is not None:
                 continue
             name = part.name
-            taken = take(name)
-            if taken is None:
+            chosen = take(name)
+            if chosen is None:
                 continue
-            match, left = open_calls[taken], left - 1
+            match, left = open_calls[chosen], left - 1
             if parts is None:
                 parts = list(message.parts)
             parts[j] = part.with_call_id(match.id)

@@ -130,7 +130,7 @@ def answer_unanswered_calls(
     messages = list(draft.history.messages)
     changes: list[Change] = []
     added: dict[int, Message] = {}  # a new tool message, after the message of its index
-    gone: set[int] = set()  # messages left with nothing
+    emptied: set[int] = set()  # call turns left with nothing
     # back to front, as the report has always named places: each change's indexes count the
     # messages before it as they were (the blocks ahead are untouched: blocks share no
     # message), and the messages added or removed are spliced in once at the end
@@ -148,11 +148,11 @@ def answer_unanswered_calls(
         if policy.unanswered_calls == "synthesize":
             changes.extend(_synthesize(messages, block, missing, policy, added))
         else:
-            changes.extend(_drop_calls(messages, call_at, missing, gone))
+            changes.extend(_drop_calls(messages, call_at, missing, emptied))
     if not changes:
         return draft, ()
-    if added or gone:
-        messages = _spliced(messages, added, gone)
+    if added or emptied:
+        messages = _spliced(messages, added, emptied)
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
         reversed(changes))
 
