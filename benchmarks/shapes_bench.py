@@ -2,7 +2,7 @@
 could cost the square of the history's length.
 
     python benchmarks/shapes_bench.py [--sizes 5000,20000] [--providers openai,...|all]
-                                      [--mode normalize|window|check] [--shapes a,b]
+                                      [--mode normalize|window|check|stream] [--shapes a,b]
                                       [--timeout 60]
 
 Each shape is a history made of one pattern repeated to `n` messages (a turn of n calls,
@@ -10,7 +10,13 @@ n results all at the end, one id reused in every turn, ...). For each shape and 
 it times, once per size (CPU clock, `gc.collect()` before):
 - `normalize`: `normalize(history, provider)` + `render`;
 - `window`: the same with `budget=20` (the window walk, then the repairs of the window);
-- `check`: `parse` + `check` of the history's raw render in the provider's protocol.
+- `check`: `parse` + `check` of the history's raw render in the provider's protocol;
+- `stream`: one assistant message of size n (long text, long thinking, long arguments, n/10
+  parallel calls, or a text sent as one event), as each protocol streams it (`emit`, in
+  8-character fragments), encoded as the protocol's SSE body and read back as a client
+  reads an HTTP stream: `SSEDecoder` fed 16 KB at a time, each read's events fed to the
+  protocol's `assembler` as they come. Rows are the four protocols (`--providers` is not
+  read).
 and prints the growth from each size to the next: (time ratio) / (size ratio), 1.00 being
 linear. A growth above 1.6 is flagged `<-- superlinear`; a size that runs past `--timeout`
 seconds stops its row. The benchmark histories of normalize_bench.py hold few of these
@@ -34,6 +40,8 @@ from normalizer import check, parse, render
 from normalizer.model import History, Message, Text, Thinking, ToolCall, ToolResult
 from normalizer.normalize import normalize
 from normalizer.profiles import PROVIDERS, load_profile
+from normalizer.streaming import assembler, emit, sse
+from normalizer.streaming.sse import SSEDecoder
 
 FLAG = 1.6
 
@@ -115,6 +123,31 @@ SHAPES: dict[str, Callable[[int], list[Message]]] = {
 }
 
 
+Split = Callable[[str], list[str]]
+
+
+def _fragments(text: str) -> list[str]:
+    return [text[at:at + 8] for at in range(0, len(text), 8)] or [text]
+
+
+def _whole(text: str) -> list[str]:
+    return [text]
+
+
+STREAMED: dict[str, Callable[[int], tuple[Message, Split]]] = {
+    "streamed text": lambda n: (Message("assistant", (Text("word " * n),)), _fragments),
+    "streamed thinking": lambda n: (Message("assistant", (
+        Thinking("idea " * n, signature="s" * 40), Text("ok"))), _fragments),
+    "streamed arguments": lambda n: (Message("assistant", (
+        ToolCall("f", {"q": "x " * n}, id="call_1"),)), _fragments),
+    "n/10 parallel calls streamed": lambda n: (Message("assistant", tuple(
+        ToolCall("f", {"k": k}, id=f"call_{k}") for k in range(n // 10))), _fragments),
+    "a text as one event": lambda n: (Message("assistant", (Text("word " * n),)), _whole),
+}
+STREAM_PROTOCOLS = ("openai_chat", "openai_responses", "anthropic", "gemini")
+READ = 16384  # bytes per read, as an HTTP client hands a stream over
+
+
 class _Overrun(Exception):
     pass
 
@@ -123,7 +156,25 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Overrun
 
 
-def _runner(mode: str, history: History, provider: str) -> Callable[[], Any]:
+def _stream_runner(shape: str, n: int, protocol: str) -> Callable[[], Any]:
+    message, split = STREAMED[shape](n)
+    body = sse.encode(emit(message, protocol, split=split), protocol)
+
+    def run() -> Any:  # each read's events assembled as they come, as a client does
+        decoder, state = SSEDecoder(), assembler(protocol)
+        for at in range(0, len(body) + 1, READ):
+            read = decoder.feed(body[at:at + READ]) if at < len(body) else decoder.close()
+            for event in sse.json_events(read):
+                state.feed(event)
+        return state.result()
+
+    return run
+
+
+def _runner(mode: str, shape: str, n: int, provider: str) -> Callable[[], Any]:
+    if mode == "stream":
+        return _stream_runner(shape, n, provider)
+    history = History(tuple(SHAPES[shape](n)))
     if mode == "check":
         protocol = load_profile(provider).protocol
         body = render(history, protocol)
@@ -137,7 +188,7 @@ def row(shape: str, provider: str, mode: str, sizes: list[int],
     """CPU seconds per size (None: past `timeout`, and the larger sizes not run)."""
     times: list[float | None] = []
     for n in sizes:
-        run = _runner(mode, History(tuple(SHAPES[shape](n))), provider)
+        run = _runner(mode, shape, n, provider)
         gc.collect()
         signal.alarm(timeout)
         try:
@@ -157,18 +208,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="5000,20000")
     parser.add_argument("--providers", default="openai,anthropic,gemini,mistral",
                         help="comma-separated, or `all` (every built-in provider)")
-    parser.add_argument("--mode", choices=("normalize", "window", "check"), default="normalize")
+    parser.add_argument("--mode", choices=("normalize", "window", "check", "stream"),
+                        default="normalize")
     parser.add_argument("--shapes", default="", help="comma-separated parts of shape names")
     parser.add_argument("--timeout", type=int, default=60, help="seconds per cell")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     providers = list(PROVIDERS) if args.providers == "all" else args.providers.split(",")
+    known: list[str] = list(SHAPES)
+    if args.mode == "stream":
+        providers, known = list(STREAM_PROTOCOLS), list(STREAMED)
     wanted = [s for s in args.shapes.split(",") if s]
-    shapes = [s for s in SHAPES if not wanted or any(w in s for w in wanted)]
+    shapes = [s for s in known if not wanted or any(w in s for w in wanted)]
     if not shapes:
-        parser.error(f"no shape matches {args.shapes!r}; shapes: {', '.join(SHAPES)}")
+        parser.error(f"no shape matches {args.shapes!r}; shapes: {', '.join(known)}")
     signal.signal(signal.SIGALRM, _alarm)
-    print(f"mode {args.mode}; CPU ms at {', '.join(map(str, sizes))} messages; growth per "
+    unit = "(message size)" if args.mode == "stream" else "messages"
+    print(f"mode {args.mode}; CPU ms at {', '.join(map(str, sizes))} {unit}; growth per "
           f"size step (1.00 linear; above {FLAG} flagged)", flush=True)
     flagged = 0
     for shape in shapes:
