@@ -1,13 +1,14 @@
-"""Growth on adversarial history shapes: the corners where a pass, a check or the window walk
-could cost the square of the history's length.
+"""Growth on adversarial history shapes and long streams: the corners where a pass, a check,
+the window walk or stream reading could cost the square of a history's or a stream's length.
 
     python benchmarks/shapes_bench.py [--sizes 5000,20000] [--providers openai,...|all]
                                       [--mode normalize|window|check|stream] [--shapes a,b]
                                       [--timeout 60]
 
-Each shape is a history made of one pattern repeated to `n` messages (a turn of n calls,
-n results all at the end, one id reused in every turn, ...). For each shape and provider
-it times, once per size (CPU clock, `gc.collect()` before):
+Each shape is a history of `n` messages made of one pattern repeated (n/2 call turns whose
+results all come at the end, one id reused in every turn, ...), or one turn of n calls or
+n/2 tool messages (the shapes named so). For each shape and provider it times, once per
+size (CPU clock, `gc.collect()` before):
 - `normalize`: `normalize(history, provider)` + `render`;
 - `window`: the same with `budget=20` (the window walk, then the repairs of the window);
 - `check`: `parse` + `check` of the history's raw render in the provider's protocol;
