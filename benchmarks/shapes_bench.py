@@ -223,24 +223,30 @@ def main(argv: list[str] | None = None) -> int:
     shapes = [s for s in known if not wanted or any(w in s for w in wanted)]
     if not shapes:
         parser.error(f"no shape matches {args.shapes!r}; shapes: {', '.join(known)}")
-    signal.signal(signal.SIGALRM, _alarm)
     unit = "(message size)" if args.mode == "stream" else "messages"
     print(f"mode {args.mode}; CPU ms at {', '.join(map(str, sizes))} {unit}; growth per "
           f"size step (1.00 linear; above {FLAG} flagged)", flush=True)
-    flagged = 0
-    for shape in shapes:
-        for provider in providers:
-            times = row(shape, provider, args.mode, sizes, args.timeout)
-            cells = [f"{1e3 * t:9.0f}" if t is not None else "  timeout" for t in times]
-            growth = [(b / a) / (m / n) if a and b else None
-                      for (a, b), (n, m) in zip(pairwise(times), pairwise(sizes), strict=False)]
-            worse = any(g is None or g > FLAG for g in growth) or len(times) < len(sizes)
-            flagged += worse
-            print(f"{shape:38s} {provider:16s} {' '.join(cells)}   growth "
-                  + " ".join(f"{g:.2f}" if g is not None else "-" for g in growth)
-                  + ("  <-- superlinear" if worse else ""), flush=True)
+    before = signal.signal(signal.SIGALRM, _alarm)  # put back at the end (tests call main)
+    try:
+        flagged = sum(_report(shape, provider, args.mode, sizes, args.timeout)
+                      for shape in shapes for provider in providers)
+    finally:
+        signal.signal(signal.SIGALRM, before)
     print(f"{flagged} flagged row(s)")
     return 0
+
+
+def _report(shape: str, provider: str, mode: str, sizes: list[int], timeout: int) -> bool:
+    """Time and print one row; whether it is flagged."""
+    times = row(shape, provider, mode, sizes, timeout)
+    cells = [f"{1e3 * t:9.0f}" if t is not None else "  timeout" for t in times]
+    growth = [(b / a) / (m / n) if a and b else None
+              for (a, b), (n, m) in zip(pairwise(times), pairwise(sizes), strict=False)]
+    worse = any(g is None or g > FLAG for g in growth) or len(times) < len(sizes)
+    print(f"{shape:38s} {provider:16s} {' '.join(cells)}   growth "
+          + " ".join(f"{g:.2f}" if g is not None else "-" for g in growth)
+          + ("  <-- superlinear" if worse else ""), flush=True)
+    return worse
 
 
 if __name__ == "__main__":

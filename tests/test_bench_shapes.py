@@ -53,3 +53,15 @@ def test_an_unknown_shape_is_refused_with_the_known_ones(
     with pytest.raises(SystemExit):
         shapes_bench.main(["--shapes", "no such shape"])
     assert "users in a row" in capsys.readouterr().err
+
+
+def test_a_size_past_the_timeout_ends_its_row_flagged(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def overrun() -> None:
+        raise shapes_bench._Overrun  # what the alarm raises when a cell runs too long
+
+    monkeypatch.setattr(shapes_bench, "_runner", lambda *_: overrun)
+    shapes_bench.main(["--sizes", "10,20", "--providers", "openai", "--shapes", "users in"])
+    out = capsys.readouterr().out.splitlines()
+    assert "timeout" in out[1] and out[1].endswith("<-- superlinear")
+    assert out[-1] == "1 flagged row(s)"
