@@ -125,6 +125,14 @@ def test_order_results_like_calls_keeps_slots() -> None:
     assert len(changes) == 2 and all(c.lossless for c in changes)
 
 
+def test_order_results_like_calls_puts_orphans_last_in_their_order() -> None:
+    """Results answering no call of the turn keep their order among themselves, after the
+    answers (the sort is stable: no position is part of its key)."""
+    start = draft(calls("a", "b"), results("x", "b", "y", "a"))
+    out, _ = order_results_like_calls(start, PROFILE, POLICY)
+    assert [r.call_id for r in out.history.messages[1].tool_results] == ["a", "b", "x", "y"]
+
+
 def test_dedupe_renames_later_call_and_its_result() -> None:
     start = draft(calls("a"), results("a"), calls("a"), results("a"))
     out, changes = dedupe_tool_call_ids(start, load_profile("anthropic"), POLICY)
