@@ -98,16 +98,16 @@ class _Walk:
         a pending id, so its call, if it has one, is before `at`: the first such id answers
         (asking every pending id at every message cost the square of a long walk), and an
         id found to have no call at all is an orphan and leaves the pending set for good."""
+        found = False
         orphans: list[str] = []
-        try:
-            for call_id in self.pending:
-                if self.calls.before(call_id, at):
-                    return True
-                if self.calls.exhausted():
-                    orphans.append(call_id)
-            return False
-        finally:
-            self.pending.difference_update(orphans)
+        for call_id in self.pending:
+            if self.calls.before(call_id, at):
+                found = True
+                break
+            if self.calls.exhausted():
+                orphans.append(call_id)
+        self.pending.difference_update(orphans)
+        return found
 
 
 def may_start(message: Message, profile: Profile, after: str | None) -> bool:

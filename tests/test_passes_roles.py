@@ -22,6 +22,7 @@ from normalizer.passes.roles import (
     merge_consecutive_roles,
     open_with_user_message,
     place_system_messages,
+    wire_role,
 )
 from normalizer.passes.tools_declared import declare_missing_tools
 from normalizer.profiles import Profile, profile_from_mapping
@@ -93,7 +94,6 @@ def _merged_pairwise(messages: tuple[Message, ...], profile: Profile
                      ) -> tuple[list[Message], list[tuple[str, bool]]]:
     """merge_consecutive_roles as first written: each message merged into the merged
     message before it, a new message per pair; the messages and (what, lossless) per change."""
-    wire = {"anthropic": {"tool": "user"}, "gemini": {"tool": "user"}}.get(profile.protocol, {})
     out: list[Message] = []
     said: list[tuple[str, bool]] = []
     for cur in messages:
@@ -102,11 +102,11 @@ def _merged_pairwise(messages: tuple[Message, ...], profile: Profile
             out.append(cur)
             continue
         same = prev.role == cur.role
-        w = wire.get(prev.role, prev.role)
+        w = wire_role(profile, prev.role)
         if not ((profile.enforces("function-response-count") and same and cur.role == "tool")
                 or (profile.enforces("call-turn-placement") and same
                     and cur.role == "assistant" and cur.tool_calls and not prev.tool_calls)
-                or (profile.enforces("role-alternation") and w == wire.get(cur.role, cur.role)
+                or (profile.enforces("role-alternation") and w == wire_role(profile, cur.role)
                     and w != "tool" and not (prev.role == "assistant" and prev.tool_calls))):
             out.append(cur)
             continue

@@ -157,14 +157,14 @@ def answer_unanswered_calls(
         reversed(changes))
 
 
-def _spliced(messages: list[Message], added: dict[int, Message], gone: set[int]
+def _spliced(messages: list[Message], added: dict[int, Message], emptied: set[int]
              ) -> list[Message]:
-    """`messages` without those at `gone` and with each of `added` right after its index, in
-    one walk: an insert or a delete per block shifts the rest of the list each time, which
+    """`messages` without those at `emptied` and with each of `added` right after its index,
+    in one walk: an insert or a delete per block shifts the rest of the list each time, which
     grows with the square of a long history's length."""
     out: list[Message] = []
     for i, message in enumerate(messages):
-        if i not in gone:
+        if i not in emptied:
             out.append(message)
         if i in added:
             out.append(added[i])

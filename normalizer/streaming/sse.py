@@ -39,33 +39,31 @@ class SSEDecoder:
 
     def __init__(self) -> None:
         self._utf8 = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._pending = ""
-        self._open: list[str] = []  # text after `_pending` that holds no line end yet
+        self._pending: list[str] = []  # the line not ended yet, in the pieces it came in
         self._event: str | None = None
         self._data: list[str] = []
 
     def feed(self, chunk: bytes) -> list[SSEMessage]:
         """Take the next bytes; return the events they complete."""
         new = self._utf8.decode(chunk)
-        if not self._pending.endswith("\r") and "\n" not in new and "\r" not in new:
+        held_cr = bool(self._pending) and self._pending[-1].endswith("\r")
+        if not held_cr and "\n" not in new and "\r" not in new:
             # The line goes on: kept as a piece, joined once its end arrives (joining and
             # splitting everything pending at every chunk cost the square of a long line,
             # such as an image's base64 arriving in 16 KB reads).
-            self._open.append(new)
+            self._pending.append(new)
             return []
-        text = "".join([self._pending, *self._open, new])
-        self._open.clear()
+        text = "".join([*self._pending, new])
         # A trailing CR may be the first half of a CRLF: hold it until the next chunk.
         held = "\r" if text.endswith("\r") else ""
         lines = _LINE.split(text[: len(text) - len(held)])
-        self._pending = lines.pop() + held
+        self._pending = [lines.pop() + held]
         return [m for line in lines if (m := self._line(line)) is not None]
 
     def close(self) -> list[SSEMessage]:
         """End of stream: a held CR ends its line; an event still open is dropped."""
-        text = "".join([self._pending, *self._open, self._utf8.decode(b"", final=True)])
-        self._pending = ""
-        self._open.clear()
+        text = "".join([*self._pending, self._utf8.decode(b"", final=True)])
+        self._pending = []
         if not text.endswith("\r"):
             return []
         lines = _LINE.split(text)[:-1]
