@@ -88,6 +88,71 @@ def test_openai_chat_missing_index_and_id_get_derived_ids() -> None:
     assert twice[0].extras == {"derived_id": True}
 
 
+def _no_index(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for event in events:
+        for fragment in event["choices"][0]["delta"].get("tool_calls") or ():
+            del fragment["index"]
+    return events
+
+
+# Ollama streams each parallel call whole, in one chunk, all at index 0, told apart by id
+# (ollama/ollama#15457, #16212; the chunks as NousResearch/hermes-agent#3468 logged them:
+# index=0, id='call_function_xxx_1', name='write_file', args='{"path":"alpha.txt",...}').
+def test_openai_chat_calls_all_at_index_zero_are_told_apart_by_id() -> None:
+    events = [_chat(_tc(0, '{"path":"alpha.txt"}', "call_1", "write_file")),
+              _chat(_tc(0, '{"path":"beta.txt"}', "call_2", "write_file")),
+              _chat(_tc(0, '{"q":"x"}', "call_3", "search")), _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    assert not result.problems
+    assert result.message.parts == (ToolCall("write_file", {"path": "alpha.txt"}, "call_1"),
+                                    ToolCall("write_file", {"path": "beta.txt"}, "call_2"),
+                                    ToolCall("search", {"q": "x"}, "call_3"))
+
+
+def test_openai_chat_index_reused_with_arguments_in_pieces() -> None:
+    # After a new id at a reused index, fragments without id continue that call; an id
+    # seen before continues its own call; the other indexes keep theirs, and a call opened
+    # at a reused index takes a number no index has (here past index 2, not the free 1).
+    events = [_chat(_tc(0, '{"a":', "call_1", "f")), _chat(_tc(2, '{"c":', "call_3", "h")),
+              _chat(_tc(0, '{"b":', "call_2", "g")), _chat(_tc(0, "", "call_1")),
+              _chat(_tc(0, "1}")), _chat(_tc(2, "3}")), _chat(_tc(0, "2}", "call_2")),
+              _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    assert not result.problems
+    assert result.message.parts == (ToolCall("f", {"a": 1}, "call_1"),
+                                    ToolCall("h", {"c": 3}, "call_3"),
+                                    ToolCall("g", {"b": 2}, "call_2"))
+
+
+def test_openai_chat_id_arriving_after_the_name_is_the_same_call() -> None:
+    # ... and names that call from then on, when its index is reused.
+    events = [_chat(_tc(0, '{"a":', None, "f")), _chat(_tc(0, "", "call_late")),
+              _chat(_tc(0, '{"b":2}', "call_2", "g")), _chat(_tc(0, "1}", "call_late")),
+              _chat({}, "tool_calls")]
+    assert assemble(events, "openai_chat").message.parts == (
+        ToolCall("f", {"a": 1}, "call_late"), ToolCall("g", {"b": 2}, "call_2"))
+
+
+def test_openai_chat_without_index_a_fragment_continues_the_call_opened_last() -> None:
+    # Ollama before 0.4.7 sent no index (ollama/ollama#7881). The first call has no id: a
+    # fragment without id still belongs to the call opened last, not to the id-less one.
+    events = _no_index([_chat(_tc(0, '{"a":1}', None, "f")),
+                        _chat(_tc(0, '{"b":', "call_2", "g")), _chat(_tc(0, "2}")),
+                        _chat(_tc(0, '{"c":', "call_3", "h")),
+                        _chat(_tc(0, "3}", "call_3")), _chat({}, "tool_calls")])
+    result = assemble(events, "openai_chat")
+    assert not result.problems
+    first, *rest = result.message.parts
+    assert isinstance(first, ToolCall) and (first.name, first.arguments) == ("f", {"a": 1})
+    assert first.extras == {"derived_id": True}
+    assert rest == [ToolCall("g", {"b": 2}, "call_2"), ToolCall("h", {"c": 3}, "call_3")]
+    # Indexes opened out of order: the call opened last is not the highest index.
+    mixed = [_chat(_tc(1, '{"b":', "call_b", "g")), _chat(_tc(0, '{"a":', "call_a", "f")),
+             *_no_index([_chat(_tc(0, "1}"))]), _chat(_tc(1, "2}")), _chat({}, "tool_calls")]
+    assert assemble(mixed, "openai_chat").message.parts == (
+        ToolCall("g", {"b": 2}, "call_b"), ToolCall("f", {"a": 1}, "call_a"))
+
+
 def test_openai_chat_reasoning_content_becomes_vendorless_thinking() -> None:
     events = [_chat({"reasoning_content": "think"}), _chat({"content": "ok"}), _chat({}, "stop")]
     assert assemble(events, "openai_chat").message.parts == (Thinking("think"), Text("ok"))

@@ -102,6 +102,23 @@ def test_any_split_and_interleaving_round_trips(protocol: str, message: Message,
     assert_same(assemble(emit(message, protocol, **options), protocol), message)
 
 
+@SETTINGS
+@given(message=messages(), cuts=st.lists(st.integers(0, 40), max_size=6),
+       index=st.sampled_from(["omitted", "always 0"]))
+def test_chat_calls_without_their_own_index_round_trip(message: Message, cuts: list[int],
+                                                       index: str) -> None:
+    """Vendors that send no `index` (ollama/ollama#7881) or 0 for every call (#15457): the
+    calls, one after another, each id in its first fragment, assemble as if indexed."""
+    events = emit(message, "openai_chat", split=splitter(cuts))
+    for event in events:
+        for fragment in event["choices"][0]["delta"].get("tool_calls") or ():
+            if index == "omitted":
+                del fragment["index"]
+            else:
+                fragment["index"] = 0
+    assert_same(assemble(events, "openai_chat"), message)
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 @SETTINGS
 @given(message=messages(), cuts=st.lists(st.integers(0, 40), max_size=4),

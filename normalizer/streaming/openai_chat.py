@@ -59,7 +59,11 @@ class Assembler(BaseAssembler):
         self._order: dict[tuple[str, int], None] = {}
         self._text: list[str] = []
         self._reasoning: list[str] = []
-        self._calls: dict[int, _Call] = {}
+        self._calls: dict[int, _Call] = {}  # by call number: the wire index, where it names one
+        self._alias: dict[int, int] = {}  # a wire index -> the call it continues now, if not itself
+        self._by_id: dict[str, int] = {}  # a call id -> its call number
+        self._last: int | None = None  # the call opened last
+        self._next = 0  # one past the highest call number opened
         self._finish: str | None = None
         self._reasoning_field: str | None = None
 
@@ -97,38 +101,58 @@ class Assembler(BaseAssembler):
         fn = fragment.get("function") or {}
         call_id, name, args = fragment.get("id"), fn.get("name"), fn.get("arguments")
         index = fragment.get("index")
-        if not isinstance(index, int):
-            index = self._implicit_index(call_id)
-        call = self._calls.get(index)
+        if isinstance(index, int):
+            number = self._alias.get(index, index)
+            call = self._calls.get(number)
+            if call is not None and call_id and call.id and call_id != call.id:
+                number = self._reindexed(index, call_id)
+                call = self._calls.get(number)
+        else:
+            number = self._unindexed(call_id)
+            call = self._calls.get(number)
         if call is None:
             if not call_id and not name:
                 self._problems.append(StreamProblem(
                     "unknown-index", where,
-                    f"fragment for tool_calls index {index}, which no earlier chunk opened "
+                    f"fragment for tool_calls index {index if isinstance(index, int) else number}, "
+                    "which no earlier chunk opened "
                     "(no id or name); fragment kept here, not in the message",
                     raw=args if isinstance(args, str) else None))
                 return
-            call = self._calls[index] = _Call(where=where, id=call_id or None, name="")
-            self._open(("call", index))
+            call = self._calls[number] = _Call(where=where, id=call_id or None, name="")
+            self._open(("call", number))
+            self._last, self._next = number, max(self._next, number + 1)
+            if call_id:
+                self._by_id[call_id] = number
         # Some compatible vendors repeat id and name in every chunk: a repeat is not a piece.
         if name and name != call.name:
             call.name += name
         if call_id and not call.id:
             call.id = call_id
+            self._by_id[call_id] = number
         if isinstance(args, str):
             call.raw.append(args)
         elif isinstance(args, Mapping):  # a few compatible servers send the object itself
             call.raw.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
 
-    def _implicit_index(self, call_id: str | None) -> int:
-        """Vendors that omit `index`: a fragment with a new id opens the next call; any
-        other fragment continues the last one."""
-        known = {c.id: i for i, c in self._calls.items()}
-        if call_id in known:
-            return known[call_id]
-        if call_id or not self._calls:
-            return len(self._calls)
-        return max(self._calls)
+    def _reindexed(self, index: int, call_id: str) -> int:
+        """The call of a fragment at wire `index` whose id is not that of the call opened
+        there. Ollama sends every parallel call of a turn at index 0, told apart by their ids
+        alone (ollama/ollama#15457, #16212); read by index, they merge into one call named
+        `write_filewrite_file` whose arguments are two JSON objects end to end
+        (NousResearch/hermes-agent#3468, BerriAI/litellm#33678). So the fragment continues
+        the call its id names, or opens a new one, and the index stands for that call from
+        then on (the fragments after it, without id, continue it)."""
+        number = self._alias[index] = self._by_id.get(call_id, self._next)
+        return number
+
+    def _unindexed(self, call_id: str | None) -> int:
+        """Vendors that omit `index` (Ollama before 0.4.7, ollama/ollama#7881): a fragment
+        with an id continues the call opened with it, or opens the next one; a fragment
+        without continues the call opened last."""
+        if call_id:
+            return self._by_id.get(call_id, self._next)
+        return self._next if self._last is None else self._last
 
     def _open(self, key: tuple[str, int]) -> None:
         self._order.setdefault(key)
