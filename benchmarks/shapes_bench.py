@@ -17,7 +17,8 @@ size (CPU clock, `gc.collect()` before):
   8-character fragments), encoded as the protocol's SSE body and read back as a client
   reads an HTTP stream: `SSEDecoder` fed 16 KB at a time, each read's events fed to the
   protocol's `assembler` as they come. Rows are the four protocols (`--providers` is not
-  read).
+  read); the n/10 calls again as OpenAI Chat servers send them without `index` or with 0
+  for every call (Ollama), for OpenAI Chat only.
 and prints the growth from each size to the next: (time ratio) / (size ratio), 1.00 being
 linear. A growth above 1.6 is flagged `<-- superlinear`; a size that runs past `--timeout`
 seconds stops its row. The benchmark histories of normalize_bench.py hold few of these
@@ -144,8 +145,34 @@ STREAMED: dict[str, Callable[[int], tuple[Message, Split]]] = {
     "n/10 parallel calls streamed": lambda n: (Message("assistant", tuple(
         ToolCall("f", {"k": k}, id=f"call_{k}") for k in range(n // 10))), _fragments),
     "a text as one event": lambda n: (Message("assistant", (Text("word " * n),)), _whole),
+    "n/10 calls, no index (chat)": lambda n: _PARALLEL(n),
+    "n/10 calls, all index 0 (chat)": lambda n: _PARALLEL(n),
 }
+_PARALLEL = STREAMED["n/10 parallel calls streamed"]
 STREAM_PROTOCOLS = ("openai_chat", "openai_responses", "anthropic", "gemini")
+
+
+def _index_omitted(fragment: dict[str, Any]) -> None:
+    del fragment["index"]
+
+
+def _index_zero(fragment: dict[str, Any]) -> None:
+    fragment["index"] = 0
+
+
+# Shapes only OpenAI Chat streams, each tool-call fragment changed as some compatible servers
+# send it: no `index` (ollama/ollama#7881), or 0 for every call (ollama/ollama#15457).
+CHAT_QUIRKS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "n/10 calls, no index (chat)": _index_omitted,
+    "n/10 calls, all index 0 (chat)": _index_zero,
+}
+
+
+def stream_rows(shapes: list[str]) -> list[tuple[str, str]]:
+    """(shape, protocol) for the stream mode: every protocol, but OpenAI Chat alone for the
+    shapes of its servers' quirks."""
+    return [(shape, protocol) for shape in shapes for protocol in STREAM_PROTOCOLS
+            if shape not in CHAT_QUIRKS or protocol == "openai_chat"]
 READ = 16384  # bytes per read, as an HTTP client hands a stream over
 
 
@@ -159,7 +186,13 @@ def _alarm(signum: int, frame: Any) -> None:
 
 def _stream_runner(shape: str, n: int, protocol: str) -> Callable[[], Any]:
     message, split = STREAMED[shape](n)
-    body = sse.encode(emit(message, protocol, split=split), protocol)
+    events = emit(message, protocol, split=split)
+    quirk = CHAT_QUIRKS.get(shape)
+    if quirk is not None:
+        for event in events:
+            for fragment in event["choices"][0]["delta"].get("tool_calls") or ():
+                quirk(fragment)
+    body = sse.encode(events, protocol)
 
     def run() -> Any:  # each read's events assembled as they come, as a client does
         decoder, state = SSEDecoder(), assembler(protocol)
@@ -218,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     providers = list(PROVIDERS) if args.providers == "all" else args.providers.split(",")
     known: list[str] = list(SHAPES)
     if args.mode == "stream":
-        providers, known = list(STREAM_PROTOCOLS), list(STREAMED)
+        known = list(STREAMED)
     wanted = [s for s in args.shapes.split(",") if s]
     shapes = [s for s in known if not wanted or any(w in s for w in wanted)]
     if not shapes:
@@ -227,9 +260,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mode {args.mode}; CPU ms at {', '.join(map(str, sizes))} {unit}; growth per "
           f"size step (1.00 linear; above {FLAG} flagged)", flush=True)
     before = signal.signal(signal.SIGALRM, _alarm)  # put back at the end (tests call main)
+    rows = (stream_rows(shapes) if args.mode == "stream"
+            else [(shape, provider) for shape in shapes for provider in providers])
     try:
         flagged = sum(_report(shape, provider, args.mode, sizes, args.timeout)
-                      for shape in shapes for provider in providers)
+                      for shape, provider in rows)
     finally:
         signal.signal(signal.SIGALRM, before)
     print(f"{flagged} flagged row(s)")
