@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from normalizer import History, Message, parse, render
 from normalizer.errors import ArgumentsJSONError
 from normalizer.model import JsonMap, Text, Thinking, ToolCall
 from normalizer.streaming import StreamResult, assemble
@@ -151,6 +152,46 @@ def test_openai_chat_without_index_a_fragment_continues_the_call_opened_last() -
              *_no_index([_chat(_tc(0, "1}"))]), _chat(_tc(1, "2}")), _chat({}, "tool_calls")]
     assert assemble(mixed, "openai_chat").message.parts == (
         ToolCall("g", {"b": 2}, "call_b"), ToolCall("f", {"a": 1}, "call_a"))
+
+
+# Gemini's OpenAI-compatible endpoint: a chunk as THU-MAIC/OpenMAIC#1556 measured it (the
+# signature elided there as "…"), no `index`, and `finish_reason: stop` after calls.
+_GEMINI_CHUNK = {"choices": [{"delta": {"role": "assistant", "tool_calls": [{
+    "extra_content": {"google": {"thought_signature": "…"}},
+    "function": {"arguments": '{"offset":1,"limit":100,"path":"/app/skills/agent-runtime/'
+                              'stage-design/SKILL.md"}', "name": "read"},
+    "id": "call_297140", "type": "function"}]}, "index": 0}], "model": "gemini-3.8-flash",
+    "object": "chat.completion.chunk"}
+
+
+def test_openai_chat_call_fields_beside_function_are_kept_as_parse_keeps_them() -> None:
+    # Gemini 3 refuses the next turn without the thought signature the call came with.
+    events = [_GEMINI_CHUNK, _chat({}, "stop")]
+    result = assemble(events, "openai_chat")
+    assert result.complete and not result.problems
+    [call] = result.message.parts
+    finished = {"role": "assistant", "content": None,
+                "tool_calls": [_GEMINI_CHUNK["choices"][0]["delta"]["tool_calls"][0]]}
+    parsed = parse({"messages": [{"role": "user", "content": "q"}, finished]}, "openai_chat")
+    assert call == parsed.messages[1].parts[0]
+    assert call.extras == {"extra_content": {"google": {"thought_signature": "…"}}}
+    [sent] = render(History((Message("user", (Text("q"),)), result.message)),
+                    "openai_chat")["messages"][1]["tool_calls"]
+    assert sent["extra_content"] == {"google": {"thought_signature": "…"}}
+
+
+def test_openai_chat_call_fields_in_a_chunk_of_their_own_and_later_ones_win() -> None:
+    # open-webui/computer#224: arguments split over index-less deltas, the signature in a
+    # metadata-only delta of its own; a function's own extra field goes under "function".
+    events = [_chat({"tool_calls": [{"id": "call_1", "type": "function",
+                                     "function": {"name": "f", "arguments": '{"a":'}}]}),
+              _chat({"tool_calls": [{"function": {"arguments": "1}", "strict": True}}]}),
+              _chat({"tool_calls": [{"extra_content": {"google": {"thought_signature": "A"}}}]}),
+              _chat({"tool_calls": [{"extra_content": {"google": {"thought_signature": "B"}}}]}),
+              _chat({}, "stop")]
+    [call] = assemble(events, "openai_chat").message.parts
+    assert call == ToolCall("f", {"a": 1}, "call_1", extras={
+        "extra_content": {"google": {"thought_signature": "B"}}, "function": {"strict": True}})
 
 
 def test_openai_chat_reasoning_content_becomes_vendorless_thinking() -> None:

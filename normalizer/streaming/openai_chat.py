@@ -34,12 +34,33 @@ from normalizer.streaming.result import (
 _REASONING_KEYS = ("reasoning_content", "reasoning")
 
 
+# A call fragment's fields and its function's that the call is made of; any other goes to
+# the call's extras, as parse keeps them.
+_FRAGMENT_FIELDS = frozenset(("index", "id", "type", "function"))
+_FUNCTION_FIELDS = frozenset(("name", "arguments"))
+
+
 @dataclass(slots=True)
 class _Call:
     where: str
     id: str | None
     name: str
     raw: list[str] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def keep_extras(self, fragment: Mapping[str, Any], fn: Mapping[str, Any]) -> None:
+        """A fragment's fields other than the call's own into `extras` (a later fragment's
+        value wins), its function's under "function": what parse keeps of the finished call.
+        Gemini's OpenAI endpoint sends `extra_content.google.thought_signature` on its calls,
+        in the call's chunk (THU-MAIC/OpenMAIC#1556, measured) or in a chunk of its own
+        (open-webui/computer#224), and Gemini 3 refuses the next turn without it ("Function
+        call is missing a thought_signature in functionCall parts")."""
+        for key, value in fragment.items():
+            if key not in _FRAGMENT_FIELDS:
+                self.extras[key] = value
+        for key, value in fn.items():
+            if key not in _FUNCTION_FIELDS:
+                self.extras.setdefault("function", {})[key] = value
 
 
 class Assembler(BaseAssembler):
@@ -111,19 +132,9 @@ class Assembler(BaseAssembler):
             number = self._unindexed(call_id)
             call = self._calls.get(number)
         if call is None:
-            if not call_id and not name:
-                self._problems.append(StreamProblem(
-                    "unknown-index", where,
-                    f"fragment for tool_calls index {index if isinstance(index, int) else number}, "
-                    "which no earlier chunk opened "
-                    "(no id or name); fragment kept here, not in the message",
-                    raw=args if isinstance(args, str) else None))
+            call = self._new_call(number, index, call_id, name, args, where)
+            if call is None:
                 return
-            call = self._calls[number] = _Call(where=where, id=call_id or None, name="")
-            self._open(("call", number))
-            self._last, self._next = number, max(self._next, number + 1)
-            if call_id:
-                self._by_id[call_id] = number
         # Some compatible vendors repeat id and name in every chunk: a repeat is not a piece.
         if name and name != call.name:
             call.name += name
@@ -134,6 +145,27 @@ class Assembler(BaseAssembler):
             call.raw.append(args)
         elif isinstance(args, Mapping):  # a few compatible servers send the object itself
             call.raw.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
+        if not _FRAGMENT_FIELDS.issuperset(fragment) or not _FUNCTION_FIELDS.issuperset(fn):
+            call.keep_extras(fragment, fn)
+
+    def _new_call(self, number: int, index: Any, call_id: str | None, name: str | None,
+                  args: Any, where: str) -> _Call | None:
+        """The call a fragment opens as `number`; None (and a problem) for a fragment that
+        names no call: no id, no name."""
+        if not call_id and not name:
+            shown = index if isinstance(index, int) else number
+            self._problems.append(StreamProblem(
+                "unknown-index", where,
+                f"fragment for tool_calls index {shown}, which no earlier chunk opened "
+                "(no id or name); fragment kept here, not in the message",
+                raw=args if isinstance(args, str) else None))
+            return None
+        call = self._calls[number] = _Call(where=where, id=call_id or None, name="")
+        self._open(("call", number))
+        self._last, self._next = number, max(self._next, number + 1)
+        if call_id:
+            self._by_id[call_id] = number
+        return call
 
     def _reindexed(self, index: int, call_id: str) -> int:
         """The call of a fragment at wire `index` whose id is not that of the call opened
@@ -182,7 +214,7 @@ class Assembler(BaseAssembler):
 
     def _build_call(self, call: _Call, ordinal: int) -> tuple[ToolCall, StreamProblem | None]:
         raw = "".join(call.raw)
-        extras: dict[str, Any] = {}
+        extras: dict[str, Any] = dict(call.extras)
         call_id = call.id
         if call_id is None:
             call_id = derive_call_id(self._id_seed, ordinal, call.name, raw)
