@@ -42,6 +42,7 @@ class _Block:
     start: Mapping[str, Any]
     chunks: list[str] = field(default_factory=list)
     signature: list[str] = field(default_factory=list)
+    citations: list[Any] = field(default_factory=list)
     closed: bool = False
 
 
@@ -110,7 +111,9 @@ class Assembler(BaseAssembler):
             block.signature.append(str(delta.get("signature", "")))
         elif kind in _DELTA_FIELDS:
             block.chunks.append(str(delta.get(_DELTA_FIELDS[kind], "")))
-        elif kind != "citations_delta":
+        elif kind == "citations_delta":
+            block.citations.append(delta.get("citation"))
+        else:
             self._problems.append(StreamProblem("unknown-event", where,
                                                 f"delta type {kind!r} ignored"))
 
@@ -144,7 +147,12 @@ def _part(block: _Block) -> tuple[Part, StreamProblem | None]:
     if block.kind == "redacted_thinking":
         return Thinking("", signature=block.start.get("data"), vendor="anthropic",
                         redacted=True), None
-    return Text(str(block.start.get("text", "")) + text, extras=open_marks), None
+    # The block's other fields, as parse keeps them; `citations` (web search, documents)
+    # starts as [] and grows by one citations_delta each (docs.anthropic.com, citations).
+    extras = {k: v for k, v in block.start.items() if k not in ("type", "text")}
+    if block.citations:
+        extras["citations"] = [*(extras.get("citations") or ()), *block.citations]
+    return Text(str(block.start.get("text", "")) + text, extras={**extras, **open_marks}), None
 
 
 def _opaque(block: _Block, streamed: str) -> Opaque:
