@@ -5,8 +5,10 @@ error events, and SDK event objects as input."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import fast_yaml
 import pytest
 
 from normalizer import History, Message, parse, render
@@ -387,13 +389,84 @@ def test_gemini_malformed_call_finish_and_error_chunk_are_problems() -> None:
     assert [p.code for p in result.problems] == ["stream-error", "stream-error"]
 
 
-def test_gemini_vertex_partial_args_are_kept_incomplete_not_assembled() -> None:
-    partial = {"functionCall": {"name": "f", "willContinue": True, "partialArgs": [
-        {"jsonPath": "$.city", "stringValue": "Par", "willContinue": True}]}}
-    result = assemble([_gem(partial)], "gemini")
+_REAL = Path(__file__).parent / "data" / "real_streams" / "gemini"
+
+
+def _recorded(slug: str) -> StreamResult:
+    doc = fast_yaml.load((_REAL / f"{slug}.yaml").read_text(encoding="utf-8"))
+    return assemble(doc["events"], "gemini")
+
+
+def _args(result: StreamResult) -> list[tuple[str, Any]]:
+    return [(c.name, c.arguments.thaw() if isinstance(c.arguments, JsonMap) else c.arguments)
+            for c in result.tool_calls]
+
+
+def test_gemini_vertex_streamed_arguments_assemble_as_recorded() -> None:
+    # vercel/ai's recorded Vertex chunks: a name part, `partialArgs` pieces (a string in
+    # pieces closed by an empty one), then a part without willContinue that ends the call.
+    two = _recorded("vertex-streamed-arguments-two-calls")
+    assert _args(two) == [("getWeather", {"location": "Boston"}),
+                          ("getWeather", {"location": "San Francisco"})]
+    assert two.tool_calls[0].extras["thought_signature"].startswith("CiMBjz1rX25K")
+    # No `{}` part at the end: the last piece's part has no willContinue; numbers stay so.
+    items = _recorded("vertex-streamed-array-arguments-no-terminal-part")
+    assert _args(items) == [("writeItems", {"operations": [
+        {"action": "add", "description": "Fresh red apple", "itemid": "apple_001", "price": 0.5},
+        {"action": "add", "description": "Ripe yellow banana", "itemid": "banana_001",
+         "price": 0.3}]})]
+    # A whole call (no arguments) then three streamed ones, after a thought.
+    beside = _recorded("vertex-streamed-arguments-beside-whole-call")
+    assert _args(beside) == [("read_theme", {}), ("read_screen", {"id": "A"}),
+                             ("read_screen", {"id": "B"}), ("read_screen", {"id": "C"})]
+    nested = _recorded("vertex-streamed-function-call-arguments")
+    [(name, recipe)] = _args(nested)
+    assert name == "cookRecipe" and recipe["recipe"]["name"] == "Lasagna"
+    assert recipe["recipe"]["ingredients"][0] == {"amount": "16 oz", "name": "Lasagna noodles"}
+    assert len(recipe["recipe"]["ingredients"]) == len(recipe["recipe"]["steps"]) == 10
+    for result in (two, items, beside, nested):
+        assert result.complete and not result.problems and not result.incomplete_calls
+
+
+def _piece(path: str, **value: Any) -> dict[str, Any]:
+    return {"jsonPath": path, **value}
+
+
+def test_gemini_vertex_streamed_arguments_every_value_kind_and_path_form() -> None:
+    events = [_gem({"functionCall": {"willContinue": True}}),  # the name comes later
+              _gem({"functionCall": {"name": "f", "willContinue": True, "partialArgs": [
+                  _piece("$.a['b c'][1]", stringValue="x", willContinue=True),
+                  _piece("$.n", numberValue=2), _piece("$.ok", boolValue=False)]}}),
+              _gem({"text": "between"}),  # the call goes on across another part
+              _gem({"functionCall": {"willContinue": True, "partialArgs": [
+                  _piece("$.a['b c'][1]", stringValue="yz"),
+                  _piece('$["q"]', nullValue="NULL_VALUE"),
+                  _piece("$.s", stringValue="ne", willContinue=True),
+                  _piece("$.s", stringValue="w"), _piece("$.s", stringValue="er")]}}),
+              _gem({"functionCall": {}}, finish="STOP")]
+    result = assemble(events, "gemini")
+    assert not result.problems and result.complete
+    # "er" replaces "new": the piece that ended "new" did not say willContinue.
+    assert _args(result) == [("f", {"a": {"b c": [None, "xyz"]}, "n": 2, "ok": False,
+                                    "q": None, "s": "er"})]
+
+
+def test_gemini_vertex_streamed_call_cut_or_malformed() -> None:
+    head = _gem({"functionCall": {"name": "f", "willContinue": True, "partialArgs": [
+        _piece("$.city", stringValue="Par", willContinue=True)]}})
+    result = assemble([head], "gemini")
     [call] = result.incomplete_calls
-    assert json.loads(call.extras["raw_arguments"])[0]["stringValue"] == "Par"
+    assert json.loads(call.extras["raw_arguments"]) == {"city": "Par"}
     assert [p.code for p in result.problems] == ["incomplete-call"]
+    bad = _gem({"functionCall": {"partialArgs": [
+        _piece("city"), _piece("$.city", stringValue="x", numberValue=1),
+        _piece("$.city[0]", stringValue="y"), _piece("$.zip", numberValue=75001)]}})
+    result = assemble([head, bad], "gemini")
+    assert _args(result) == [("f", {"city": "Par", "zip": 75001})]
+    assert [p.code for p in result.problems] == ["malformed-event"] * 3
+    assert [p.where for p in result.problems] == [
+        f"events[1].candidates[0].content.parts[0].functionCall.partialArgs[{k}]"
+        for k in range(3)]
 
 
 def test_gemini_accepts_sdk_objects() -> None:

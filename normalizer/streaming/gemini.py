@@ -8,9 +8,12 @@ it {"derived_id": true}. `thoughtSignature` on a call or text part goes in the p
 extras under "thought_signature"; on a thought part it is the Thinking's signature.
 A `finishReason` ends the stream; reasons other than STOP and MAX_TOKENS (e.g.
 MALFORMED_FUNCTION_CALL, SAFETY) are stream-error problems, as is an `error` chunk.
-Vertex's streamed call arguments (`partialArgs` / `willContinue`, documented as not
-supported in the Gemini API) are not assembled: such a call is kept marked incomplete with
-the partial pieces as its raw fragment.
+Vertex streams a call's arguments when asked (`streamFunctionCallArguments`; "not
+supported in Gemini API"): a `functionCall` part with the name and `willContinue: true`,
+parts of `partialArgs` pieces, then a part without `willContinue` (often `{}`) that ends
+the call. The pieces are assembled into the call's `args` (normalizer/streaming/
+partial_args.py); a call the stream left open is incomplete, its raw fragment the JSON of
+the arguments so far.
 
 Source of the shapes: google-genai `types.GenerateContentResponse` (dumped by_alias).
 """
@@ -27,6 +30,7 @@ from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, Tool
 from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, whole
+from normalizer.streaming.partial_args import PartialArgs
 from normalizer.streaming.result import (
     ProblemCode,
     StreamProblem,
@@ -46,6 +50,7 @@ class _Segment:
     chunks: list[str] = field(default_factory=list)
     call: Mapping[str, Any] = EMPTY
     signature: str | None = None
+    args: PartialArgs | None = None  # a call whose arguments stream (Vertex partialArgs)
 
 
 class Assembler(BaseAssembler):
@@ -60,6 +65,7 @@ class Assembler(BaseAssembler):
         self._candidate = candidate
         self._id_seed = id_seed
         self._segments: list[_Segment] = []
+        self._streaming: _Segment | None = None  # a call whose last part said willContinue
         self._finish: str | None = None
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
@@ -95,8 +101,15 @@ class Assembler(BaseAssembler):
     def _part(self, part: Mapping[str, Any], where: str) -> None:
         signature = part.get("thoughtSignature")
         if "functionCall" in part:
-            self._segments.append(_Segment("call", where, call=part["functionCall"] or {},
-                                           signature=signature))
+            call = part["functionCall"] or {}
+            if self._streaming is not None:
+                self._more_of_call(self._streaming, call, signature, f"{where}.functionCall")
+                return
+            seg = _Segment("call", where, call=call, signature=signature)
+            self._segments.append(seg)
+            if "partialArgs" in call or call.get("willContinue"):
+                seg.args = PartialArgs(call.get("args"))
+                self._more_of_call(seg, call, None, f"{where}.functionCall")
         elif "text" in part:
             kind = "thought" if part.get("thought") else "text"
             last = self._segments[-1] if self._segments else None
@@ -109,6 +122,21 @@ class Assembler(BaseAssembler):
         else:
             self._problem("unknown-event", where,
                           f"part with keys {sorted(part)} ignored (not text or functionCall)")
+
+    def _more_of_call(self, seg: _Segment, call: Mapping[str, Any], signature: str | None,
+                      where: str) -> None:
+        """A part of a call whose arguments stream: its name or id if the first part had
+        none, its pieces, and whether the call goes on after it."""
+        assert seg.args is not None
+        known = {k: call[k] for k in ("name", "id") if call.get(k) and not seg.call.get(k)}
+        if known:
+            seg.call = {**seg.call, **known}
+        seg.signature = seg.signature or signature
+        for k, piece in enumerate(call.get("partialArgs") or ()):
+            problem = seg.args.add(piece) if isinstance(piece, Mapping) else "not an object"
+            if problem is not None:
+                self._problem("malformed-event", f"{where}.partialArgs[{k}]", problem)
+        self._streaming = seg if call.get("willContinue") else None
 
     def result(self) -> StreamResult:
         """The assembled message so far, and how the stream went."""
@@ -131,16 +159,15 @@ class Assembler(BaseAssembler):
         return StreamResult(message, self._finish is not None, self._finish, tuple(problems))
 
     def _call(self, seg: _Segment, ordinal: int) -> tuple[ToolCall, StreamProblem | None]:
-        name, args = str(seg.call.get("name", "")), seg.call.get("args")
+        name = str(seg.call.get("name", ""))
+        args = seg.call.get("args") if seg.args is None else seg.args.value
         extras: dict[str, Any] = {"thought_signature": seg.signature} if seg.signature else {}
         call_id = seg.call.get("id")
         if not call_id:
             call_id = derive_call_id(self._id_seed, ordinal, name, args or {})
             extras["derived_id"] = True
-        if "partialArgs" in seg.call or seg.call.get("willContinue"):
-            # Vertex-only argument streaming (FunctionCall.partialArgs, "not supported in
-            # Gemini API"): not assembled; the pieces are kept as the raw fragment.
-            raw = json.dumps(seg.call.get("partialArgs") or [], ensure_ascii=False)
+        if seg is self._streaming:  # the stream ended (so far) inside its arguments
+            raw = json.dumps(args, ensure_ascii=False)
             return cut_call(name, call_id, raw, f"{seg.where}.functionCall", extras)
         if args is None or isinstance(args, Mapping):
             return ToolCall(name, JsonMap(args or {}), call_id, extras), None
