@@ -196,6 +196,36 @@ def test_openai_chat_call_fields_in_a_chunk_of_their_own_and_later_ones_win() ->
         "extra_content": {"google": {"thought_signature": "B"}}, "function": {"strict": True}})
 
 
+def test_openai_chat_reasoning_details_are_merged_by_index_and_kept_as_parse_keeps_them() -> None:
+    # OpenRouter: pieces of one detail share an index (text continued, signature later), an
+    # encrypted detail has its own; apps must send them back with the tool results.
+    events = [_chat({"role": "assistant", "content": "", "reasoning": "Need ",
+                     "reasoning_details": [{"type": "reasoning.text", "text": "Need ",
+                                            "format": "anthropic-claude-v1", "index": 0}]}),
+              _chat({"reasoning": "a tool.", "reasoning_details": [
+                  {"type": "reasoning.text", "text": "a tool.", "signature": "EqQB", "index": 0}]}),
+              _chat({"reasoning_details": [  # a null later does not undo a value
+                  {"type": "reasoning.text", "text": "", "signature": None, "index": 0},
+                  {"type": "reasoning.encrypted", "data": "gAAAA", "id": "rs_1", "index": 1}]}),
+              _chat({"reasoning_details": ["junk", {"type": "reasoning.encrypted", "data": "x"},
+                                           {"type": "reasoning.encrypted", "data": "y"}]}),
+              _chat(_tc(0, "{}", "call_1", "f")), _chat({}, "tool_calls")]
+    result = assemble(events, "openai_chat")
+    details = [{"type": "reasoning.text", "text": "Need a tool.",
+                "format": "anthropic-claude-v1", "index": 0, "signature": "EqQB"},
+               {"type": "reasoning.encrypted", "data": "gAAAA", "id": "rs_1", "index": 1},
+               {"type": "reasoning.encrypted", "data": "x"},  # no index: a detail each
+               {"type": "reasoning.encrypted", "data": "y"}]
+    finished = {"role": "assistant", "content": None, "reasoning": "Need a tool.",
+                "reasoning_details": details, "tool_calls": [
+                    {"id": "call_1", "type": "function",
+                     "function": {"name": "f", "arguments": "{}"}}]}
+    parsed = parse({"messages": [{"role": "user", "content": "q"}, finished]}, "openai_chat")
+    assert result.message.extras == parsed.messages[1].extras
+    sent = render(History((Message("user", (Text("q"),)), result.message)), "openai_chat")
+    assert sent["messages"][1]["reasoning_details"] == details
+
+
 def test_openai_chat_reasoning_content_becomes_vendorless_thinking() -> None:
     events = [_chat({"reasoning_content": "think"}), _chat({"content": "ok"}), _chat({}, "stop")]
     assert assemble(events, "openai_chat").message.parts == (Thinking("think"), Text("ok"))

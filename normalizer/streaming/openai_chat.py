@@ -87,6 +87,7 @@ class Assembler(BaseAssembler):
         self._next = 0  # one past the highest call number opened
         self._finish: str | None = None
         self._reasoning_field: str | None = None
+        self._details: list[dict[str, Any]] = []  # OpenRouter's reasoning_details, merged
 
     def _handle(self, chunk: Mapping[str, Any], where: str) -> None:
         if "error" in chunk and not chunk.get("choices"):
@@ -113,6 +114,9 @@ class Assembler(BaseAssembler):
                 self._open(("reasoning", 0))
                 self._reasoning.append(reasoning)
                 self._reasoning_field = self._reasoning_field or key
+        details = delta.get("reasoning_details")
+        if isinstance(details, list):
+            _merge_details(self._details, details)
         for j, fragment in enumerate(delta.get("tool_calls") or ()):
             self._tool_delta(fragment, f"{where}.delta.tool_calls[{j}]")
         if choice.get("finish_reason"):
@@ -205,7 +209,10 @@ class Assembler(BaseAssembler):
                 parts.append(call)
                 problems.extend([problem] if problem else [])
         # As parse reads the same turn: thinking sent as `reasoning` is written back so.
-        extras = {"reasoning_field": "reasoning"} if self._reasoning_field == "reasoning" else {}
+        extras: dict[str, Any] = (
+            {"reasoning_field": "reasoning"} if self._reasoning_field == "reasoning" else {})
+        if self._details:  # kept as parse keeps them; the vendor wants them back
+            extras["reasoning_details"] = [dict(d) for d in self._details]
         message = Message("assistant", tuple(parts), origin=self._origin, extras=extras)
         # `data: [DONE]` ends a stream too: a vendor that never sends finish_reason
         # (Snowflake) has still finished.
@@ -222,6 +229,34 @@ class Assembler(BaseAssembler):
         if self._finish is None and not self._done:
             return cut_call(call.name, call_id, raw, call.where, extras)
         return finished_call(call.name, call_id, raw, call.where, extras, wire=True)
+
+
+# Pieces of a reasoning detail's text that OpenRouter streams under one `index`.
+_DETAIL_PIECES = ("text", "summary", "data")
+
+
+def _merge_details(merged: list[dict[str, Any]], pieces: list[Any]) -> None:
+    """OpenRouter streams `reasoning_details` (reasoning text, summaries, encrypted blocks,
+    with the signature the model needs back) in `delta`s: each piece names its detail by
+    `index`, its text, summary or data continuing that detail's, its other fields set as
+    they come; a piece without an index is a detail of its own. Apps must send the details
+    back for tool calls with Claude and Gemini 3 models (openrouter.ai/docs, reasoning
+    tokens, "Preserving reasoning blocks"; RooCodeInc/Roo-Code#9506, cline/cline#7551),
+    and parse keeps them: a stream must not drop them."""
+    for piece in pieces:
+        if not isinstance(piece, Mapping):
+            continue
+        index = piece.get("index")
+        same = next((d for d in merged if isinstance(index, int) and d.get("index") == index),
+                    None)
+        if same is None:
+            merged.append(dict(piece))
+            continue
+        for key, value in piece.items():
+            if key in _DETAIL_PIECES and isinstance(value, str) and isinstance(same.get(key), str):
+                same[key] += value
+            elif value is not None or key not in same:
+                same[key] = value
 
 
 def emit(
