@@ -361,6 +361,34 @@ def test_responses_parallel_interleaved_and_item_ids() -> None:
                                  ToolCall("g", {"y": 2}, "call_b", extras={"id": "fc_b"}))
 
 
+def _unindexed(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as llama.cpp's /v1/responses sends it (ggml-org/llama.cpp#20607): no
+    output_index, and a function_call item without its `id`."""
+    event = {k: v for k, v in event.items() if k != "output_index"}
+    if "item" in event:
+        event["item"] = {k: v for k, v in event["item"].items() if k != "id"}
+    return event
+
+
+def test_responses_without_output_index_items_are_found_by_call_id_or_taken_in_order() -> None:
+    # Deltas naming a call by its call_id find it though they interleave; deltas naming
+    # nothing known continue the item opened last; a done event names its call by call_id.
+    events = [_unindexed(e) for e in (
+        _fc_added(0, "x", "call_a", "f"), _fc_added(1, "x", "call_b", "g"),
+        _fc_delta(1, "call_a", '{"x":'), _fc_delta(1, "call_b", '{"y":'),
+        _fc_delta(1, "call_a", "1}"), _fc_delta(1, "nothing", "2}"))]
+    done = {"type": "response.output_item.done", "item": {
+        "type": "function_call", "call_id": "call_a", "name": "f", "arguments": '{"x":1}'}}
+    result = assemble([*events, done, _COMPLETED], "openai_responses")
+    first, second = result.tool_calls
+    assert (first.id, first.name, first.arguments) == ("call_a", "f", {"x": 1})
+    assert (second.id, second.name, second.extras["raw_arguments"]) == ("call_b", "g", '{"y":2}')
+    assert [p.code for p in result.problems] == ["incomplete-call"]  # call_b: never closed
+    # An item without output_index after one at index 1 takes the next index, not 1.
+    mixed = [_fc_added(1, "fc_a", "call_a", "f"), _unindexed(_fc_added(0, "x", "call_b", "g"))]
+    assert [c.id for c in assemble(mixed, "openai_responses").tool_calls] == ["call_a", "call_b"]
+
+
 def test_responses_done_value_wins_and_mismatch_is_reported() -> None:
     events = [_fc_added(0, "fc_a", "call_a", "f"), _fc_delta(0, "fc_a", '{"x":'),
               _fc_done(0, "fc_a", '{"x":2}'), _COMPLETED]

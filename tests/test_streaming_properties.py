@@ -119,6 +119,22 @@ def test_chat_calls_without_their_own_index_round_trip(message: Message, cuts: l
     assert_same(assemble(events, "openai_chat"), message)
 
 
+@SETTINGS
+@given(message=messages(), cuts=st.lists(st.integers(0, 40), max_size=6))
+def test_responses_items_without_output_index_or_call_item_id_round_trip(
+        message: Message, cuts: list[int]) -> None:
+    """llama.cpp's and Lemonade's /v1/responses streams leave out every `output_index` and
+    give function_call items no `id` (ggml-org/llama.cpp#20607, lemonade-sdk/lemonade#3607):
+    the items, one after another, assemble as if indexed."""
+    events = emit(message, "openai_responses", split=splitter(cuts))
+    for event in events:
+        event.pop("output_index", None)
+        item = event.get("item")
+        if isinstance(item, dict) and item.get("type") == "function_call":
+            item.pop("id", None)
+    assert_same(assemble(events, "openai_responses"), message)
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 @SETTINGS
 @given(message=messages(), cuts=st.lists(st.integers(0, 40), max_size=4),

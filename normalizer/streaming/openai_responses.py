@@ -51,6 +51,7 @@ class Assembler(BaseAssembler):
     def __init__(self, *, origin: str | None = None) -> None:
         super().__init__(origin=origin)
         self._items: dict[int, Item] = {}
+        self._last: int | None = None  # the output_index of the item opened last
         self._status: str | None = None
 
     def _handle(self, ev: Mapping[str, Any], where: str) -> None:
@@ -75,12 +76,15 @@ class Assembler(BaseAssembler):
 
     def _added(self, ev: Mapping[str, Any], where: str) -> None:
         item, index = ev.get("item") or {}, ev.get("output_index")
-        if not isinstance(index, int) or not isinstance(item.get("type"), str):
+        if not isinstance(item.get("type"), str):
             self._problems.append(StreamProblem(
                 "unknown-event", where,
                 f"output item of type {item.get('type')!r} at {index!r} ignored"))
             return
+        if not isinstance(index, int):  # see `_item`: the items are numbered as they open
+            index = max(self._items, default=-1) + 1
         self._items[index] = Item(kind=item["type"], where=where, start=item)
+        self._last = index
 
     def _about_hosted(self, ev: Mapping[str, Any]) -> bool:
         """A progress event of a hosted item (`response.web_search_call.searching`, ...):
@@ -89,10 +93,20 @@ class Assembler(BaseAssembler):
         return item is not None and item.kind not in Item.KINDS
 
     def _item(self, ev: Mapping[str, Any], where: str) -> Item | None:
-        item = self._items.get(ev.get("output_index"))  # type: ignore[arg-type]
+        """The item an event is about: by its `output_index`, else its item's id. Without
+        an `output_index` (llama.cpp's and Lemonade's /v1/responses leave it out, and give
+        function_call items no `id`: ggml-org/llama.cpp#20607, lemonade-sdk/lemonade#3607),
+        the item its id or call_id names, else the item opened last, as those servers send
+        one item after another."""
+        index = ev.get("output_index")
+        item = self._items.get(index)  # type: ignore[arg-type]
         if item is None:
+            whole = ev.get("item") or {}
+            names = {ev.get("item_id"), whole.get("id"), whole.get("call_id")} - {None, ""}
             item = next((i for i in self._items.values()
-                         if ev.get("item_id") and i.start.get("id") == ev.get("item_id")), None)
+                         if names & {i.start.get("id"), i.start.get("call_id")}), None)
+        if item is None and not isinstance(index, int) and self._last is not None:
+            item = self._items[self._last]
         if item is None:
             self._problems.append(StreamProblem(
                 "unknown-index", where,
