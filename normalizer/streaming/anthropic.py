@@ -147,12 +147,15 @@ def _part(block: _Block) -> tuple[Part, StreamProblem | None]:
     if block.kind == "redacted_thinking":
         return Thinking("", signature=block.start.get("data"), vendor="anthropic",
                         redacted=True), None
-    # The block's other fields, as parse keeps them; `citations` (web search, documents)
-    # starts as [] and grows by one citations_delta each (docs.anthropic.com, citations).
-    extras = {k: v for k, v in block.start.items() if k not in ("type", "text")}
-    if block.citations:
-        extras["citations"] = [*(extras.get("citations") or ()), *block.citations]
-    return Text(str(block.start.get("text", "")) + text, extras={**extras, **open_marks}), None
+    extras = open_marks
+    if len(block.start) > 2 or block.citations:  # more than type and text
+        # The block's other fields, as parse keeps them; `citations` (web search, documents)
+        # starts as [] and grows by one citations_delta each (docs.anthropic.com, citations).
+        extras = {k: v for k, v in block.start.items() if k not in ("type", "text")}
+        if block.citations:
+            extras["citations"] = [*(extras.get("citations") or ()), *block.citations]
+        extras.update(open_marks)
+    return Text(str(block.start.get("text", "")) + text, extras=extras), None
 
 
 def _opaque(block: _Block, streamed: str) -> Opaque:
