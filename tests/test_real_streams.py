@@ -44,6 +44,8 @@ APP_REWRITES: dict[str, tuple[str, str]] = {
     "gemini/parallel-function-calls": ("gemini-copy", "URL-safe signature, empty text dropped"),
     "openai_chat/databricks-tool-call": ("arguments-text",
                                          "the app re-serialises the streamed arguments"),
+    "openai_chat/ollama-tool-call": ("empty-text", "llama-stack sends `content: \"\"` beside "
+                                                   "the calls (an empty Text when parsed)"),
     "openai_responses/reasoning-encrypted-content-function-call": (
         "partial-final", "the fixture's response.completed output lists only the message "
                          "item; the streamed reasoning and call items are not in it"),
@@ -78,7 +80,8 @@ def vendor_view(message: Message, rewrite: str | None) -> Message:
     parts: list[Part] = []
     gemini_copy = rewrite in ("call-id", "gemini-copy") and message.origin is None
     for part in message.parts:
-        if gemini_copy and isinstance(part, Text) and not part.text and not part.extras:
+        if (gemini_copy or rewrite == "empty-text") and isinstance(part, Text) \
+                and not part.text and not part.extras:
             continue
         if gemini_copy and isinstance(part, ToolCall) and "thought_signature" in part.extras:
             standard = str(part.extras["thought_signature"]).translate(_STANDARD)
