@@ -38,10 +38,12 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # Chat assistant message carried its thinking under that name (Groq, OpenRouter) rather than
 # `reasoning_content`; `function_response_part` is true on a Media that a Gemini
 # `functionResponse.parts` carried (Gemini 3 multimodal function responses), so that Gemini
-# gets it back there. Never written as a field.
+# gets it back there; `input_form` is "string" on the user message a Responses body sent as
+# its whole `input` string (`input: "Hi"`, not a list of items). Never written as a field.
 FUNCTION_RESPONSE_PART = "function_response_part"
+INPUT_FORM = "input_form"
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
-                                          FUNCTION_RESPONSE_PART})
+                                          FUNCTION_RESPONSE_PART, INPUT_FORM})
 
 
 def _slot_sets(cls: type, params: list[str], target: str) -> tuple[str, dict[str, Any]]:

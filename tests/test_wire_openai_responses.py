@@ -93,9 +93,18 @@ def test_sdk_body_parses_and_renders_back() -> None:
         "get_weather"]
 
 
-def test_string_input_is_one_user_message() -> None:
+def test_string_input_is_one_user_message_and_goes_back_a_string() -> None:
+    # `client.responses.create(input="hello")`, as the SDK sends it (its body, recorded).
     body = sdk_body(input="hello")
-    assert responses.parse(body) == History((Message("user", (Text("hello"),)),))
+    history = responses.parse(body)
+    assert history == History((Message("user", (Text("hello"),), extras={"input_form": "string"}),))
+    assert render(history, "openai_responses", model=body["model"])["input"] == "hello"
+    assert render(responses.parse(sdk_body(input="")), "openai_responses")["input"] == ""
+    # Once the input is more than that text, or elsewhere, it is written as usual.
+    longer = History((*history.messages, Message("assistant", (Text("hi"),)),
+                      Message("user", (Text("again"),))))
+    assert render(longer, "openai_responses")["input"][0] == {"role": "user", "content": "hello"}
+    assert render(history, "openai_chat")["messages"] == [{"role": "user", "content": "hello"}]
 
 
 def test_assistant_side_items_group_until_a_role_message() -> None:

@@ -12,6 +12,7 @@ from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     EMPTY,
+    INPUT_FORM,
     History,
     Media,
     Message,
@@ -73,7 +74,8 @@ def render(
             extend(_render_tool(message, i))
         else:
             append(_render_plain(message, i))
-    body["input"] = items
+    whole = _input_string(messages, items)
+    body["input"] = items if whole is None else whole
     if tools:
         body["tools"] = declare(tools, PROTOCOL)[0]
     body.update(thaw(options or {}))
@@ -91,6 +93,17 @@ def _is_instructions(message: Message) -> bool:
 # The renderers below are called once per message of long histories (a profiled cost):
 # they build each dict once and call `with_extras` only when there are extras. `i` is the
 # message's index; its `history[i]` text is made for errors only.
+
+
+def _input_string(messages: Sequence[Message], items: list[dict[str, Any]]) -> str | None:
+    """The `input` string a body sent as its whole input (parse marks that user message),
+    while it is still all the input and one plain user text; None otherwise."""
+    if len(items) != 1 or len(messages) != 1 or messages[0].extras.get(INPUT_FORM) != "string":
+        return None
+    item = items[0]
+    content = item.get("content")
+    return content if item.keys() == {"role", "content"} and item["role"] == "user" \
+        and isinstance(content, str) else None
 
 
 def _render_plain(message: Message, i: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
+    INPUT_FORM,
     History,
     Message,
     Opaque,
@@ -67,9 +68,10 @@ def parse(body: Mapping[str, Any]) -> History:
     elif instructions is not None:
         raise WireFormatError("instructions", "expected a string")
     items = body.get("input")
-    if isinstance(items, str):
-        items = [{"role": "user", "content": items}]
-    elif items is None:
+    if isinstance(items, str):  # the whole input one user text: marked, to go back so
+        text = Message("user", (Text(items),), extras={INPUT_FORM: "string"})
+        return History((*out, text))
+    if items is None:
         items = []
     elif not isinstance(items, list):
         raise WireFormatError("input", "expected a string or an array of items")
