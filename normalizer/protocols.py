@@ -40,9 +40,19 @@ FACTS: Final = MappingProxyType({
     facts.name: facts for facts in (
         # `role` {"developer"}, message `name`, Mistral's `prefix`, a call's other
         # `function` fields, a content part's `type`; `cache_control` on content parts is
-        # written back in Chat bodies too (as before this table existed).
+        # written back in Chat bodies too (as before this table existed). An assistant
+        # message's `refusal` and `audio`, which apps send back as the SDK returned them
+        # (`message.model_dump()`: `refusal: null`) and Anthropic refuses: "messages.X.
+        # refusal: Extra inputs are not permitted" (mozilla-ai/any-llm#832); Gemini refuses
+        # any field a Content does not have ("Invalid JSON payload received. Unknown name
+        # ... Cannot find field."). So are the message fields a Chat body keeps as sent
+        # when they hold nothing (`tool_calls: []`, `reasoning_content: null`) and
+        # OpenRouter's `reasoning_details`. (Its `annotations`, Responses owns: see
+        # _chat_render.)
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
-            "role", "name", "prefix", "function", "type", "cache_control", "detail"})),
+            "role", "name", "prefix", "function", "type", "cache_control", "detail",
+            "refusal", "audio", "tool_calls", "reasoning_content", "reasoning",
+            "reasoning_details"})),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and a reasoning item's `summary` parts.
         ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",

@@ -38,3 +38,28 @@ def test_a_foreign_only_key_is_not_rendered(protocol: str) -> None:
         text = Text("x", {key: "v"})
         body = render(History((Message("user", (text, Text("y"))),)), protocol)
         assert f"'{key}': 'v'" not in str(body), (protocol, key)
+
+
+def test_chat_message_fields_the_sdk_dumps_reach_no_other_protocol() -> None:
+    """An assistant message as apps keep it, `message.model_dump()` of the openai SDK's own
+    object (`refusal: null`, `annotations: []`, `audio: null`, ...): a Chat body gets every
+    field back; Anthropic ("messages.X.refusal: Extra inputs are not permitted",
+    mozilla-ai/any-llm#832), Gemini and Responses get none of them."""
+    from openai.types.chat import ChatCompletionMessage
+
+    from normalizer import parse
+
+    dumped = ChatCompletionMessage(role="assistant", content="Paris.", refusal=None,
+                                   annotations=[]).model_dump()
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "Capital?"},
+                                            {**dumped, "tool_calls": [],
+                                             "reasoning_content": None},
+                                            {"role": "user", "content": "Thanks"}]}
+    history = parse(body, "openai_chat")
+    assert render(history, "openai_chat", model="gpt-4o") == body
+    chat_only = set(body["messages"][1]) - {"role", "content"}
+    assert {"refusal", "annotations", "audio", "tool_calls"} <= chat_only
+    for protocol, key in (("anthropic", "messages"), ("gemini", "contents"),
+                          ("openai_responses", "input")):
+        sent = render(history, protocol)[key]
+        assert not [k for m in sent for k in m if k in chat_only], (protocol, sent)

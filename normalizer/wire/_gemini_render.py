@@ -33,6 +33,11 @@ from normalizer.wire._media import gemini_wire
 PROTOCOL = "gemini"
 DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
 VENDOR = "gemini"
+# A Content has a role and parts only. Gemini's own extras keys belong to its parts; on a
+# message they came from another protocol's message field of the same name (Chat's
+# deprecated `function_call: null`, as the openai SDK dumps a message) and Gemini refuses
+# them there ("Invalid JSON payload received. Unknown name ... Cannot find field.").
+_CONTENT_HANDLED = ("parts", *sorted(protocols.FACTS[PROTOCOL].own_extras))
 SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
 
 
@@ -65,7 +70,7 @@ def _render_system(message: Message) -> dict[str, Any]:
     if isinstance(message.extras.get("role"), str) and message.extras["role"] != "developer":
         content["role"] = message.extras["role"]
     content["parts"] = [_render_part(p) for p in message.parts]
-    return {**content, **written(message.extras, PROTOCOL, ("role", "parts"))}
+    return {**content, **written(message.extras, PROTOCOL, _CONTENT_HANDLED)}
 
 
 def _call_names(messages: Sequence[Message]) -> dict[int, dict[int, str]]:
@@ -108,7 +113,7 @@ def _render_message(message: Message, names: Mapping[int, str]) -> dict[str, Any
     if message.extras is EMPTY or not message.extras:
         return {"role": role, "parts": parts}
     return {"role": role, "parts": parts,
-            **written(message.extras, PROTOCOL, ("role", "parts"))}
+            **written(message.extras, PROTOCOL, _CONTENT_HANDLED)}
 
 
 _ROLES = {"assistant": "model", "tool": "user"}
