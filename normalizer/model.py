@@ -39,11 +39,15 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # `reasoning_content`; `function_response_part` is true on a Media that a Gemini
 # `functionResponse.parts` carried (Gemini 3 multimodal function responses), so that Gemini
 # gets it back there; `input_form` is "string" on the user message a Responses body sent as
-# its whole `input` string (`input: "Hi"`, not a list of items). Never written as a field.
+# its whole `input` string (`input: "Hi"`, not a list of items); `url_in_file_data` names
+# the protocol (`openai_chat`, `openai_responses`) in whose `file_data` a document Media's
+# web address came (OpenRouter takes one there), so that a body of that protocol gets it
+# back there. Never written as a field.
 FUNCTION_RESPONSE_PART = "function_response_part"
 INPUT_FORM = "input_form"
+URL_IN_FILE_DATA = "url_in_file_data"
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
-                                          FUNCTION_RESPONSE_PART, INPUT_FORM})
+                                          FUNCTION_RESPONSE_PART, INPUT_FORM, URL_IN_FILE_DATA})
 
 
 def _slot_sets(cls: type, params: list[str], target: str) -> tuple[str, dict[str, Any]]:

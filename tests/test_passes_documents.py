@@ -52,3 +52,32 @@ def test_an_anthropic_pdf_reaches_mistral_as_document_url() -> None:
     assert body["messages"][0]["content"][1]["type"] == "document_url"
     assert [c.code for c in out.changes] == ["document-as-data-url"]
     assert check(body, "mistral") == ()
+
+
+def test_a_web_address_in_file_data_goes_back_there_and_as_each_vendor_takes_a_url() -> None:
+    # OpenRouter takes a document's web address in OpenAI's `file.file_data` (pydantic-ai's
+    # recorded request, in tests/data/real_requests/openai_chat/: openrouter-document-url-*).
+    from normalizer import parse, render
+    from normalizer.normalize import normalize
+
+    url = "https://www.w3.org/WAI/ER/tests/xhtml/testfiles/resources/pdf/dummy.pdf"
+    file_part = {"file": {"file_data": url, "filename": "filename.pdf"}, "type": "file"}
+    body = {"messages": [{"content": [{"text": "What is in it?", "type": "text"}, file_part],
+                          "role": "user"}], "model": "openai/gpt-4.1-mini"}
+    history = parse(body, "openai_chat")
+    assert history.messages[0].parts[1].url == url
+    assert render(history, "openai_chat", model=body["model"]) == body
+    sent = {p: normalize(history, p).render() for p in ("anthropic", "gemini", "mistral",
+                                                        "openai_responses", "openrouter")}
+    assert sent["anthropic"]["messages"][0]["content"][1]["source"] == {"type": "url",
+                                                                        "url": url}
+    assert sent["gemini"]["contents"][0]["parts"][1] == {"fileData": {"fileUri": url}}
+    assert sent["mistral"]["messages"][0]["content"][1] == {
+        "type": "document_url", "document_url": url, "document_name": "filename.pdf"}
+    assert sent["openai_responses"]["input"][0]["content"][1]["file_url"] == url
+    assert sent["openrouter"]["messages"][0]["content"][1] == file_part
+    # Raw base64 in file_data stays data.
+    raw = parse({"messages": [{"role": "user", "content": [
+        {"type": "file", "file": {"file_data": "JVBERi0=", "filename": "a.pdf"}}]}]},
+        "openai_chat")
+    assert raw.messages[0].parts[0].data == "JVBERi0="

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.crossing import media_placeholder
-from normalizer.model import Change, Media, Message, Part, Text, part_types
+from normalizer.model import URL_IN_FILE_DATA, Change, Media, Message, Part, Text, part_types
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -14,12 +14,19 @@ NAME = "send_documents_as_urls"
 
 def _nested_file(part: Part) -> bool:
     """A document the Chat renderer would write as OpenAI's nested `file` part (one with a
-    URL is written as `document_url` already)."""
-    return isinstance(part, Media) and part.kind in ("document", "file") \
-        and part.url is None and (part.data is not None or part.file_id is not None)
+    URL is written as `document_url`, unless it came in `file_data`)."""
+    if not isinstance(part, Media) or part.kind not in ("document", "file"):
+        return False
+    if part.url is not None:
+        return part.extras.get(URL_IN_FILE_DATA) == "openai_chat"
+    return part.data is not None or part.file_id is not None
 
 
 def _as_url(part: Media, where: str) -> tuple[Part, Change]:
+    if part.url is not None:  # a web address OpenRouter took in file_data
+        return replace(part, extras=part.extras.without(URL_IN_FILE_DATA)), Change(
+            NAME, "document-as-data-url", "sent the document's web address as a "
+            "document_url (the same address)", where, lossless=True)
     if part.data is not None and part.media_type is not None:
         url = f"data:{part.media_type};base64,{part.data}"
         return replace(part, data=None, url=url), Change(

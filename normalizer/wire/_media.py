@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from normalizer.model import Media, MediaKind, freeze, thaw
+from normalizer.model import URL_IN_FILE_DATA, Media, MediaKind, freeze, thaw
 from normalizer.wire._extras import written
 
 _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
@@ -29,6 +29,9 @@ def kind_of(media_type: str | None, default: MediaKind) -> MediaKind:
     if media_type == "application/pdf" or top == "text":
         return "document"
     return default
+
+
+_WEB_URL = re.compile(r"https?://", re.IGNORECASE)
 
 
 def _from_url(url: str) -> dict[str, Any]:
@@ -70,19 +73,26 @@ def chat_media(part: Mapping[str, Any]) -> Media | None:
         media = Media("audio", f"audio/{inner.get('format')}", data=inner.get("data"),
                       extras=rest)
     elif kind == "file" and isinstance(inner, Mapping):
-        media = _file_media(inner, rest, "file_data")
+        media = _file_media(inner, rest, "file_data", "openai_chat")
     elif kind == "document_url" and isinstance(inner, str):
         media = Media("document", url=inner, filename=rest.pop("document_name", None),
                       extras=rest)
     return _exact(part, media, chat_wire)
 
 
-def _file_media(inner: Mapping[str, Any], rest: dict[str, Any], data_key: str) -> Media | None:
+def _file_media(inner: Mapping[str, Any], rest: dict[str, Any], data_key: str,
+                protocol: str) -> Media | None:
     fields: dict[str, Any] = {}
     if isinstance(inner.get(data_key), str):
         fields = _from_url(inner[data_key])
-        if "url" in fields:  # raw base64 without a data URL
+        # Raw base64 without a data URL is data; a web address is a URL, marked to go back
+        # in this protocol's `file_data` (OpenRouter takes one there: pydantic-ai's
+        # cassette test_openrouter_document_url_no_force_download); elsewhere it is written
+        # as that protocol writes a document's URL.
+        if "url" in fields and not _WEB_URL.match(fields["url"]):
             fields = {"data": fields["url"]}
+        elif "url" in fields:
+            rest = {**rest, URL_IN_FILE_DATA: protocol}
     if isinstance(inner.get("file_id"), str):
         fields["file_id"] = inner["file_id"]
     if isinstance(inner.get("file_url"), str):
@@ -107,19 +117,21 @@ def chat_wire(media: Media) -> Wire | None:
                 **extras}
     if media.kind not in ("document", "file"):
         return None
-    if media.url is not None:
+    if media.url is not None and media.extras.get(URL_IN_FILE_DATA) != "openai_chat":
         name = {} if media.filename is None else {"document_name": media.filename}
         return {"type": "document_url", "document_url": media.url, **name, **extras}
-    inner = _file_fields(media, "file_data", url_key=None)
+    inner = _file_fields(media, "file_data", None, "openai_chat")
     return None if inner is None else {"type": "file", "file": inner, **extras}
 
 
-def _file_fields(media: Media, data_key: str, url_key: str | None) -> Wire | None:
+def _file_fields(media: Media, data_key: str, url_key: str | None, protocol: str) -> Wire | None:
     inner: Wire = {}
     if media.data is not None:
         inner[data_key] = _to_url(media) if media.media_type else media.data
     elif media.file_id is not None:
         inner["file_id"] = media.file_id
+    elif media.url is not None and media.extras.get(URL_IN_FILE_DATA) == protocol:
+        inner[data_key] = media.url
     elif media.url is not None and url_key is not None:
         inner[url_key] = media.url
     else:
@@ -143,7 +155,7 @@ def responses_media(part: Mapping[str, Any]) -> Media | None:
         media = Media("image", **fields, extras=_rest(part, "type", "image_url", "file_id"))
     elif kind == "input_file":
         rest = _rest(part, "type", "file_data", "file_id", "file_url", "filename")
-        media = _file_media(part, rest, "file_data")
+        media = _file_media(part, rest, "file_data", "openai_responses")
     elif kind == "input_audio" and isinstance(part.get("input_audio"), Mapping):
         inner = part["input_audio"]
         media = Media("audio", f"audio/{inner.get('format')}", data=inner.get("data"),
@@ -167,7 +179,7 @@ def responses_wire(media: Media) -> Wire | None:
                 **extras}
     if media.kind not in ("document", "file"):
         return None
-    inner = _file_fields(media, "file_data", url_key="file_url")
+    inner = _file_fields(media, "file_data", "file_url", "openai_responses")
     return None if inner is None else {"type": "input_file", **inner, **extras}
 
 
