@@ -83,6 +83,13 @@ ERROR_FORMAT: Final = MappingProxyType({name: f.error_format for name, f in FACT
 DEFAULT_MODEL: Final = MappingProxyType({name: f.default_model for name, f in FACTS.items()})
 
 
+# Keys another protocol owns on its parts that are also fields of a Chat message: Chat's
+# deprecated `function_call` (Gemini's call key) and its url-citation `annotations`
+# (Responses' output-text key). The Chat renderer writes them on a message, so a pass that
+# keeps only the fields a vendor knows must count them as fields there.
+CHAT_MESSAGE_FIELDS: Final = frozenset({"function_call", "annotations"})
+
+
 def foreign_extras(protocol: str) -> frozenset[str]:
     """The extras keys other protocols own and `protocol` does not: its renderer never
     writes them (another protocol's key would reach this vendor as an unknown field,

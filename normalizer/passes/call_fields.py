@@ -19,7 +19,7 @@ from normalizer.model import (
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import same_pairing
 from normalizer.profiles import Profile
-from normalizer.protocols import foreign_extras
+from normalizer.protocols import CHAT_MESSAGE_FIELDS, foreign_extras
 
 _CALL_FIELDS = ("id", "type", "function")
 
@@ -146,6 +146,13 @@ def join_text_parts(
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
 
 
+def _unwritten(protocol: str) -> frozenset[str]:
+    """The extras keys `protocol`'s renderer never writes as message fields."""
+    keys = foreign_extras(protocol) | STREAM_MARKERS | WIRE_MARKERS
+    # Foreign keys, yet fields of a Chat message, which the Chat renderer writes there.
+    return keys - CHAT_MESSAGE_FIELDS if protocol == "openai_chat" else keys
+
+
 def drop_unknown_message_fields(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
@@ -164,7 +171,7 @@ def drop_unknown_message_fields(
     passes' business: `drop_foreign_thinking`).
     """
     allowed = profile.param("unknown-message-field", "allowed", {}) or {}
-    unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS
+    unwritten = _unwritten(profile.protocol)
     keeps = {role: frozenset(known) | unwritten for role, known in allowed.items()}
     changes: list[Change] = []
     out: list[Message] = []

@@ -43,12 +43,11 @@ THINKING_JOIN = "\n\n"
 # Extras keys never written as Chat Completions fields: other protocols' (protocols.py says
 # which protocol owns which) and the neutral model's reserved markers.
 FOREIGN_KEYS = tuple(sorted(skipped(PROTOCOL)))
-# Gemini owns `function_call` on its ToolCall parts; on a Chat assistant message it is the
-# deprecated Chat field of that name, which the message's extras write back. Responses owns
-# `annotations` on its output texts (never a Chat content part's field); on a Chat
-# assistant message it is the message's own field (url citations, which apps send back,
-# `[]` included, and OpenAI takes: Mirascope's recorded gpt-4o requests), written back too.
-_MESSAGE_SKIP = frozenset(k for k in FOREIGN_KEYS if k not in ("function_call", "annotations"))
+# Gemini owns `function_call` on its ToolCall parts and Responses `annotations` on its output
+# texts; on a Chat message both are the message's own fields (the deprecated call, url
+# citations that apps send back, `[]` included, and OpenAI takes: Mirascope's recorded
+# gpt-4o requests), written back from the message's extras.
+_MESSAGE_SKIP = frozenset(FOREIGN_KEYS) - protocols.CHAT_MESSAGE_FIELDS
 _FOREIGN = frozenset(FOREIGN_KEYS)
 _PLAIN_SKIP = _FOREIGN | {"role"}
 _CALL_SKIP = _FOREIGN | {"function"}
