@@ -90,6 +90,12 @@ DEFAULT_MODEL: Final = MappingProxyType({name: f.default_model for name, f in FA
 CHAT_MESSAGE_FIELDS: Final = frozenset({"function_call", "annotations"})
 
 
+# A Chat tool call's own fields and its `function`'s: any other field of either is kept in
+# the call's extras, by the wire parser and by the stream assembler alike.
+CHAT_CALL_FIELDS: Final = frozenset({"id", "type", "function"})
+CHAT_FUNCTION_FIELDS: Final = frozenset({"name", "arguments"})
+
+
 def foreign_extras(protocol: str) -> frozenset[str]:
     """The extras keys other protocols own and `protocol` does not: its renderer never
     writes them (another protocol's key would reach this vendor as an unknown field,

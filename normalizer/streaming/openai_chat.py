@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.model import Message, Part, Text, Thinking, ToolCall
-from normalizer.protocols import DEFAULT_MODEL
+from normalizer.protocols import CHAT_CALL_FIELDS, CHAT_FUNCTION_FIELDS, DEFAULT_MODEL
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
@@ -34,10 +34,9 @@ from normalizer.streaming.result import (
 _REASONING_KEYS = ("reasoning_content", "reasoning")
 
 
-# A call fragment's fields and its function's that the call is made of; any other goes to
-# the call's extras, as parse keeps them.
-_FRAGMENT_FIELDS = frozenset(("index", "id", "type", "function"))
-_FUNCTION_FIELDS = frozenset(("name", "arguments"))
+# A call fragment's fields the call is made of (a finished call's, and `index`); any other
+# goes to the call's extras, as parse keeps them.
+_FRAGMENT_FIELDS = CHAT_CALL_FIELDS | {"index"}
 
 
 @dataclass(slots=True)
@@ -59,7 +58,7 @@ class _Call:
             if key not in _FRAGMENT_FIELDS:
                 self.extras[key] = value
         for key, value in fn.items():
-            if key not in _FUNCTION_FIELDS:
+            if key not in CHAT_FUNCTION_FIELDS:
                 self.extras.setdefault("function", {})[key] = value
 
 
@@ -149,7 +148,7 @@ class Assembler(BaseAssembler):
             call.raw.append(args)
         elif isinstance(args, Mapping):  # a few compatible servers send the object itself
             call.raw.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
-        if not _FRAGMENT_FIELDS.issuperset(fragment) or not _FUNCTION_FIELDS.issuperset(fn):
+        if not _FRAGMENT_FIELDS.issuperset(fragment) or not CHAT_FUNCTION_FIELDS.issuperset(fn):
             call.keep_extras(fragment, fn)
 
     def _new_call(self, number: int, index: Any, call_id: str | None, name: str | None,

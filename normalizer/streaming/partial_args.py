@@ -59,13 +59,12 @@ class PartialArgs:
         """Take one PartialArg; what was wrong with it, if anything (it is then left out)."""
         path = piece.get("jsonPath")
         segments = path_segments(path) if isinstance(path, str) else None
-        if not segments:
+        if not isinstance(path, str) or not segments:
             return f"partialArgs piece with jsonPath {path!r}: not a path into the arguments"
         kinds = [k for k in _VALUES if k in piece]
         if len(kinds) > 1:
             return f"partialArgs piece at {path} has {' and '.join(kinds)}: expected one value"
         value = None if not kinds or kinds[0] == "nullValue" else piece[kinds[0]]
-        assert isinstance(path, str)
         if isinstance(value, str) and path in self._continues:
             current = _get(self.value, segments)
             value = (current if isinstance(current, str) else "") + value

@@ -22,6 +22,7 @@ from normalizer.model import (
     ToolCall,
     ToolResult,
 )
+from normalizer.protocols import CHAT_CALL_FIELDS, CHAT_FUNCTION_FIELDS
 from normalizer.wire._chat_render import (
     DEFAULT_MODEL,
     FOREIGN_KEYS,
@@ -150,8 +151,8 @@ def _parse_call(raw: Any, where: str) -> ToolCall | Opaque:
     raw = fn.get("arguments")
     arguments = arguments_from_wire(raw, f"{where}.function.arguments")
     call_id = string_field(call, "id", where, optional=True)
-    extras = {k: v for k, v in call.items() if k not in ("id", "type", "function")}
-    fn_extras = {k: v for k, v in fn.items() if k not in ("name", "arguments")}
+    extras = {k: v for k, v in call.items() if k not in CHAT_CALL_FIELDS}
+    fn_extras = {k: v for k, v in fn.items() if k not in CHAT_FUNCTION_FIELDS}
     if fn_extras:
         extras["function"] = fn_extras
     return ToolCall(name, arguments, call_id, extras,
