@@ -39,7 +39,9 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # `reasoning_content`; `function_response_part` is true on a Media that a Gemini
 # `functionResponse.parts` carried (Gemini 3 multimodal function responses), so that Gemini
 # gets it back there; `input_form` is "string" on the user message a Responses body sent as
-# its whole `input` string (`input: "Hi"`, not a list of items); `url_in_file_data` names
+# its whole `input` string (`input: "Hi"`, not a list of items), and "item" on a user,
+# system or developer message sent as a typed item (`"type": "message"`: the item's type, no
+# field of a Chat message, which strict Chat vendors refuse); `url_in_file_data` names
 # the protocol (`openai_chat`, `openai_responses`) in whose `file_data` a document Media's
 # web address came (OpenRouter takes one there), so that a body of that protocol gets it
 # back there. Never written as a field.

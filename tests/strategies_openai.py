@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 from loopback import Answer, Loopback
 
-from normalizer.model import History, Message, Text, Thinking, ToolCall, ToolResult
+from normalizer.model import INPUT_FORM, History, Message, Text, Thinking, ToolCall, ToolResult
 
 # --- values ---
 
@@ -149,9 +149,9 @@ _responses_results = st.builds(
 _input_texts = texts(("output_text",), {"x_vendor": 1})
 _responses_message = st.one_of(
     st.builds(Message, st.just("system"), _input_texts,
-              extras=st.sampled_from([{}, {"role": "developer"}, {"type": "message"}])),
+              extras=st.sampled_from([{}, {"role": "developer"}, {INPUT_FORM: "item"}])),
     st.builds(Message, st.just("user"), _input_texts,
-              extras=st.sampled_from([{}, {"type": "message"}, {"status": "completed"}])),
+              extras=st.sampled_from([{}, {INPUT_FORM: "item"}, {"status": "completed"}])),
     _responses_assistant(),
     st.builds(Message, st.just("tool"), st.lists(_responses_results, min_size=1, max_size=3)),
 )

@@ -13,6 +13,7 @@ from sizing import examples
 from strategies_openai import recording_server, responses_histories
 
 from normalizer import History, Message, Text, Thinking, ToolCall, ToolResult, WireFormatError
+from normalizer.normalize import normalize
 from normalizer.tools import parse_declarations
 from normalizer.wire import openai_responses as responses
 from normalizer.wire import parse, render
@@ -105,6 +106,28 @@ def test_string_input_is_one_user_message_and_goes_back_a_string() -> None:
                       Message("user", (Text("again"),))))
     assert render(longer, "openai_responses")["input"][0] == {"role": "user", "content": "hello"}
     assert render(history, "openai_chat")["messages"] == [{"role": "user", "content": "hello"}]
+
+
+def test_a_typed_message_item_keeps_its_type_in_responses_only() -> None:
+    # Microsoft agent-framework's recorded body (tests/data/real_requests/openai_responses/
+    # typed-message-items.yaml): system and user items typed "message". The type is the
+    # item's, not a message field: Chat bodies used to carry `"type": "message"` on both
+    # messages, and Mistral's normalize reported it dropped, lossy.
+    body = {"model": "gpt-4o", "input": [
+        {"type": "message", "role": "system",
+         "content": [{"type": "input_text", "text": "You are a helpful assistant."}]},
+        {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "Say hello in one word."}]}]}
+    history = responses.parse(body)
+    assert [m.extras.get("input_form") for m in history] == ["item", "item"]
+    assert render(history, "openai_responses", model="gpt-4o") == body
+    for provider in ("openai", "mistral", "groq"):
+        out = normalize(history, provider)
+        assert all("type" not in m for m in out.render()["messages"]), provider
+        assert not [c for c in out.changes if c.code == "drop-message-field"], provider
+    # A Chat body's own stray message field is still its own, written back in Chat.
+    stray = {"model": "m", "messages": [{"role": "user", "content": "hi", "type": "x"}]}
+    assert render(parse(stray, "openai_chat"), "openai_chat", model="m") == stray
 
 
 def test_assistant_side_items_group_until_a_role_message() -> None:

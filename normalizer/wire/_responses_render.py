@@ -118,8 +118,11 @@ def _render_plain(message: Message, i: int) -> dict[str, Any]:
     content = content_to_wire(message.parts, "input_text", FOREIGN_KEYS,  # type: ignore[arg-type]
                               PROTOCOL, extras.get("content_form"))
     fields = {"role": role, "content": content}
-    return fields if extras is EMPTY or not extras else with_extras(
-        fields, extras, _PLAIN_SKIP)
+    if extras is EMPTY or not extras:
+        return fields
+    if extras.get(INPUT_FORM) == "item":
+        fields = {"type": "message", **fields}
+    return with_extras(fields, extras, _PLAIN_SKIP)
 
 
 def _render_assistant(message: Message, i: int) -> list[dict[str, Any]]:

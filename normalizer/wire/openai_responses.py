@@ -153,6 +153,9 @@ def _content(item: Mapping[str, Any], where: str, default_type: str) -> tuple[Te
 def _role_message(item: Mapping[str, Any], role: str, where: str) -> Message:
     parts = _content(item, where, "input_text")
     extras = {k: v for k, v in item.items() if k not in ("role", "content")}
+    if extras.get("type") == "message":  # the item's type, not a message field: a marker
+        del extras["type"]
+        extras[INPUT_FORM] = "item"
     extras.update(content_form(item["content"], parts))
     if role == "developer":
         extras = {"role": "developer", **extras}
