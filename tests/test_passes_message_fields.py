@@ -37,6 +37,18 @@ def test_groq_gets_the_lone_system_text_as_a_string() -> None:
     assert [c for c in out.changes if c.code == "join-text-parts" and c.lossless]
 
 
+def test_groq_gets_an_empty_system_array_as_an_empty_string() -> None:
+    # Anthropic's `system: []`, as llama-index sends it (tests/data/real_requests/anthropic/
+    # empty-system-array.yaml), was written to Groq as content [], which Groq refuses.
+    body = {"model": "claude-3-5-haiku-20241022", "max_tokens": 512, "system": [],
+            "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}
+    out = normalize_request(body, "anthropic", "groq", model="m")
+    assert out.body["messages"][0] == {"role": "system", "content": ""}
+    assert not check(out.body, "groq")
+    [change] = [c for c in out.changes if c.code == "join-text-parts"]
+    assert change.lossless and change.where == "messages[0]"
+
+
 def test_a_vendor_without_the_rule_keeps_them() -> None:
     out = normalize_request(BODY, "openai_chat", "openai", model="m")
     assert out.body == BODY and out.changes == ()

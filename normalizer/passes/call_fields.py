@@ -117,8 +117,8 @@ def join_text_parts(
     Rejected by: Groq "'messages.0' : for 'role:system' the following must be
     satisfied[('messages.0.content' : value must be a string)]" (OpenHands/OpenHands#4643).
 
-    Before: system([text "A", text "B" {cache_control}])
-    After:  system(text "A" + newline + "B")
+    Before: system([text "A", text "B" {cache_control}]); system([])
+    After:  system(text "A" + newline + "B"); system("")
     Lossless when only part boundaries go (joined with a newline); lossy when part extras
     (cache hints) are dropped.
     """
@@ -133,14 +133,16 @@ def join_text_parts(
         # A lone text kept as a one-part array (`content_form`) is still a list on the wire.
         plain = (len(texts) == 1 and not texts[0].extras
                  and message.extras.get("content_form") != "array")
-        if not texts or plain or len(texts) != len(message.parts):
+        # No parts at all (Anthropic's `system: []`) is an empty list on the wire: "" here.
+        if (not texts and message.parts) or plain or len(texts) != len(message.parts):
             out.append(message)
             continue
         out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),),
                            extras=message.extras.without("content_form")))
         lost = any(t.extras for t in texts)
         changes.append(Change("join_text_parts", "join-text-parts",
-                              f"joined {len(texts)} text part(s) into one string"
+                              (f"joined {len(texts)} text part(s) into one string" if texts
+                               else "wrote empty content as an empty string, not a list")
                               + (" and dropped their part fields" if lost else ""),
                               f"messages[{i}]", lossless=not lost))
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
