@@ -12,6 +12,10 @@ from normalizer.profiles import Profile
 # OpenAI Chat carries it beside the content (`reasoning_content`), so there a message with
 # only thinking has no content.
 _THINKING_IS_CONTENT = frozenset({"anthropic", "gemini", "openai_responses"})
+# Where system messages go to the body's `system` field, not into turns: the empty-content
+# rule is about turns, and Anthropic took `system: []` (llama-index's recorded request,
+# tests/data/real_requests/anthropic/empty-system-array.yaml).
+_SYSTEM_OUTSIDE_TURNS = frozenset({"anthropic"})
 EMPTY_TEXT = "(empty message)"
 EMPTY_RESULT = "(the tool returned no output)"
 
@@ -82,9 +86,13 @@ def fill_empty_content(
     out: list[Message] = []
     changes: list[Change] = []
     thinking_counts = profile.protocol in _THINKING_IS_CONTENT
+    system_outside = profile.protocol in _SYSTEM_OUTSIDE_TURNS
     for m, message in enumerate(draft.history.messages):
         if _filled(message, thinking_counts):  # the common case, without building a place
             out.append(message)
+            continue
+        if system_outside and message.role == "system" and not message.parts:
+            out.append(message)  # no turn: the body's (empty) system field
             continue
         fixed, change = _fill(message, f"messages[{m}]", thinking_counts)
         if change is not None:
