@@ -48,11 +48,14 @@ FACTS: Final = MappingProxyType({
         # ... Cannot find field."). So are the message fields a Chat body keeps as sent
         # when they hold nothing (`tool_calls: []`, `reasoning_content: null`) and
         # OpenRouter's `reasoning_details`. (Its `annotations`, Responses owns: see
-        # _chat_render.)
+        # _chat_render.) And a content part's other kind's field, which huggingface_hub's
+        # client sends unset as null (`image_url: null` on a text part, `text: null` on an
+        # image part: pydantic-ai's recorded HF router bodies); Anthropic refuses a block
+        # field it does not know ("Extra inputs are not permitted").
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
             "role", "name", "prefix", "function", "type", "cache_control", "detail",
             "refusal", "audio", "tool_calls", "reasoning_content", "reasoning",
-            "reasoning_details"})),
+            "reasoning_details", "text", "image_url"})),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and a reasoning item's `summary` parts.
         ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",

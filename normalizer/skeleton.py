@@ -99,9 +99,13 @@ def _maybe(spec: Spec) -> OneOf:
 _TYPED = Obj(("type",), {"type": STR, "text": STR})
 _CHAT_CALL = Obj((), {"id": STR, "type": STR,
                       "function": Obj((), {"name": STR, "arguments": STR})})
+# huggingface_hub's client sends every field of its message and part types, unset ones as
+# null (`name: null`, an image_url part's `text: null`); the HF router answered 200
+# (pydantic-ai's recorded tests/models/cassettes/test_huggingface bodies).
+_CHAT_PART = ByType({"text": _TYPED}, Obj(("type",), {"type": STR, "text": _maybe(STR)}))
 CHAT_MESSAGE = Obj(("role",), {
-    "role": STR, "content": OneOf((STR, Arr(_TYPED), NULL), "a string or an array of parts"),
-    "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": STR})
+    "role": STR, "content": OneOf((STR, Arr(_CHAT_PART), NULL), "a string or an array of parts"),
+    "tool_calls": _maybe(Arr(_CHAT_CALL)), "tool_call_id": _maybe(STR), "name": _maybe(STR)})
 _RESPONSES_CONTENT = OneOf((STR, Arr(_TYPED)), "a string or an array of content parts")
 # Items are checked by their type, as the SDK's `ResponseInputItemParam` types them; any other
 # item (and a role item without `type`) by a spec as loose as the loosest item type:

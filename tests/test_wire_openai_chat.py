@@ -153,6 +153,25 @@ def test_empty_tool_calls_and_null_reasoning_are_kept() -> None:
     assert chat.render(chat.parse({"messages": messages}), model="m")["messages"] == messages
 
 
+def test_null_fields_of_a_client_dump_stay_in_chat_bodies() -> None:
+    # huggingface_hub's client sends unset fields as null (tests/data/real_requests/
+    # openai_chat/huggingface-null-fields.yaml). Chat gets them back; the other protocols'
+    # bodies used to carry `image_url: null` on a text block and `text: null` on an image.
+    body = {"model": "m", "messages": [{"role": "user", "name": None, "tool_calls": None,
+                                        "content": [
+        {"type": "text", "text": "What fruit?", "image_url": None},
+        {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,/9j/4AAQ"},
+         "text": None}]}]}
+    history = chat.parse(body)
+    assert chat.render(history, model="m") == body
+    anthropic = render(history, "anthropic", model="m")["messages"][0]["content"]
+    assert [set(block) for block in anthropic] == [{"type", "text"}, {"type", "source"}]
+    gemini = render(history, "gemini", model="m")["contents"][0]["parts"]
+    assert [set(part) for part in gemini] == [{"text"}, {"inlineData"}]
+    responses = render(history, "openai_responses", model="m")["input"][0]["content"]
+    assert [set(part) for part in responses] == [{"type", "text"}, {"type", "image_url"}]
+
+
 def test_render_body_keys() -> None:
     history = History((Message("user", (Text("hi"),)),))
     assert chat.render(history, model="m") == {
