@@ -49,6 +49,7 @@ from normalizer.passes.pairing import (
     dedupe_tool_call_ids,
     drop_orphan_tool_results,
 )
+from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
     name_function_responses,
@@ -165,6 +166,11 @@ STEPS: dict[str, Step] = {
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
                                             ("reasoning-item-id-invalid",), local=True),
+    "drop_orphan_thinking": Step(drop_orphan_thinking, ("reasoning-item-orphan",),
+                                 ("drop_foreign_thinking", "repair_thinking_turn",
+                                  "answer_unanswered_calls", "drop_orphan_tool_results",
+                                  "move_results_next_to_calls", "merge_consecutive_roles",
+                                  *_CONTENT)),
     "name_function_responses": Step(name_function_responses,
                                     ("function-response-name-empty",)),
     "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",),

@@ -37,6 +37,7 @@ __all__ = [
     "ORIGINS",
     "TOOL_NAMES",
     "clean_histories",
+    "cuts_after_thinking",
     "damaged",
     "damaged_histories",
     "duplicate_ids",
@@ -222,6 +223,19 @@ def _signature(vendor: str, i: int) -> str:
     return base64.b64encode(head + f"{vendor}:{i}:signed-thinking".encode()).decode()
 
 
+def cut_after_thinking(draw: Draw, h: History) -> History:
+    """An assistant turn whose stream broke after its thinking (a Responses reasoning item
+    with nothing after it), before the user's next message or at the end."""
+    users = [i for i, m in enumerate(h.messages) if m.role == "user"]
+    places = [*users[1:], len(h.messages)]
+    at = _at(draw, places)
+    # The Responses API's own reasoning (its parser names the vendor so) is what it keeps.
+    origin = draw(st.sampled_from(("openai_responses", *ORIGINS)))
+    thought = Thinking(_text(draw), signature=_signature(origin, at or 0), vendor=origin)
+    turn = Message("assistant", (thought,), origin=origin)
+    return _with(h, [*h.messages[:at], turn, *h.messages[at:]])
+
+
 def empty(draw: Draw, h: History) -> History:
     """An empty text part or a message with no content."""
     messages = list(h.messages)
@@ -253,6 +267,7 @@ DAMAGES: dict[str, Callable[[Draw, History], History]] = {
     "wedged_messages": wedge, "duplicate_ids": duplicate_id, "missing_ids": missing_id,
     "repeated_calls": repeated_call, "mixed_origins": mixed_origin, "empty_content": empty,
     "misplaced_system": misplaced_system, "window_cuts": window_cut,
+    "cut_after_thinking": cut_after_thinking,
 }
 
 
@@ -316,6 +331,11 @@ def empty_content() -> st.SearchStrategy[History]:
 def misplaced_system() -> st.SearchStrategy[History]:
     """Clean histories damaged with a system message after the first turn."""
     return damaged("misplaced_system")
+
+
+def cuts_after_thinking() -> st.SearchStrategy[History]:
+    """Clean histories damaged with an assistant turn cut right after its thinking."""
+    return damaged("cut_after_thinking")
 
 
 def window_cuts() -> st.SearchStrategy[History]:

@@ -1,0 +1,73 @@
+"""Reasoning items nothing follows (rule reasoning-item-orphan, OpenAI Responses): a turn
+whose stream broke after its reasoning. `drop_orphan_thinking` drops them, lossy and named;
+a reasoning item before its call or assistant message stays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from test_normalize_contract import accounted, kept_user_words
+
+from normalizer import History, check, normalize, normalize_request
+from normalizer.testing import cuts_after_thinking
+
+REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}
+
+
+def _input(*items: dict[str, Any]) -> dict[str, Any]:
+    return {"model": "gpt-5", "input": list(items)}
+
+
+def test_a_turn_cut_after_its_reasoning_loses_the_reasoning() -> None:
+    body = _input({"role": "user", "content": "Hi"}, REASONING,
+                  {"role": "user", "content": "Again"})
+    assert [v.rule for v in check(body, "openai_responses")] == ["reasoning-item-orphan"]
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.body["input"] == [{"role": "user", "content": "Hi"},
+                                 {"role": "user", "content": "Again"}]
+    [change] = out.changes
+    assert change.code == "drop-orphan-reasoning" and not change.lossless
+    assert change.where == "messages[1].parts[0]"
+    assert not check(out.body, "openai_responses")
+
+
+def test_reasoning_before_its_call_or_message_stays() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    said = {"type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": "Done."}]}
+    later = {**REASONING, "id": "rs_2", "encrypted_content": "gBBB"}
+    body = _input({"role": "user", "content": "Hi"}, REASONING, call,
+                  {"type": "function_call_output", "call_id": "c1", "output": "ok"},
+                  later, said)
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.changes == () and out.body == body
+
+
+def test_of_two_reasoning_items_in_a_row_the_first_goes() -> None:
+    call = {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}
+    later = {**REASONING, "id": "rs_2", "encrypted_content": "gBBB"}
+    body = _input({"role": "user", "content": "Hi"}, REASONING, later, call,
+                  {"type": "function_call_output", "call_id": "c1", "output": "ok"})
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.body["input"][1:3] == [later, call]
+    assert [c.where for c in out.changes] == ["messages[1].parts[0]"]
+
+
+def test_other_protocols_are_left_alone() -> None:
+    body = _input({"role": "user", "content": "Hi"}, REASONING,
+                  {"role": "user", "content": "Again"})
+    out = normalize_request(body, "openai_responses", "openai")
+    assert not [c for c in out.changes if c.code == "drop-orphan-reasoning"]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(history=cuts_after_thinking())
+def test_a_cut_after_thinking_is_repaired_for_responses(history: History) -> None:
+    result = normalize(history, "openai_responses")
+    assert check(result.render(), "openai_responses") == ()
+    assert kept_user_words(history, result.history)
+    assert accounted(history, result) == []
+    again = normalize(result.history, "openai_responses", tools=result.tools)
+    assert again.changes == ()
