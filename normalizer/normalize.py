@@ -65,6 +65,7 @@ from normalizer.passes.roles import (
 from normalizer.passes.rounds import run_rounds
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
+from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
@@ -166,6 +167,8 @@ STEPS: dict[str, Step] = {
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
                                             ("reasoning-item-id-invalid",), local=True),
+    "retype_assistant_texts": Step(retype_assistant_texts, ("assistant-content-type",),
+                                   local=True),
     "drop_orphan_thinking": Step(drop_orphan_thinking, ("reasoning-item-orphan",),
                                  ("drop_foreign_thinking", "repair_thinking_turn",
                                   "answer_unanswered_calls", "drop_orphan_tool_results",

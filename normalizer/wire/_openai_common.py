@@ -59,6 +59,14 @@ def kind(value: Any) -> str:
             type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
+# The text part types each protocol has: a Text keeps another than its place's default in
+# extras["type"], written back only where the protocol has that type.
+TEXT_TYPES: dict[str, frozenset[str]] = {
+    "openai_chat": frozenset({"text", "refusal"}),
+    "openai_responses": frozenset({"input_text", "output_text", "refusal"}),
+}
+
+
 def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str],
               protocol: str) -> ContentPart:
     """One content part -> Text, Media, or (a type the model does not know) Opaque kept
@@ -107,6 +115,8 @@ def part_to_wire(text: ContentPart, default_type: str, skip: Iterable[str],
                                   f"{protocol}; the crossing pass converts it")
         return wire
     kind = text.extras.get("type", default_type)
+    if kind not in TEXT_TYPES[protocol]:  # another protocol's (Responses' input_text in Chat)
+        kind = default_type
     fields = {"type": kind, "refusal" if kind == "refusal" else "text": text.text}
     return with_extras(fields, text.extras, skip)
 
