@@ -41,6 +41,7 @@ from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.documents import send_documents_as_urls
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
+from normalizer.passes.item_ids import drop_duplicate_item_ids
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import drop_json_response_type_with_tools, drop_unknown_tool_choice
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
@@ -167,6 +168,8 @@ STEPS: dict[str, Step] = {
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
                                             ("reasoning-item-id-invalid",), local=True),
+    "drop_duplicate_item_ids": Step(drop_duplicate_item_ids, ("duplicate-tool-call-id",),
+                                    ("drop_orphan_thinking", "merge_consecutive_roles")),
     "retype_assistant_texts": Step(retype_assistant_texts, ("assistant-content-type",),
                                    local=True),
     "drop_orphan_thinking": Step(drop_orphan_thinking, ("reasoning-item-orphan",),

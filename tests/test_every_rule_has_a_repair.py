@@ -1,12 +1,23 @@
 """Every rule a built-in profile enforces is fixed by a scheduled pass, or is listed here with
-why nothing can fix it. Two rules had a detector and no pass (reasoning-item-orphan,
-assistant-content-type): normalize left those bodies as they were, and the vendor refused
+why nothing can fix it; and each rule case's breaking body (conformance/probe/cases/rules),
+normalized for its provider, passes check. Two rules had a detector and no pass
+(reasoning-item-orphan, assistant-content-type), and OpenAI Responses' duplicate item ids
+had a pass that fixes call ids only: normalize left those bodies as the vendor refuses
 them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import fast_yaml
+import pytest
+
+from normalizer import check, normalize_request
 from normalizer.normalize import STEPS
 from normalizer.profiles import PROVIDERS, load_profile
+
+CASES = Path(__file__).resolve().parent.parent / "conformance" / "probe" / "cases" / "rules"
 
 # rule id: why no pass repairs it (docs/profiles.md says the same).
 NO_REPAIR = {
@@ -22,3 +33,21 @@ def test_every_enforced_rule_has_a_repair_or_a_reason() -> None:
                if rule.enforced and rule.id not in fixed and rule.id not in NO_REPAIR}
     assert unfixed == set()
     assert not fixed & set(NO_REPAIR)
+
+
+def _cases() -> list[Any]:
+    found = []
+    for provider in sorted(PROVIDERS):
+        path = CASES / f"{provider}.yaml"
+        cases = fast_yaml.load(path.read_text(encoding="utf-8")) if path.exists() else None
+        found += [pytest.param(provider, case, id=f"{provider}:{case['rule']}")
+                  for case in cases or [] if case["rule"] not in NO_REPAIR]
+    return found
+
+
+@pytest.mark.parametrize(("provider", "case"), _cases())
+def test_a_rule_case_normalized_passes_check(provider: str, case: dict[str, Any]) -> None:
+    body, protocol = case["reject"], load_profile(provider).protocol
+    model = body.get("model")
+    out = normalize_request(body, protocol, provider, model=model)
+    assert check(out.body, provider, model=model) == ()

@@ -1,0 +1,104 @@
+"""Responses item ids given twice: the same `fc_…`, `rs_…` or `msg_…` id on two input items
+(a turn replayed twice, calls copied with their item id), which the API refuses. The item
+ids ride in extras: a call's, a result's and a reasoning item's own `id`, a role message's
+`id`, and an assistant message item's `item.id` on its first text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.json_values import EMPTY
+from normalizer.model import (
+    Change,
+    JsonMap,
+    Message,
+    Opaque,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+)
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+_PASS = "drop_duplicate_item_ids"
+_OWN_ID = (ToolCall, ToolResult, Thinking)
+
+
+def drop_duplicate_item_ids(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes Responses input items whose id an earlier item already has (rule
+    duplicate-tool-call-id, as the Responses API words it): the later item loses its id and
+    is sent by value. Call ids are `dedupe_tool_call_ids`' business.
+
+    Rejected by: OpenAI Responses "Duplicate item found with id fc_…. Remove duplicate
+    items from your input and try again." (openai/openai-agents-python#1789; vercel/ai#7883
+    for an rs_ id).
+
+    Before: function_call {id: fc_1, call_id: call_1}, function_call {id: fc_1, call_id: call_2}
+    After:  function_call {id: fc_1, call_id: call_1}, function_call {call_id: call_2}
+    Lossless: the item is all there, by value; the first keeps the id.
+    """
+    if profile.protocol != "openai_responses":
+        return draft, ()
+    seen: set[str] = set()
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        fixed = _without_repeats(message, i, seen, changes)
+        out.append(fixed)
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _without_repeats(message: Message, i: int, seen: set[str],
+                     changes: list[Change]) -> Message:
+    """`message` with the item ids `seen` already holds removed (each named in `changes`);
+    the ids it keeps are added to `seen`."""
+    extras = message.extras
+    if extras is not EMPTY:
+        extras = _unseen(extras, message.role != "assistant", seen, f"messages[{i}]", changes)
+    parts = list(message.parts)
+    for j, part in enumerate(parts):
+        parts[j] = _part_unseen(part, seen, f"messages[{i}].parts[{j}]", changes)
+    if extras is message.extras and all(a is b for a, b in zip(parts, message.parts,
+                                                                  strict=True)):
+        return message
+    return replace(message, parts=tuple(parts), extras=extras)
+
+
+def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) -> Part:
+    if isinstance(part, Opaque):
+        item_id = part.data.get("id") if part.slot == "item" else None
+        if isinstance(item_id, str):
+            seen.add(item_id)  # written back verbatim: its id stays, a later one goes
+        return part
+    if part.extras is EMPTY or not isinstance(part, (*_OWN_ID, Text)):
+        return part
+    extras = _unseen(part.extras, isinstance(part, _OWN_ID), seen, where, changes)
+    return part if extras is part.extras else replace(part, extras=extras)
+
+
+def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,
+            changes: list[Change]) -> JsonMap:
+    """`extras` without an item id `seen` holds: its own `id` when `own` (a role message's,
+    a call's, a result's, a reasoning item's), else the `id` of its `item` fields (an
+    assistant message item's, on its first text or on a message without parts)."""
+    item = extras.get("item")
+    holder = extras if own else (item if isinstance(item, JsonMap) else None)
+    item_id = holder.get("id") if holder is not None else None
+    if not isinstance(item_id, str):
+        return extras
+    if item_id not in seen:
+        seen.add(item_id)
+        return extras
+    changes.append(Change(_PASS, "drop-duplicate-item-id",
+                          f"removed item id {item_id!r}, which an earlier input item has "
+                          "(the item goes by value)", where, lossless=True))
+    if own:
+        return extras.without("id")
+    assert isinstance(item, JsonMap)  # holder is item here
+    return JsonMap({**extras, "item": item.without("id")})

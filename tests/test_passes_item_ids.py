@@ -1,0 +1,50 @@
+"""Responses item ids given twice (rule duplicate-tool-call-id as the Responses API words
+it): the later item loses its id and goes by value; the first keeps it. Call ids stay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normalizer import check, normalize_request
+
+CALL = {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}",
+        "id": "fc_1"}
+OUTPUT = {"type": "function_call_output", "call_id": "call_1", "output": "ok"}
+SAID = {"type": "message", "role": "assistant", "id": "msg_1",
+        "content": [{"type": "output_text", "text": "Done."}]}
+REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}
+
+
+def _normalized(*items: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}, *items]}
+    assert {v.rule for v in check(body, "openai_responses")} == {"duplicate-tool-call-id"}
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert not check(out.body, "openai_responses")
+    assert all(c.lossless for c in out.changes)
+    return out.body["input"][1:], [c.code for c in out.changes]
+
+
+def test_two_calls_with_one_item_id() -> None:
+    # The probe's case: the second call copied the first one's item id.
+    second = {**CALL, "call_id": "call_2"}
+    items, codes = _normalized(CALL, second, OUTPUT, {**OUTPUT, "call_id": "call_2"})
+    assert items[0] == CALL
+    assert items[1] == {k: v for k, v in second.items() if k != "id"}
+    assert codes == ["drop-duplicate-item-id"]
+
+
+def test_a_turn_replayed_twice() -> None:
+    # vercel/ai#7883: the same reasoning item (and its message) sent twice.
+    items, codes = _normalized(REASONING, SAID, {"role": "user", "content": "Again"},
+                               REASONING, SAID)
+    assert "id" not in items[3] and items[3]["encrypted_content"] == "gAAA"
+    assert "id" not in items[4] and items[4]["content"] == SAID["content"]
+    assert items[:2] == [REASONING, SAID]
+    assert codes == ["drop-duplicate-item-id", "drop-duplicate-item-id"]
+
+
+def test_other_targets_are_left_alone() -> None:
+    body = {"model": "m", "input": [{"role": "user", "content": "Hi"}, CALL, OUTPUT,
+                                    {"role": "user", "content": "Again"}, CALL, OUTPUT]}
+    out = normalize_request(body, "openai_responses", "anthropic")
+    assert not [c for c in out.changes if c.code == "drop-duplicate-item-id"]
