@@ -11,6 +11,7 @@ from normalizer.json_values import EMPTY
 from normalizer.model import (
     Change,
     JsonMap,
+    Media,
     Message,
     Opaque,
     Part,
@@ -41,17 +42,54 @@ def drop_duplicate_item_ids(
     After:  function_call {id: fc_1, call_id: call_1}, function_call {call_id: call_2}
     Lossless: the item is all there, by value; the first keeps the id.
     """
-    if profile.protocol != "openai_responses":
+    messages = draft.history.messages
+    if profile.protocol != "openai_responses" or not _repeats(messages):
         return draft, ()
     seen: set[str] = set()
     changes: list[Change] = []
-    out: list[Message] = []
-    for i, message in enumerate(draft.history.messages):
-        fixed = _without_repeats(message, i, seen, changes)
-        out.append(fixed)
-    if not changes:
+    out = [_without_repeats(message, i, seen, changes) for i, message in enumerate(messages)]
+    if not changes:  # only items written back verbatim repeat an id: theirs stay
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _repeats(messages: tuple[Message, ...]) -> bool:
+    """Whether any item id comes twice: one read of each message, building nothing (most
+    messages and parts share the one empty extras map, and long histories hold no repeat)."""
+    seen: set[str] = set()
+    for message in messages:
+        if message.extras is not EMPTY:
+            item_id = _item_id(message.extras, message.role != "assistant")
+            if item_id is not None:
+                if item_id in seen:
+                    return True
+                seen.add(item_id)
+        for part in message.parts:
+            if type(part) is Opaque:
+                item_id = _opaque_id(part)
+            elif type(part) is Media or part.extras is EMPTY:  # type: ignore[union-attr]
+                continue
+            else:
+                item_id = _item_id(part.extras, type(part) is not Text)  # type: ignore[union-attr]
+            if item_id is not None:
+                if item_id in seen:
+                    return True
+                seen.add(item_id)
+    return False
+
+
+def _opaque_id(part: Opaque) -> str | None:
+    found = part.data.get("id") if part.slot == "item" else None
+    return found if isinstance(found, str) else None
+
+
+def _item_id(extras: JsonMap, own: bool) -> str | None:
+    """The item id in `extras`: its own `id` when `own`, else its `item` fields' `id`."""
+    if not own:
+        item = extras.get("item")
+        extras = item if isinstance(item, JsonMap) else EMPTY
+    found = extras.get("id")
+    return found if isinstance(found, str) else None
 
 
 def _without_repeats(message: Message, i: int, seen: set[str],
@@ -72,8 +110,8 @@ def _without_repeats(message: Message, i: int, seen: set[str],
 
 def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) -> Part:
     if isinstance(part, Opaque):
-        item_id = part.data.get("id") if part.slot == "item" else None
-        if isinstance(item_id, str):
+        item_id = _opaque_id(part)
+        if item_id is not None:
             seen.add(item_id)  # written back verbatim: its id stays, a later one goes
         return part
     if part.extras is EMPTY or not isinstance(part, (*_OWN_ID, Text)):
@@ -87,10 +125,8 @@ def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,
     """`extras` without an item id `seen` holds: its own `id` when `own` (a role message's,
     a call's, a result's, a reasoning item's), else the `id` of its `item` fields (an
     assistant message item's, on its first text or on a message without parts)."""
-    item = extras.get("item")
-    holder = extras if own else (item if isinstance(item, JsonMap) else None)
-    item_id = holder.get("id") if holder is not None else None
-    if not isinstance(item_id, str):
+    item_id = _item_id(extras, own)
+    if item_id is None:
         return extras
     if item_id not in seen:
         seen.add(item_id)
@@ -100,5 +136,6 @@ def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,
                           "(the item goes by value)", where, lossless=True))
     if own:
         return extras.without("id")
-    assert isinstance(item, JsonMap)  # holder is item here
+    item = extras["item"]
+    assert isinstance(item, JsonMap)  # _item_id found the id there
     return JsonMap({**extras, "item": item.without("id")})

@@ -37,9 +37,12 @@ def drop_orphan_thinking(
         return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
+    last = len(messages) - 1
     for i, message in enumerate(messages):
-        after = messages[i + 1] if i + 1 < len(messages) else None
-        orphans = _orphans(message, after) if message.role == "assistant" else ()
+        if message.role != "assistant" or Thinking not in map(type, message.parts):
+            out.append(message)
+            continue
+        orphans = _orphans(message, messages[i + 1] if i < last else None)
         if not orphans:
             out.append(message)
             continue

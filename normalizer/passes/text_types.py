@@ -30,12 +30,11 @@ def retype_assistant_texts(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
-        wrong = [j for j, part in enumerate(message.parts)
-                 if isinstance(part, Text) and part.extras is not EMPTY
-                 and part.extras.get("type") in forbidden] if message.role == "assistant" else []
-        if not wrong:
-            out.append(message)
+        if message.role != "assistant" or not _typed(message, forbidden):
+            out.append(message)  # the usual case, read without building anything
             continue
+        wrong = [j for j, part in enumerate(message.parts)
+                 if type(part) is Text and part.extras.get("type") in forbidden]
         parts = list(message.parts)
         for j in wrong:
             part = parts[j]
@@ -49,3 +48,11 @@ def retype_assistant_texts(
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _typed(message: Message, forbidden: frozenset[str]) -> bool:
+    for part in message.parts:  # a loop, not any(): this runs for every assistant message
+        if type(part) is Text and part.extras is not EMPTY \
+                and part.extras.get("type") in forbidden:
+            return True
+    return False
