@@ -51,16 +51,22 @@ FACTS: Final = MappingProxyType({
         # _chat_render.) And a content part's other kind's field, which huggingface_hub's
         # client sends unset as null (`image_url: null` on a text part, `text: null` on an
         # image part: pydantic-ai's recorded HF router bodies); Anthropic refuses a block
-        # field it does not know ("Extra inputs are not permitted").
+        # field it does not know ("Extra inputs are not permitted"). A tool call's `index`,
+        # which a dump of a streamed call keeps (pydantic-ai's recorded Mistral bodies).
+        # OpenAI's text-part `prompt_cache_breakpoint` both OpenAI protocols own
+        # (pydantic-ai's recorded prompt-cache requests, Chat and Responses).
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
             "role", "name", "prefix", "function", "type", "cache_control", "detail",
             "refusal", "audio", "tool_calls", "reasoning_content", "reasoning",
-            "reasoning_details", "text", "image_url"})),
+            "reasoning_details", "text", "image_url", "index", "prompt_cache_breakpoint"})),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
-        # `role`), output-text `annotations` and a reasoning item's `summary` parts.
+        # `role`), output-text `annotations` and `logprobs` (as the SDK dumps an output), a
+        # reasoning item's `summary` parts and a function call's `namespace` (tool search:
+        # pydantic-ai's recorded cross-provider replay).
         ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",
                       frozenset({"role", "type", "instructions", "item", "id", "status",
-                                 "phase", "annotations", "summary", "detail"})),
+                                 "phase", "annotations", "summary", "detail", "logprobs",
+                                 "namespace", "prompt_cache_breakpoint"})),
         # Block fields: `cache_control`, `citations`; a document block's `title`, `context`;
         # an explicit `is_error: false` on a tool_result.
         ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-haiku-4-5",

@@ -141,6 +141,10 @@ def _declarations(body: Mapping[str, Any],
     declared = body.get("tools")
     if declared is None:
         return (), []
+    if protocol == "gemini" and isinstance(declared, Mapping):
+        # Google's JSON mapping takes one object for a repeated field (skeleton.py says
+        # where a recorded request with one tool object was accepted).
+        declared = [declared]
     if not isinstance(declared, list):
         raise WireFormatError("tools", "expected an array")
     functions = [d for d in declared if _is_function(d, protocol)]

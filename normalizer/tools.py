@@ -93,8 +93,9 @@ def parse_declarations(tools: Sequence[Mapping[str, Any]], protocol: str) -> tup
             specs.append(_spec(decl, "parameters", where, strict=True))
         elif protocol == "anthropic":
             specs.append(_spec(decl, "input_schema", where, strict=True))
-        elif protocol == "gemini":
-            for j, fn in enumerate(decl.get("functionDeclarations") or ()):
+        elif protocol == "gemini":  # the REST API takes the snake_case spelling too
+            functions = decl.get("functionDeclarations") or decl.get("function_declarations")
+            for j, fn in enumerate(functions or ()):
                 specs.append(_spec(fn, "parameters", f"{where}.functionDeclarations[{j}]"))
         else:
             raise UnknownProtocolError(protocol, PROTOCOLS)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from google.genai import types as gtypes
 
+from normalizer import normalize_request
 from normalizer.errors import ArgumentsJSONError, UnknownProtocolError
 from normalizer.model import JsonMap, ToolSpec
 from normalizer.tools import declare, gemini_schema, parse_arguments, parse_call, parse_declarations
@@ -59,6 +60,23 @@ def test_declare_no_tools() -> None:
 def test_declarations_parse_back(protocol: str) -> None:
     decls, _ = declare([WEATHER], protocol)
     assert parse_declarations(decls, protocol) == (WEATHER,)
+
+
+def test_gemini_snake_case_tools_as_one_object_are_read() -> None:
+    # pydantic-ai's recorded Gemini request (tests/models/cassettes/test_openai/
+    # test_multiple_agent_tool_calls.yaml, answered 200): `tools` one object, its
+    # declarations spelled `function_declarations`. normalize_request used to raise on the
+    # object, and the snake_case declarations were dropped without a change.
+    body = {"contents": [{"role": "user", "parts": [{"text": "Capital of France?"}]}],
+            "tools": {"function_declarations": [{
+                "name": "get_weather", "description": "Current weather for a city.",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                               "required": ["city"]}}]}}
+    assert parse_declarations([body["tools"]], "gemini") == (WEATHER,)
+    out = normalize_request(body, "gemini", "openai")
+    assert out.body["tools"] == declare([WEATHER], "openai_chat")[0] and out.changes == ()
+    same = normalize_request(body, "gemini", "gemini")
+    assert same.body["tools"] == body["tools"] and same.changes == ()
 
 
 def test_unknown_protocol() -> None:

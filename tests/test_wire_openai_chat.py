@@ -172,6 +172,29 @@ def test_null_fields_of_a_client_dump_stay_in_chat_bodies() -> None:
     assert [set(part) for part in responses] == [{"type", "text"}, {"type", "image_url"}]
 
 
+def test_a_dumped_call_index_and_a_cache_breakpoint_stay_openai_fields() -> None:
+    # pydantic-ai's recorded bodies: a Mistral call turn dumped from a stream keeps each
+    # call's `index`; OpenAI's prompt-cache text parts carry `prompt_cache_breakpoint`.
+    # Anthropic's tool_use and Gemini's parts used to get both.
+    body = {"model": "m", "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "Go.",
+                                      "prompt_cache_breakpoint": {"mode": "explicit"}}]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "FI5qQGzDE", "index": 0, "type": "function",
+             "function": {"name": "get_image", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "FI5qQGzDE", "content": "ok"}]}
+    history = chat.parse(body)
+    assert chat.render(history, model="m") == body
+    anthropic = render(history, "anthropic", model="m")["messages"]
+    assert set(anthropic[0]["content"][0]) == {"type", "text"}
+    assert set(anthropic[1]["content"][0]) == {"type", "id", "name", "input"}
+    gemini = render(history, "gemini", model="m")["contents"]
+    assert [set(p) for c in gemini for p in c["parts"]] == [
+        {"text"}, {"functionCall"}, {"functionResponse"}]
+    responses = render(history, "openai_responses", model="m")["input"]
+    assert responses[0]["content"][0]["prompt_cache_breakpoint"] == {"mode": "explicit"}
+
+
 def test_render_body_keys() -> None:
     history = History((Message("user", (Text("hi"),)),))
     assert chat.render(history, model="m") == {

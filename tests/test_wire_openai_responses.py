@@ -130,6 +130,28 @@ def test_a_typed_message_item_keeps_its_type_in_responses_only() -> None:
     assert render(parse(stray, "openai_chat"), "openai_chat", model="m") == stray
 
 
+def test_output_logprobs_and_a_call_namespace_stay_in_responses() -> None:
+    # An output_text as the SDK dumps it (`logprobs: []`: ruby_llm's and Mirascope's
+    # recorded bodies) and a tool-search call's `namespace` (pydantic-ai's recorded
+    # cross-provider replay) went into Anthropic blocks, Gemini parts and Chat parts.
+    body = {"model": "m", "input": [
+        {"role": "user", "content": "Refund order 123?"},
+        {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": [],
+                      "logprobs": []}]},
+        {"type": "function_call", "call_id": "call_1", "name": "lookup_refund_policy",
+         "namespace": "lookup_refund_policy", "arguments": "{\"order_id\":\"123\"}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "30 days"}]}
+    history = responses.parse(body)
+    assert responses.render(history, model="m") == body
+    anthropic = render(history, "anthropic", model="m")["messages"][1]["content"]
+    assert [set(b) for b in anthropic] == [{"type", "text"}, {"type", "id", "name", "input"}]
+    gemini = render(history, "gemini", model="m")["contents"][1]["parts"]
+    assert [set(p) for p in gemini] == [{"text"}, {"functionCall"}]
+    chat = render(history, "openai_chat", model="m")["messages"][1]
+    assert chat["content"] == "Checking." and "namespace" not in chat["tool_calls"][0]
+
+
 def test_assistant_side_items_group_until_a_role_message() -> None:
     body = {"input": [
         {"type": "function_call", "call_id": "a", "name": "f", "arguments": "{}"},
