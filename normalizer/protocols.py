@@ -53,8 +53,9 @@ FACTS: Final = MappingProxyType({
         # image part: pydantic-ai's recorded HF router bodies); Anthropic refuses a block
         # field it does not know ("Extra inputs are not permitted"). A tool call's `index`,
         # which a dump of a streamed call keeps (pydantic-ai's recorded Mistral bodies).
-        # OpenAI's text-part `prompt_cache_breakpoint` both OpenAI protocols own
-        # (pydantic-ai's recorded prompt-cache requests, Chat and Responses).
+        # OpenAI's content-part `prompt_cache_breakpoint` both OpenAI protocols own
+        # (pydantic-ai's recorded prompt-cache requests, Chat and Responses; in the Chat
+        # API reference on text, image, file and audio parts: epam/ai-dial-sdk#432).
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
             "role", "name", "prefix", "function", "type", "cache_control", "detail",
             "refusal", "audio", "tool_calls", "reasoning_content", "reasoning",
