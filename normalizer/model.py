@@ -44,12 +44,16 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # field of a Chat message, which strict Chat vendors refuse); `url_in_file_data` names
 # the protocol (`openai_chat`, `openai_responses`) in whose `file_data` a document Media's
 # web address came (OpenRouter takes one there), so that a body of that protocol gets it
-# back there. Never written as a field.
+# back there; `named_output` is true on a ToolResult whose Responses function_call_output
+# carried a `name` (a field the API does not define, so only a body that had it gets it
+# back there). Never written as a field.
 FUNCTION_RESPONSE_PART = "function_response_part"
 INPUT_FORM = "input_form"
 URL_IN_FILE_DATA = "url_in_file_data"
+NAMED_OUTPUT = "named_output"
 WIRE_MARKERS: frozenset[str] = frozenset({"content_form", "reasoning_field",
-                                          FUNCTION_RESPONSE_PART, INPUT_FORM, URL_IN_FILE_DATA})
+                                          FUNCTION_RESPONSE_PART, INPUT_FORM, URL_IN_FILE_DATA,
+                                          NAMED_OUTPUT})
 
 
 def _slot_sets(cls: type, params: list[str], target: str) -> tuple[str, dict[str, Any]]:

@@ -15,7 +15,16 @@ from typing import Any
 from hypothesis import strategies as st
 from loopback import Answer, Loopback
 
-from normalizer.model import INPUT_FORM, History, Message, Text, Thinking, ToolCall, ToolResult
+from normalizer.model import (
+    INPUT_FORM,
+    NAMED_OUTPUT,
+    History,
+    Message,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+)
 
 # --- values ---
 
@@ -143,9 +152,12 @@ def _responses_assistant(draw: st.DrawFn) -> Message:
     return Message("assistant", tuple(p for chunk in chunks for p in chunk))
 
 
-_responses_results = st.builds(
-    ToolResult, ids | st.none(), short_text | texts(("output_text",), {"x_vendor": 1}),
-    name=st.none() | names, extras=st.sampled_from([{}, {"id": "fco_1"}]))
+# A result's name goes back only with the marker a parsed named output carries.
+_responses_results = st.one_of(
+    st.builds(ToolResult, ids | st.none(), short_text | texts(("output_text",), {"x_vendor": 1}),
+              extras=st.sampled_from([{}, {"id": "fco_1"}])),
+    st.builds(ToolResult, ids | st.none(), short_text, name=names,
+              extras=st.just({NAMED_OUTPUT: True})))
 _input_texts = texts(("output_text",), {"x_vendor": 1})
 _responses_message = st.one_of(
     st.builds(Message, st.just("system"), _input_texts,

@@ -207,9 +207,21 @@ def test_text_beside_results_and_dropped_fields() -> None:
     history = History((Message("tool", (
         ToolResult("a", "boom", is_error=True, name="f"), Text("note"))),))
     assert responses.render(history, model="m")["input"] == [
-        {"type": "function_call_output", "call_id": "a", "name": "f", "output": "boom"},
+        {"type": "function_call_output", "call_id": "a", "output": "boom"},
         {"role": "user", "content": "note"},
     ]
+
+
+def test_an_output_gets_a_name_only_where_its_body_had_one() -> None:
+    # The API defines no `name` on function_call_output; a Gemini or Chat result's name
+    # (Gemini needs it) used to be written there. A Responses body that sent one gets it.
+    named = {"type": "function_call_output", "call_id": "a", "name": "f", "output": "ok"}
+    history = responses.parse({"input": [named]})
+    assert responses.render(history, model="m")["input"] == [named]
+    gemini = parse({"contents": [{"role": "user", "parts": [{"functionResponse": {
+        "id": "a", "name": "f", "response": {"output": "ok"}}}]}]}, "gemini")
+    assert responses.render(gemini, model="m")["input"] == [
+        {"type": "function_call_output", "call_id": "a", "output": "ok"}]
 
 
 @pytest.mark.parametrize("raw", ["", "[1]", '{"a": ', "null"])

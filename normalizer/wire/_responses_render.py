@@ -13,6 +13,7 @@ from normalizer.errors import WireFormatError
 from normalizer.model import (
     EMPTY,
     INPUT_FORM,
+    NAMED_OUTPUT,
     History,
     Media,
     Message,
@@ -214,7 +215,10 @@ def _output_item(result: ToolResult) -> dict[str, Any]:
     fields: dict[str, Any] = {"type": "function_call_output"}
     if result.call_id is not None:
         fields["call_id"] = result.call_id
-    if result.name is not None:
+    # Only where the body this came from had it: the API defines no `name` here, and it
+    # refuses an item field it does not know ("Unknown parameter: 'input[1].status'.",
+    # BerriAI/litellm#13420). Gemini's and Chat's result names stay in their bodies.
+    if result.name is not None and result.extras.get(NAMED_OUTPUT):
         fields["name"] = result.name
     elif "name" in result.extras and result.extras["name"] is None:
         fields["name"] = None  # an explicit null, as the body sent it

@@ -16,6 +16,7 @@ from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     INPUT_FORM,
+    NAMED_OUTPUT,
     History,
     Message,
     Opaque,
@@ -228,4 +229,6 @@ def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
     # An explicit null call_id or name stays in extras, so it is sent back as it came.
     extras = {k: v for k, v in item.items()
               if k not in ("type", "call_id", "output", "name") or (v is None and k != "type")}
+    if name is not None:
+        extras[NAMED_OUTPUT] = True
     return ToolResult(call_id, content, name=name, extras=extras)
