@@ -131,6 +131,15 @@ RESPONSES_HOSTED: Final = frozenset({
     "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
     "apply_patch_call_output"})
 
+# Gemini parts of server-side tool activity (code execution, and the built-in tools' calls
+# and responses), in both spellings: kept verbatim as Opaque(hosted=True) parts by the wire
+# parser and the stream assembler alike. A part's other keys that name no kind of part.
+GEMINI_HOSTED: Final = frozenset({
+    "executableCode", "codeExecutionResult", "toolCall", "toolResponse",
+    "executable_code", "code_execution_result", "tool_call", "tool_response"})
+GEMINI_NOT_KINDS: Final = ("thoughtSignature", "thought_signature", "thought", "partMetadata",
+                           "videoMetadata", "mediaResolution")
+
 # Anthropic blocks of server-side tool activity (and `*_tool_result` blocks): kept verbatim
 # as Opaque(hosted=True) parts by the wire parser and the stream assembler alike.
 ANTHROPIC_HOSTED: Final = frozenset({"server_tool_use", "mcp_tool_use", "mcp_tool_result",

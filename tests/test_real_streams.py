@@ -237,3 +237,17 @@ def test_anthropic_accumulator_agrees(path: Path) -> None:
              for b in snapshot.content if b.type == "text"]
     assert cited == [thaw(p.extras.get("citations", ())) for p in ours.parts
                      if isinstance(p, Text)]
+
+
+def test_gemini_code_execution_parts_are_kept_as_parse_keeps_them() -> None:
+    # gemini/code-execution (google-genai's recorded stream, openinference): the
+    # executableCode and codeExecutionResult parts used to be dropped as unknown events.
+    doc = load(DATA / "gemini" / "code-execution.yaml")
+    result = assemble(doc["events"], "gemini")
+    assert result.problems == () and result.complete
+    hosted = [p for p in result.message.parts if not isinstance(p, Text)]
+    parts = [p for e in doc["events"] for c in e["candidates"] for p in c["content"]["parts"]
+             if "text" not in p]
+    parsed = parse({"contents": [{"role": "model", "parts": parts}]}, "gemini")
+    assert hosted == list(parsed.messages[0].parts)
+    assert [p.kind for p in hosted] == ["executableCode", "codeExecutionResult"]  # type: ignore[attr-defined]

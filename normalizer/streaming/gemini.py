@@ -15,6 +15,10 @@ the call. The pieces are assembled into the call's `args` (normalizer/streaming/
 partial_args.py); a call the stream left open is incomplete, its raw fragment the JSON of
 the arguments so far.
 
+Any other part (code execution's `executableCode` and `codeExecutionResult`, which arrive
+whole) is kept as the wire parser keeps it: an Opaque part, hosted where
+`protocols.GEMINI_HOSTED` says so.
+
 Source of the shapes: google-genai `types.GenerateContentResponse` (dumped by_alias).
 """
 
@@ -26,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.errors import UnstreamablePartError
-from normalizer.model import EMPTY, JsonMap, Message, Part, Text, Thinking, ToolCall
-from normalizer.protocols import DEFAULT_MODEL
+from normalizer.model import EMPTY, JsonMap, Message, Opaque, Part, Text, Thinking, ToolCall
+from normalizer.protocols import DEFAULT_MODEL, GEMINI_HOSTED, GEMINI_NOT_KINDS
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, whole
 from normalizer.streaming.partial_args import PartialArgs
@@ -45,7 +49,7 @@ _CLEAN_FINISH = frozenset({"STOP", "MAX_TOKENS"})
 
 @dataclass(slots=True)
 class _Segment:
-    kind: str  # "text", "thought" or "call"
+    kind: str  # "text", "thought", "call" or "opaque" (any other part, in `call`)
     where: str
     chunks: list[str] = field(default_factory=list)
     call: Mapping[str, Any] = EMPTY
@@ -119,9 +123,8 @@ class Assembler(BaseAssembler):
                 self._segments.append(last)
             last.chunks.append(str(part["text"]))
             last.signature = signature or last.signature
-        else:
-            self._problem("unknown-event", where,
-                          f"part with keys {sorted(part)} ignored (not text or functionCall)")
+        else:  # code execution and other parts: kept whole, as the wire parser keeps them
+            self._segments.append(_Segment("opaque", where, call=part))
 
     def _more_of_call(self, seg: _Segment, call: Mapping[str, Any], signature: str | None,
                       where: str) -> None:
@@ -149,6 +152,9 @@ class Assembler(BaseAssembler):
                 calls += 1
                 parts.append(call)
                 problems.extend([problem] if problem else [])
+            elif seg.kind == "opaque":
+                kind = next((k for k in seg.call if k not in GEMINI_NOT_KINDS), "empty")
+                parts.append(Opaque("gemini", kind, seg.call, hosted=kind in GEMINI_HOSTED))
             elif seg.kind == "thought":
                 parts.append(Thinking("".join(seg.chunks), signature=seg.signature,
                                       vendor="gemini"))

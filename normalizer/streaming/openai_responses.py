@@ -1,7 +1,8 @@
 """OpenAI Responses streams: typed events keyed by `output_index` (and `item_id`).
 `response.output_item.added` opens an item (message, function_call with call_id and name,
 reasoning); `response.output_text.delta`, `response.function_call_arguments.delta` and
-`response.reasoning_summary_text.delta` fill it; `response.function_call_arguments.done` and
+`response.reasoning_summary_text.delta` fill it (and `response.refusal.delta`: a refusal
+is a Text typed "refusal", as parse keeps it); `response.function_call_arguments.done` and
 `response.output_item.done` close it with the full value (which wins over the deltas; a
 difference is reported). `response.completed` ends the stream; `response.incomplete`,
 `response.failed` and `error` are stream-error problems.
@@ -34,9 +35,9 @@ _QUIET = frozenset({
     "response.content_part.added", "response.content_part.done", "response.output_text.done",
     "response.reasoning_summary_part.added", "response.reasoning_summary_part.done",
     "response.reasoning_summary_text.done", "response.reasoning_text.done",
-    "response.output_text.annotation.added",
+    "response.output_text.annotation.added", "response.refusal.done",
 })
-_TEXT_DELTAS = {"response.output_text.delta": "text",
+_TEXT_DELTAS = {"response.output_text.delta": "text", "response.refusal.delta": "refusal",
                 "response.reasoning_summary_text.delta": "summary",
                 "response.reasoning_text.delta": "reasoning",
                 "response.function_call_arguments.delta": "arguments"}

@@ -31,6 +31,7 @@ class Item:
     arguments: list[str] = field(default_factory=list)
     final: Mapping[str, Any] | None = None
     final_arguments: str | None = None
+    refusals: set[int] = field(default_factory=set)  # content indexes that are refusals
 
     @property
     def closed(self) -> bool:
@@ -48,7 +49,10 @@ class Item:
             self.reasoning.setdefault(int(ev.get("content_index", 0)), []).append(delta)
         else:
             key = "summary_index" if what == "summary" else "content_index"
-            self.texts.setdefault(int(ev.get(key, 0)), []).append(delta)
+            index = int(ev.get(key, 0))
+            self.texts.setdefault(index, []).append(delta)
+            if what == "refusal":
+                self.refusals.add(index)
 
     def close(self, ev: Mapping[str, Any], where: str) -> list[StreamProblem]:
         """A closing event: its full value is the truth; report when the deltas disagree."""
@@ -123,11 +127,15 @@ def _joined(chunks: dict[int, list[str]]) -> list[str]:
 
 
 def _message_texts(item: Item) -> list[tuple[str, dict[str, Any]]]:
-    """Each output_text's text and its other fields (annotations, ...), as parse keeps them."""
+    """Each output_text's or refusal's text and its other fields (annotations, ...), as
+    parse keeps them (a refusal is a Text typed "refusal")."""
     if item.final is not None and item.final.get("content") is not None:
         return [(str(c.get("text", "")), _fields(c, ("type", "text")))
-                for c in item.final["content"] if c.get("type") == "output_text"]
-    return [(t, {}) for t in _joined(item.texts)]
+                if c.get("type") == "output_text" else
+                (str(c.get("refusal", "")), {"type": "refusal", **_fields(c, ("type", "refusal"))})
+                for c in item.final["content"] if c.get("type") in ("output_text", "refusal")]
+    return [(t, {"type": "refusal"} if k in item.refusals else {})
+            for k, t in ((k, "".join(item.texts[k])) for k in sorted(item.texts))]
 
 
 def _reasoning_text(item: Item) -> str:

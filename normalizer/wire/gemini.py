@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from normalizer import protocols
 from normalizer.errors import WireFormatError
 from normalizer.model import (
     FUNCTION_RESPONSE_PART,
@@ -52,10 +53,8 @@ _SNAKE = {"system_instruction": "systemInstruction", "function_call": "functionC
 _PART_KINDS = ("text", "functionCall", "functionResponse")
 # Server-side tool activity: kept verbatim as Opaque(hosted=True) parts; any other part kind
 # the model does not know is kept verbatim as Opaque(hosted=False).
-HOSTED = frozenset({"executableCode", "codeExecutionResult", "toolCall", "toolResponse",
-                    "executable_code", "code_execution_result", "tool_call", "tool_response"})
-_NOT_KINDS = ("thoughtSignature", "thought_signature", "thought", "partMetadata",
-              "videoMetadata", "mediaResolution")
+HOSTED = protocols.GEMINI_HOSTED
+_NOT_KINDS = protocols.GEMINI_NOT_KINDS
 
 
 # ---------------------------------------------------------------- parse
