@@ -251,3 +251,16 @@ def test_gemini_code_execution_parts_are_kept_as_parse_keeps_them() -> None:
     parsed = parse({"contents": [{"role": "model", "parts": parts}]}, "gemini")
     assert hosted == list(parsed.messages[0].parts)
     assert [p.kind for p in hosted] == ["executableCode", "codeExecutionResult"]  # type: ignore[attr-defined]
+
+
+def test_a_streamed_compaction_block_keeps_its_content() -> None:
+    # anthropic/compaction (pydantic-ai's recording): the block starts with content null and
+    # its summary arrives as compaction_delta events, which were ignored. Sent back, the block
+    # is {"type": "compaction", "content": ...} (pydantic-ai's compaction round-trip request).
+    result = assemble(load(DATA / "anthropic" / "compaction.yaml")["events"], "anthropic")
+    assert result.problems == () and result.complete
+    block = result.message.parts[0]
+    sent = {"type": "compaction", "content": block.data["content"]}  # type: ignore[union-attr]
+    assert sent["content"].startswith("The user provided a very long context")
+    assert parse({"messages": [{"role": "assistant", "content": [sent]}]},
+                 "anthropic").messages[0].parts[0] == block

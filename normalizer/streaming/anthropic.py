@@ -3,7 +3,10 @@
 (text_delta, input_json_delta with `partial_json`, thinking_delta, signature_delta) and
 `content_block_stop`; then `message_delta` (stop_reason) and `message_stop`. A tool_use block
 is complete at its `content_block_stop`, so a cut stream leaves only the open block
-incomplete. `ping` is ignored; an `error` event is a stream-error problem.
+incomplete. `ping` is ignored; an `error` event is a stream-error problem. Other blocks
+(server tool use and results, compaction) are kept verbatim as parse keeps them; their
+deltas' string fields continue the block's fields of the same name (`compaction_delta`
+carries the compaction block's `content`).
 
 Source of the shapes: anthropic-python `types/raw_message_stream_event.py` and
 `lib/streaming/_messages.py` (the SDK joins `partial_json` per block `index`).
@@ -43,6 +46,7 @@ class _Block:
     chunks: list[str] = field(default_factory=list)
     signature: list[str] = field(default_factory=list)
     citations: list[Any] = field(default_factory=list)
+    fields: dict[str, list[str]] = field(default_factory=dict)  # a verbatim block's deltas
     closed: bool = False
 
 
@@ -113,6 +117,11 @@ class Assembler(BaseAssembler):
             block.chunks.append(str(delta.get(_DELTA_FIELDS[kind], "")))
         elif kind == "citations_delta":
             block.citations.append(delta.get("citation"))
+        elif block.kind not in _BLOCK_TYPES and _string_fields(delta):
+            # A block kept verbatim (compaction's `compaction_delta` carries its `content`):
+            # each string field of the delta continues the block's field of that name.
+            for key, value in _string_fields(delta).items():
+                block.fields.setdefault(key, []).append(value)
         else:
             self._problems.append(StreamProblem("unknown-event", where,
                                                 f"delta type {kind!r} ignored"))
@@ -158,9 +167,19 @@ def _part(block: _Block) -> tuple[Part, StreamProblem | None]:
     return Text(str(block.start.get("text", "")) + text, extras=extras), None
 
 
+def _string_fields(delta: Mapping[str, Any]) -> dict[str, str]:
+    """A delta's fields besides its type, when all of them are strings (else none)."""
+    found = {k: v for k, v in delta.items() if k != "type"}
+    return found if found and all(isinstance(v, str) for v in found.values()) else {}
+
+
 def _opaque(block: _Block, streamed: str) -> Opaque:
-    """A block the model keeps verbatim; a server_tool_use's input arrives as partial_json."""
+    """A block the model keeps verbatim; a server_tool_use's input arrives as partial_json,
+    other blocks' string fields as deltas of their own (`compaction_delta`)."""
     data = dict(block.start)
+    for key, chunks in block.fields.items():
+        start = data.get(key)
+        data[key] = (start if isinstance(start, str) else "") + "".join(chunks)
     if streamed:
         try:
             data["input"] = json.loads(streamed)
