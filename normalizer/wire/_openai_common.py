@@ -46,12 +46,12 @@ def string_field(obj: Mapping[str, Any], key: str, where: str, *,
     return value
 
 
-def result_content(raw: Any, where: str, default_type: str, text_types: Iterable[str],
+def result_content(raw: Any, where: str, default_type: str,
                    protocol: str) -> str | tuple[ContentPart, ...]:
     """A tool result's content: a string stays a string, an array becomes parts."""
     if isinstance(raw, str):
         return raw
-    return text_parts(raw, where, default_type, text_types, protocol)
+    return text_parts(raw, where, default_type, protocol)
 
 
 def kind(value: Any) -> str:
@@ -59,23 +59,22 @@ def kind(value: Any) -> str:
             type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
-# The text part types each protocol has: a Text keeps another than its place's default in
-# extras["type"], written back only where the protocol has that type.
+# The text part types each protocol has (parse reads these as Text, any other type as Media
+# or Opaque): a Text keeps another than its place's default in extras["type"], written back
+# only where the protocol has that type.
 TEXT_TYPES: dict[str, frozenset[str]] = {
     "openai_chat": frozenset({"text", "refusal"}),
     "openai_responses": frozenset({"input_text", "output_text", "refusal"}),
 }
 
 
-def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str],
-              protocol: str) -> ContentPart:
+def text_part(part: Any, where: str, default_type: str, protocol: str) -> ContentPart:
     """One content part -> Text, Media, or (a type the model does not know) Opaque kept
     verbatim. A Text's `type` is kept in extras only when it is not the default for its
     place, so a wrong type (input_text in an assistant item) survives."""
     part = require_mapping(part, where)
     kind = part.get("type")
-    allowed = (*text_types, "refusal")
-    if kind not in allowed:
+    if kind not in TEXT_TYPES[protocol]:
         media = _MEDIA[protocol][0](part)
         if media is not None:
             return media
@@ -91,13 +90,12 @@ def text_part(part: Any, where: str, default_type: str, text_types: Iterable[str
 
 
 def text_parts(content: Any, where: str, default_type: str,
-               text_types: Iterable[str], protocol: str) -> tuple[ContentPart, ...]:
+               protocol: str) -> tuple[ContentPart, ...]:
     """Message content (a string or an array of parts) -> parts."""
     if isinstance(content, str):
         return (Text(content),)
     if isinstance(content, list):
-        types = tuple(text_types)
-        return tuple(text_part(p, f"{where}[{i}]", default_type, types, protocol)
+        return tuple(text_part(p, f"{where}[{i}]", default_type, protocol)
                      for i, p in enumerate(content))
     raise WireFormatError(where, f"expected a string or an array of content parts, "
                                  f"got {kind(content)}")

@@ -87,7 +87,7 @@ def _parse_message(raw: Any, where: str) -> Message | ToolResult:
         return _parse_assistant(msg, where)
     if "content" not in msg:
         raise WireFormatError(f"{where}.content", f"required in a {role} message")
-    parts = text_parts(msg["content"], f"{where}.content", "text", ("text",), PROTOCOL)
+    parts = text_parts(msg["content"], f"{where}.content", "text", PROTOCOL)
     extras = {k: v for k, v in msg.items() if k not in ("role", "content")}
     extras.update(content_form(msg["content"], parts))
     if role == "developer":
@@ -98,7 +98,7 @@ def _parse_message(raw: Any, where: str) -> Message | ToolResult:
 def _parse_tool(msg: Mapping[str, Any], where: str) -> ToolResult:
     if "content" not in msg:
         raise WireFormatError(f"{where}.content", "required in a tool message")
-    content = result_content(msg["content"], f"{where}.content", "text", ("text",), PROTOCOL)
+    content = result_content(msg["content"], f"{where}.content", "text", PROTOCOL)
     call_id = string_field(msg, "tool_call_id", where, optional=True)
     extras = {k: v for k, v in msg.items() if k not in ("role", "content", "tool_call_id")}
     return ToolResult(call_id, content, extras=extras)
@@ -114,7 +114,7 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
     content = msg.get("content")
     form: dict[str, Any] = {} if "content" in msg else {"content_form": "absent"}
     if content is not None:
-        texts = text_parts(content, f"{where}.content", "text", ("text",), PROTOCOL)
+        texts = text_parts(content, f"{where}.content", "text", PROTOCOL)
         parts.extend(texts)
         form = content_form(content, texts) if texts else {"content_form": "array"}
     calls = msg.get("tool_calls")

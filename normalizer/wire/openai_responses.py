@@ -47,7 +47,6 @@ from normalizer.wire._responses_render import (
 # `render` lives in _responses_render (this module parses); both are this protocol's face.
 __all__ = ["DEFAULT_MODEL", "FOREIGN_KEYS", "HOSTED", "PROTOCOL", "VENDOR", "parse", "render"]
 
-_INPUT_TYPES = ("input_text", "output_text")
 # Hosted tool activity and the other items the model keeps verbatim as Opaque parts
 # (hosted=True for these); an item type outside this list is kept verbatim too.
 HOSTED = protocols.RESPONSES_HOSTED
@@ -147,8 +146,7 @@ def _parse_item(item: Mapping[str, Any], where: str,
 def _content(item: Mapping[str, Any], where: str, default_type: str) -> tuple[Text, ...]:
     if "content" not in item:
         raise WireFormatError(f"{where}.content", "required in a message item")
-    return text_parts(item["content"], f"{where}.content", default_type, _INPUT_TYPES,
-                      PROTOCOL)
+    return text_parts(item["content"], f"{where}.content", default_type, PROTOCOL)
 
 
 def _role_message(item: Mapping[str, Any], role: str, where: str) -> Message:
@@ -222,8 +220,7 @@ def _parse_call(item: Mapping[str, Any], where: str) -> ToolCall:
 def _parse_output(item: Mapping[str, Any], where: str) -> ToolResult:
     if "output" not in item:
         raise WireFormatError(f"{where}.output", "required in a function_call_output item")
-    content = result_content(item["output"], f"{where}.output", "input_text", _INPUT_TYPES,
-                             PROTOCOL)
+    content = result_content(item["output"], f"{where}.output", "input_text", PROTOCOL)
     call_id = string_field(item, "call_id", where, optional=True)
     name = string_field(item, "name", where, optional=True)
     # An explicit null call_id or name stays in extras, so it is sent back as it came.
