@@ -96,15 +96,21 @@ class Browser:
                                       f"--window-size={size}", url],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.next_id = 0
-        port = self._port(profile / "DevToolsActivePort")
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        conn.request("GET", "/json/list")
-        pages = [t for t in json.loads(conn.getresponse().read()) if t["type"] == "page"]
-        conn.close()
-        path = "/" + pages[0]["webSocketDebuggerUrl"].split("/", 3)[3]
-        self.ws = WebSocket(port, path)
+        try:
+            port = self._port(profile / "DevToolsActivePort")
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/json/list")
+            pages = [t for t in json.loads(conn.getresponse().read()) if t["type"] == "page"]
+            conn.close()
+            path = "/" + pages[0]["webSocketDebuggerUrl"].split("/", 3)[3]
+            self.ws = WebSocket(port, path)
+        except BaseException:
+            # No Browser for the caller to close: a chromium that did not come up in time
+            # (a loaded host) was left running after the test run before.
+            self._stop()
+            raise
 
-    def _port(self, marker: Path, timeout: float = 10.0) -> int:
+    def _port(self, marker: Path, timeout: float = 30.0) -> int:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if marker.is_file() and marker.read_text().strip():
@@ -161,9 +167,12 @@ class Browser:
         try:
             self.ws.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            self._stop()
+
+    def _stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
