@@ -48,3 +48,25 @@ def test_other_targets_are_left_alone() -> None:
                                     {"role": "user", "content": "Again"}, CALL, OUTPUT]}
     out = normalize_request(body, "openai_responses", "anthropic")
     assert not [c for c in out.changes if c.code == "drop-duplicate-item-id"]
+
+
+def test_only_an_assistant_message_item_id_repeats() -> None:
+    # Its id rides on the message's first text (`item.id`).
+    items, codes = _normalized(SAID, {"role": "user", "content": "Again"}, SAID)
+    assert items[0] == SAID and "id" not in items[2] and items[2]["content"] == SAID["content"]
+    assert codes == ["drop-duplicate-item-id"]
+
+
+def test_only_a_user_message_item_id_repeats() -> None:
+    # Its id rides on the message (`id`).
+    user = {"type": "message", "role": "user", "id": "msg_u1", "content": "Hi again"}
+    items, codes = _normalized(user, {**SAID, "id": "msg_2"}, user)
+    assert items[0] == user and "id" not in items[2]
+    assert codes == ["drop-duplicate-item-id"]
+
+
+def test_an_item_kept_verbatim_keeps_its_id_and_a_later_one_loses_it() -> None:
+    reference = {"type": "item_reference", "id": "fc_1"}
+    items, codes = _normalized(reference, CALL, OUTPUT)
+    assert items[0] == reference and "id" not in items[1]
+    assert codes == ["drop-duplicate-item-id"]

@@ -9,7 +9,17 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from test_normalize_contract import accounted, kept_user_words
 
-from normalizer import History, check, normalize, normalize_request
+from normalizer import (
+    History,
+    Message,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    check,
+    normalize,
+    normalize_request,
+)
 from normalizer.testing import cuts_after_thinking
 
 REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAA"}
@@ -71,3 +81,27 @@ def test_a_cut_after_thinking_is_repaired_for_responses(history: History) -> Non
     assert accounted(history, result) == []
     again = normalize(result.history, "openai_responses", tools=result.tools)
     assert again.changes == ()
+
+
+def test_reasoning_before_an_item_that_is_no_call_goes() -> None:
+    # What follows must be a call or an assistant message: an mcp_list_tools item is neither.
+    listed = {"type": "mcp_list_tools", "id": "mcpl_1", "server_label": "docs", "tools": []}
+    body = _input({"role": "user", "content": "Hi"}, REASONING, listed,
+                  {"role": "user", "content": "Again"})
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.body["input"][1] == listed
+    assert [c.code for c in out.changes] == ["drop-orphan-reasoning"]
+    assert not check(out.body, "openai_responses")
+
+
+def test_the_next_message_decides_for_a_message_ending_in_thinking() -> None:
+    # Two assistant messages in a row (built by hand; parse groups such items into one):
+    # the first ends in reasoning, and the next begins with reasoning, not its answer.
+    first = Thinking("a", signature="gAAA", vendor="openai_responses", extras={"id": "rs_1"})
+    second = Thinking("b", signature="gBBB", vendor="openai_responses", extras={"id": "rs_2"})
+    history = History((Message("user", (Text("Hi"),)), Message("assistant", (first,)),
+                       Message("assistant", (second, ToolCall("f", {}, "c1"))),
+                       Message("tool", (ToolResult("c1", "ok"),))))
+    result = normalize(history, "openai_responses")
+    assert [c.where for c in result.changes] == ["messages[1].parts[0]"]
+    assert check(result.render(), "openai_responses") == ()

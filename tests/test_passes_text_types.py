@@ -36,3 +36,12 @@ def test_a_refusal_part_keeps_its_type_in_both() -> None:
     assert render(history, "openai_chat", model="m") == body
     assert render(history, "openai_responses", model="m")["input"][1]["content"] == [
         {"type": "refusal", "refusal": "No."}]
+
+
+def test_an_assistant_refusal_is_left_alone_for_responses() -> None:
+    body = {"model": "gpt-5", "input": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "No."}]},
+        {"role": "user", "content": "Why?"}]}
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.body == body and out.changes == ()
