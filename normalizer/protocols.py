@@ -7,9 +7,10 @@ This module imports nothing from the package: everything else may import it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,17 +134,33 @@ RESPONSES_HOSTED: Final = frozenset({
 
 # Gemini parts of server-side tool activity (code execution, and the built-in tools' calls
 # and responses), in both spellings: kept verbatim as Opaque(hosted=True) parts by the wire
-# parser and the stream assembler alike. A part's other keys that name no kind of part.
+# parser and the stream assembler alike.
 GEMINI_HOSTED: Final = frozenset({
     "executableCode", "codeExecutionResult", "toolCall", "toolResponse",
     "executable_code", "code_execution_result", "tool_call", "tool_response"})
-GEMINI_NOT_KINDS: Final = ("thoughtSignature", "thought_signature", "thought", "partMetadata",
-                           "videoMetadata", "mediaResolution")
+_GEMINI_NOT_KINDS = ("thoughtSignature", "thought_signature", "thought", "partMetadata",
+                     "videoMetadata", "mediaResolution")
+
+
+def gemini_part_kind(part: Mapping[str, Any]) -> str:
+    """What a Gemini part the model keeps verbatim is: its first key that names a kind of
+    part ("empty" when none does)."""
+    return next((k for k in part if k not in _GEMINI_NOT_KINDS), "empty")
 
 # Anthropic blocks of server-side tool activity (and `*_tool_result` blocks): kept verbatim
 # as Opaque(hosted=True) parts by the wire parser and the stream assembler alike.
 ANTHROPIC_HOSTED: Final = frozenset({"server_tool_use", "mcp_tool_use", "mcp_tool_result",
                                      "tool_reference", "container_upload"})
+
+
+def answers_reasoning(item: Mapping[str, Any]) -> bool:
+    """Whether a Responses input item is one a reasoning item before it was produced for (a
+    call, or an assistant message; an item without a type is a message when it has a role).
+    The check of rule reasoning-item-orphan and its repair read this one test."""
+    kind = item.get("type")
+    if not isinstance(kind, str):
+        kind = "message" if "role" in item else ""
+    return kind.endswith("_call") or (kind == "message" and item.get("role") == "assistant")
 
 
 def anthropic_hosted(kind: str) -> bool:

@@ -14,8 +14,9 @@ from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.checks import openai_responses_items as by_id
-from normalizer.checks.openai_responses_walk import items, kind
+from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
+from normalizer.protocols import answers_reasoning
 
 
 def assistant_content_type(body: Mapping[str, Any], rule: Rule,
@@ -48,14 +49,6 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
         seen.add(item_id)
 
 
-def _follows_reasoning(item: Mapping[str, Any] | None) -> bool:
-    """What a reasoning item was produced before: a call or an assistant message."""
-    if item is None:
-        return False
-    found = kind(item)
-    return found.endswith("_call") or (found == "message" and item.get("role") == "assistant")
-
-
 def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """`reasoning-item-orphan`: a reasoning item not followed by the item it belongs to."""
@@ -64,7 +57,7 @@ def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
         if found != "reasoning":
             continue
         after = raw[i + 1] if i + 1 < len(raw) else None
-        if not _follows_reasoning(after if isinstance(after, Mapping) else None):
+        if not (isinstance(after, Mapping) and answers_reasoning(after)):
             item_id = item.get("id") if isinstance(item.get("id"), str) else ""
             yield Finding(f"input[{i}]", {"index": i, "id": item_id})
 

@@ -11,7 +11,6 @@ from normalizer.json_values import EMPTY
 from normalizer.model import (
     Change,
     JsonMap,
-    Media,
     Message,
     Opaque,
     Part,
@@ -24,7 +23,10 @@ from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
 _PASS = "drop_duplicate_item_ids"
-_OWN_ID = (ToolCall, ToolResult, Thinking)
+# The parts that hold an item id in extras: True where it is their own `id` (a call's, a
+# result's, a reasoning item's), False where it is in their `item` fields (an assistant
+# message item's first text).
+_HOLDS_ID: dict[type, bool] = {ToolCall: True, ToolResult: True, Thinking: True, Text: False}
 
 
 def drop_duplicate_item_ids(
@@ -65,12 +67,12 @@ def _repeats(messages: tuple[Message, ...]) -> bool:
                     return True
                 seen.add(item_id)
         for part in message.parts:
-            if type(part) is Opaque:
-                item_id = _opaque_id(part)
-            elif type(part) is Media or part.extras is EMPTY:  # type: ignore[union-attr]
-                continue
+            own = _HOLDS_ID.get(type(part))
+            if own is not None:
+                extras = part.extras  # type: ignore[union-attr]
+                item_id = None if extras is EMPTY else _item_id(extras, own)
             else:
-                item_id = _item_id(part.extras, type(part) is not Text)  # type: ignore[union-attr]
+                item_id = _opaque_id(part) if type(part) is Opaque else None  # type: ignore[arg-type]
             if item_id is not None:
                 if item_id in seen:
                     return True
@@ -114,10 +116,11 @@ def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) 
         if item_id is not None:
             seen.add(item_id)  # written back verbatim: its id stays, a later one goes
         return part
-    if part.extras is EMPTY or not isinstance(part, (*_OWN_ID, Text)):
+    own = _HOLDS_ID.get(type(part))
+    if own is None or part.extras is EMPTY:  # type: ignore[union-attr]
         return part
-    extras = _unseen(part.extras, isinstance(part, _OWN_ID), seen, where, changes)
-    return part if extras is part.extras else replace(part, extras=extras)
+    extras = _unseen(part.extras, own, seen, where, changes)  # type: ignore[union-attr]
+    return part if extras is part.extras else replace(part, extras=extras)  # type: ignore[union-attr]
 
 
 def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,

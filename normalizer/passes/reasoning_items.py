@@ -14,6 +14,7 @@ from dataclasses import replace
 from normalizer.model import Change, Message, Opaque, Part, Thinking, part_types
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.protocols import answers_reasoning
 
 _PASS = "drop_orphan_thinking"
 
@@ -78,13 +79,9 @@ def _orphans(message: Message, after: Message | None) -> tuple[int, ...]:
 
 def _starts_answer(part: Part) -> bool:
     """Whether `part` renders as a call item or in an assistant message item (what a
-    reasoning item before it was produced for), as normalizer.checks reads it."""
+    reasoning item before it was produced for): an Opaque item, by the item it is."""
     if isinstance(part, Thinking):
         return False
     if not isinstance(part, Opaque) or part.slot == "part":
         return True  # text and media go in a message item; a call is a function_call item
-    data = part.data  # the item as sent; one without a type is a message when it has a role
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        kind = "message" if "role" in data else ""
-    return kind.endswith("_call") or (kind == "message" and data.get("role") == "assistant")
+    return answers_reasoning(part.data)

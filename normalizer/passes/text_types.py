@@ -30,11 +30,10 @@ def retype_assistant_texts(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
-        if message.role != "assistant" or not _typed(message, forbidden):
-            out.append(message)  # the usual case, read without building anything
+        wrong = _wrongly_typed(message, forbidden) if message.role == "assistant" else ()
+        if not wrong:
+            out.append(message)
             continue
-        wrong = [j for j, part in enumerate(message.parts)
-                 if type(part) is Text and part.extras.get("type") in forbidden]
         parts = list(message.parts)
         for j in wrong:
             part = parts[j]
@@ -50,9 +49,12 @@ def retype_assistant_texts(
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _typed(message: Message, forbidden: frozenset[str]) -> bool:
-    for part in message.parts:  # a loop, not any(): this runs for every assistant message
+def _wrongly_typed(message: Message, forbidden: frozenset[str]) -> list[int]:
+    """The indexes of `message`'s Texts kept with a type in `forbidden` (a loop that builds
+    nothing but its empty list for the usual message: it runs for every assistant one)."""
+    found: list[int] = []
+    for j, part in enumerate(message.parts):
         if type(part) is Text and part.extras is not EMPTY \
                 and part.extras.get("type") in forbidden:
-            return True
-    return False
+            found.append(j)
+    return found

@@ -31,7 +31,7 @@ from typing import Any
 
 from normalizer.errors import UnstreamablePartError
 from normalizer.model import EMPTY, JsonMap, Message, Opaque, Part, Text, Thinking, ToolCall
-from normalizer.protocols import DEFAULT_MODEL, GEMINI_HOSTED, GEMINI_NOT_KINDS
+from normalizer.protocols import DEFAULT_MODEL, GEMINI_HOSTED, gemini_part_kind
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, whole
 from normalizer.streaming.partial_args import PartialArgs
@@ -153,7 +153,7 @@ class Assembler(BaseAssembler):
                 parts.append(call)
                 problems.extend([problem] if problem else [])
             elif seg.kind == "opaque":
-                kind = next((k for k in seg.call if k not in GEMINI_NOT_KINDS), "empty")
+                kind = gemini_part_kind(seg.call)
                 parts.append(Opaque("gemini", kind, seg.call, hosted=kind in GEMINI_HOSTED))
             elif seg.kind == "thought":
                 parts.append(Thinking("".join(seg.chunks), signature=seg.signature,

@@ -54,7 +54,6 @@ _PART_KINDS = ("text", "functionCall", "functionResponse")
 # Server-side tool activity: kept verbatim as Opaque(hosted=True) parts; any other part kind
 # the model does not know is kept verbatim as Opaque(hosted=False).
 HOSTED = protocols.GEMINI_HOSTED
-_NOT_KINDS = protocols.GEMINI_NOT_KINDS
 
 
 # ---------------------------------------------------------------- parse
@@ -145,7 +144,7 @@ def _other_part(original: Mapping[str, Any], raw: dict[str, Any], where: str) ->
             return media
         return Media(media.kind, media.media_type, media.data, media.url,
                      extras={SIGNATURE: signature, **media.extras})
-    kind = next((k for k in raw if k not in _NOT_KINDS), "empty")
+    kind = protocols.gemini_part_kind(raw)
     return Opaque(PROTOCOL, kind, original, hosted=kind in HOSTED)
 
 
