@@ -101,3 +101,61 @@ def test_normalize_render_and_parse_run_with_the_collector_paused(
     assert gc.isenabled()
     normalize(_long(10), "openai")
     assert states["normalize"] is True
+
+
+def _in_generation(generation: int, marker: object) -> bool:
+    return any(o is marker for o in gc.get_objects(generation=generation))
+
+
+@pytest.fixture()
+def _nothing_frozen() -> Iterator[None]:
+    """This suite freezes what collection left (tests/conftest.py): thawed for the test,
+    frozen again after."""
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    yield
+    if frozen:
+        gc.freeze()
+
+
+@pytest.mark.usefixtures("_nothing_frozen")
+def test_what_a_pause_made_goes_to_the_oldest_generation_unexamined() -> None:
+    gc.collect()  # counts at zero: no young collection of its own in the test
+    before = [object()]  # young: collected (examined) when the pause begins
+    assert not _in_generation(2, before)
+    with collector_paused(PAUSE_FROM):
+        made = [object()]
+        assert not _in_generation(2, made)
+        assert _in_generation(2, before)
+    assert _in_generation(2, made)
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+@pytest.mark.usefixtures("_nothing_frozen")
+def test_nothing_moves_when_the_program_keeps_objects_frozen() -> None:
+    kept = [object()]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused(PAUSE_FROM):
+            made = [object()]
+        assert gc.get_freeze_count() == frozen  # the program's freeze is not undone
+        assert not _in_generation(2, made)
+        assert not _in_generation(2, kept)
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.usefixtures("_nothing_frozen")
+def test_a_program_can_turn_the_move_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    for name in ("collect", "freeze", "unfreeze"):
+        monkeypatch.setattr(gc, name, lambda *_, _name=name: calls.append(_name))
+    monkeypatch.setattr("normalizer.collector.PROMOTE", False)
+    with collector_paused(PAUSE_FROM):
+        assert not gc.isenabled()
+    assert gc.isenabled() and calls == []
+    monkeypatch.setattr("normalizer.collector.PROMOTE", True)
+    with collector_paused(PAUSE_FROM):
+        pass
+    assert calls == ["collect", "freeze", "unfreeze"]
