@@ -6,7 +6,7 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
     floor 1  services  tools, gemini_schema, signature_shape, check, shared_reading, skeleton,
                        skeleton_fits, strict_mode, window, window_walk, options
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
-                       scope, collector
+                       scope, collector, media
 
 A module imports only from its own floor or below; a room imports only itself and floors
 0-1. Within floors 0 and 1, modules may import each other as long as there is no cycle.
@@ -24,7 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "json_values": 0, "tool_spec": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0,
-    "profiles": 0, "scope": 0, "collector": 0,
+    "profiles": 0, "scope": 0, "collector": 0, "media": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
     "options": 1, "strict_mode": 1,

@@ -441,6 +441,30 @@ def test_gemini_keeps_vendor_ids_and_thought_parts() -> None:
     assert assemble(with_id, "gemini").tool_calls == (ToolCall("f", {}, "fc-1"),)
 
 
+def test_gemini_image_output_is_the_media_part_parse_reads() -> None:
+    # An image model's output streams as inlineData parts, whole (google-genai's Part); a
+    # Gemini 3 image part carries a thoughtSignature. Assembled, each is the part parse
+    # reads when the turn is sent back: a Media part, which can cross to another vendor.
+    image = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
+    signed = {"inlineData": {"mimeType": "image/jpeg", "data": "/9j/4AAQ"},
+              "thoughtSignature": "c2ln"}
+    linked = {"fileData": {"mimeType": "image/png", "fileUri": "gs://bucket/cat.png"}}
+    odd = {"inlineData": {"mimeType": "image/png", "data": "AA==", "extra": 1}}
+    events = [_gem({"text": "Here it is:"}), _gem(image), _gem(signed), _gem(linked), _gem(odd),
+              _gem(finish="STOP")]
+    result = assemble(events, "gemini")
+    assert result.problems == () and result.complete
+    parsed = parse({"contents": [{"role": "model", "parts": [
+        {"text": "Here it is:"}, image, signed, linked, odd]}]}, "gemini")
+    assert result.message.parts == parsed.messages[0].parts
+    kinds = [type(p).__name__ for p in result.message.parts]
+    assert kinds == ["Text", "Media", "Media", "Media", "Opaque"]  # odd: kept verbatim
+    assert result.message.parts[2].extras["thought_signature"] == "c2ln"  # type: ignore[union-attr]
+    # Sent back to Gemini, the turn holds the parts as they streamed.
+    body = render(History((Message("user", (Text("Draw a cat"),)), result.message)), "gemini")
+    assert body["contents"][1]["parts"] == [{"text": "Here it is:"}, image, signed, linked, odd]
+
+
 def test_gemini_malformed_call_finish_and_error_chunk_are_problems() -> None:
     events = [_gem(finish="MALFORMED_FUNCTION_CALL"), {"error": {"code": 500, "status": "X"}}]
     result = assemble(events, "gemini")

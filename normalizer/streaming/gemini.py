@@ -15,8 +15,9 @@ the call. The pieces are assembled into the call's `args` (normalizer/streaming/
 partial_args.py); a call the stream left open is incomplete, its raw fragment the JSON of
 the arguments so far.
 
-Any other part (code execution's `executableCode` and `codeExecutionResult`, which arrive
-whole) is kept as the wire parser keeps it: an Opaque part, hosted where
+Any other part arrives whole and is read as the wire parser reads it: an image or file
+output (`inlineData`, `fileData`) is a Media part, its signature in extras; code execution's
+`executableCode` and `codeExecutionResult` are Opaque parts, hosted where
 `protocols.GEMINI_HOSTED` says so.
 
 Source of the shapes: google-genai `types.GenerateContentResponse` (dumped by_alias).
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from normalizer.errors import UnstreamablePartError
+from normalizer.media import signed_gemini_media
 from normalizer.model import EMPTY, JsonMap, Message, Opaque, Part, Text, Thinking, ToolCall
 from normalizer.protocols import DEFAULT_MODEL, GEMINI_HOSTED, gemini_part_kind
 from normalizer.streaming.base import BaseAssembler
@@ -153,8 +155,7 @@ class Assembler(BaseAssembler):
                 parts.append(call)
                 problems.extend([problem] if problem else [])
             elif seg.kind == "opaque":
-                kind = gemini_part_kind(seg.call)
-                parts.append(Opaque("gemini", kind, seg.call, hosted=kind in GEMINI_HOSTED))
+                parts.append(_other_part(seg.call))
             elif seg.kind == "thought":
                 parts.append(Thinking("".join(seg.chunks), signature=seg.signature,
                                       vendor="gemini"))
@@ -202,6 +203,18 @@ def emit(
     final["usageMetadata"] = {"promptTokenCount": 1, "candidatesTokenCount": 1,
                               "totalTokenCount": 2}
     return [*chunks, final]
+
+
+def _other_part(raw: Mapping[str, Any]) -> Part:
+    """A part that arrived whole, as parse reads it: an image or file output (inlineData,
+    fileData) a Media, anything else (code execution) an Opaque part kept verbatim."""
+    signature = raw.get("thoughtSignature")
+    if signature is None or isinstance(signature, str):  # else not a part parse reads
+        media = signed_gemini_media(raw, signature)
+        if media is not None:
+            return media
+    kind = gemini_part_kind(raw)
+    return Opaque("gemini", kind, raw, hosted=kind in GEMINI_HOSTED)
 
 
 def _wire_parts(part: Part, pieces: Splitter) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from normalizer import protocols
 from normalizer.errors import WireFormatError
+from normalizer.media import GEMINI_SIGNATURE
 from normalizer.model import (
     EMPTY,
     History,
@@ -38,7 +39,7 @@ VENDOR = "gemini"
 # deprecated `function_call: null`, as the openai SDK dumps a message) and Gemini refuses
 # them there ("Invalid JSON payload received. Unknown name ... Cannot find field.").
 _CONTENT_HANDLED = ("parts", *sorted(protocols.FACTS[PROTOCOL].own_extras))
-SIGNATURE = "thought_signature"  # the extras key of a signature on a non-thought part
+SIGNATURE = GEMINI_SIGNATURE  # the extras key of a signature on a non-thought part
 
 
 def render(

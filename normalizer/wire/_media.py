@@ -14,21 +14,12 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from normalizer.model import URL_IN_FILE_DATA, Media, MediaKind, freeze, thaw
+from normalizer.media import kind_of
+from normalizer.model import URL_IN_FILE_DATA, Media, freeze, thaw
 from normalizer.wire._extras import written
 
 _DATA_URL = re.compile(r"data:([^;,]+);base64,(.*)", re.S)
 Wire = dict[str, Any]
-
-
-def kind_of(media_type: str | None, default: MediaKind) -> MediaKind:
-    """The Media kind a MIME type names; `default` when it names none."""
-    top = (media_type or "").split("/", 1)[0]
-    if top in ("image", "audio", "video"):
-        return top  # type: ignore[return-value]
-    if media_type == "application/pdf" or top == "text":
-        return "document"
-    return default
 
 
 _WEB_URL = re.compile(r"https?://", re.IGNORECASE)
@@ -227,32 +218,6 @@ def anthropic_wire(media: Media) -> Wire | None:
 
 
 # --- Gemini inlineData and fileData parts ---
-
-_GEMINI_SNAKE = {"inline_data": "inlineData", "file_data": "fileData", "mime_type": "mimeType",
-                 "file_uri": "fileUri", "display_name": "displayName"}
-
-
-def gemini_media(part: Mapping[str, Any]) -> Media | None:
-    """An inlineData or fileData part (snake_case accepted, written back in camelCase as
-    google-genai sends it); the part's other fields stay in extras."""
-    part = {_GEMINI_SNAKE.get(k, k): v for k, v in part.items()}
-    rest = _rest(part, "inlineData", "fileData")
-    if isinstance(part.get("inlineData"), Mapping):
-        inner = {_GEMINI_SNAKE.get(k, k): v for k, v in part["inlineData"].items()}
-        if set(inner) != {"mimeType", "data"}:
-            return None
-        mime = inner["mimeType"]
-        media = Media(kind_of(mime, "file"), mime, data=inner["data"], extras=rest)
-    elif isinstance(part.get("fileData"), Mapping):
-        inner = {_GEMINI_SNAKE.get(k, k): v for k, v in part["fileData"].items()}
-        if not set(inner) <= {"mimeType", "fileUri"}:
-            return None
-        mime = inner.get("mimeType")
-        media = Media(kind_of(mime, "file"), mime, url=inner.get("fileUri"), extras=rest)
-    else:
-        return None
-    return media if media.source != "none" else None
-
 
 def gemini_wire(media: Media) -> Wire | None:
     """Media -> a Gemini part, or None (a Files API id, a plain-text document, no MIME type

@@ -30,6 +30,7 @@ from typing import Any
 
 from normalizer import protocols
 from normalizer.errors import WireFormatError
+from normalizer.media import gemini_media, signed_gemini_media
 from normalizer.model import (
     FUNCTION_RESPONSE_PART,
     History,
@@ -43,7 +44,6 @@ from normalizer.model import (
     ToolResult,
 )
 from normalizer.wire._gemini_render import DEFAULT_MODEL, PROTOCOL, SIGNATURE, VENDOR, render
-from normalizer.wire._media import gemini_media
 
 # `render` lives in _gemini_render (this module parses); both are this protocol's face.
 __all__ = ["DEFAULT_MODEL", "HOSTED", "PROTOCOL", "SIGNATURE", "VENDOR", "parse", "render"]
@@ -137,13 +137,9 @@ def _parse_part(raw: Any, where: str) -> Part:
 
 def _other_part(original: Mapping[str, Any], raw: dict[str, Any], where: str) -> Part:
     """inlineData/fileData -> Media; anything else -> Opaque, verbatim as sent."""
-    signature = _signature(raw, where)
-    media = gemini_media({k: v for k, v in raw.items() if k != "thoughtSignature"})
+    media = signed_gemini_media(raw, _signature(raw, where))
     if media is not None:
-        if signature is None:
-            return media
-        return Media(media.kind, media.media_type, media.data, media.url,
-                     extras={SIGNATURE: signature, **media.extras})
+        return media
     kind = protocols.gemini_part_kind(raw)
     return Opaque(PROTOCOL, kind, original, hosted=kind in HOSTED)
 
