@@ -41,7 +41,8 @@ STREAM_MARKERS: frozenset[str] = frozenset(
 # gets it back there; `input_form` is "string" on the user message a Responses body sent as
 # its whole `input` string (`input: "Hi"`, not a list of items), and "item" on a user,
 # system or developer message sent as a typed item (`"type": "message"`: the item's type, no
-# field of a Chat message, which strict Chat vendors refuse); `url_in_file_data` names
+# field of a Chat message, which strict Chat vendors refuse); on a History, "absent" says
+# that the Responses body had no `input` at all (a stored prompt alone); `url_in_file_data` names
 # the protocol (`openai_chat`, `openai_responses`) in whose `file_data` a document Media's
 # web address came (OpenRouter takes one there), so that a body of that protocol gets it
 # back there; `named_output` is true on a ToolResult whose Responses function_call_output

@@ -9,7 +9,9 @@ same protocol and dropped with a lossy change for another. Options are kept verb
 same protocol and converted through `normalizer.options` for another (an option without a
 counterpart is dropped, lossy). The body's model is kept when the protocol stays the same (or
 moves between OpenAI's two), unless `model` is given; otherwise the target's default model
-is named, with a change. Then `normalize` runs with the options, and the result is rendered.
+is named, with a change (also where the body named none: a Gemini body names it in the URL).
+A Responses body that names no model (a stored `prompt` names it) gets none for Responses.
+Then `normalize` runs with the options, and the result is rendered.
 """
 
 from __future__ import annotations
@@ -125,11 +127,18 @@ def normalize_parts(
                               f"for {profile.provider} names {profile.default_model!r} "
                               "(pass model=)",
                               "model", False))
+    # A Responses body may name no model: a stored `prompt` names it, and one written here
+    # would override it. Any other body gets the target's default, said.
+    unnamed = chosen is None and not (same and target == "openai_responses")
+    if unnamed and target != "gemini" and not parts.model:
+        changes.append(Change("normalize_request", "add-model",
+                              f"the body named no model; the body for {profile.provider} "
+                              f"names {profile.default_model!r} (pass model=)", "model", True))
     fixed = normalize(parts.history, profile, tools=parts.tools, budget=budget,
                       policy=policy, model=chosen, options=options)
     out = fixed.render(model=chosen or profile.default_model)
-    if target == "gemini" and "model" in out:
-        del out["model"]  # Gemini names the model in the URL
+    if target == "gemini" or (chosen is None and not unnamed):
+        out.pop("model", None)  # Gemini names the model in the URL
     _put_tools(out, parts, fixed, hosted, same)
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)

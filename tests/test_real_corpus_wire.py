@@ -60,8 +60,8 @@ def _name(path: Path) -> str:
 def _round_trip(protocol: str, body: dict[str, Any]) -> dict[str, Any]:
     options = {k: v for k, v in body.items() if k not in HISTORY_KEYS}
     out = render(parse(body, protocol), protocol, model=body.get("model"), options=options)
-    if protocol == "gemini":
-        out.pop("model", None)
+    if protocol == "gemini" or (protocol == "openai_responses" and "model" not in body):
+        out.pop("model", None)  # render always names one; a stored prompt names it there
     if protocol == "anthropic" and "max_tokens" not in body:
         out.pop("max_tokens")
     return out

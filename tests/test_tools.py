@@ -74,7 +74,8 @@ def test_gemini_snake_case_tools_as_one_object_are_read() -> None:
                                "required": ["city"]}}]}}
     assert parse_declarations([body["tools"]], "gemini") == (WEATHER,)
     out = normalize_request(body, "gemini", "openai")
-    assert out.body["tools"] == declare([WEATHER], "openai_chat")[0] and out.changes == ()
+    assert out.body["tools"] == declare([WEATHER], "openai_chat")[0]
+    assert [c.code for c in out.changes] == ["add-model"]  # a Gemini body names no model
     same = normalize_request(body, "gemini", "gemini")
     assert same.body["tools"] == body["tools"] and same.changes == ()
 

@@ -35,7 +35,9 @@ def _untouched(body: dict[str, Any], protocol: str, provider: str,
                model: str | None) -> None:
     if check(body, provider, model=model):
         return  # not valid for this provider: normalize has work to do
-    result = normalize_request(body, protocol, provider, model=model)
+    # A Responses body may name no model (its stored prompt does): none is added.
+    named = model if "model" in body or protocol != "openai_responses" else None
+    result = normalize_request(body, protocol, provider, model=named)
     assert result.changes == ()
     assert result.body == body
 

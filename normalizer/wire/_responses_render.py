@@ -76,7 +76,10 @@ def render(
         else:
             append(_render_plain(message, i))
     whole = _input_string(messages, items)
-    body["input"] = items if whole is None else whole
+    if whole is not None:
+        body["input"] = whole
+    elif items or history.extras.get(INPUT_FORM) != "absent":
+        body["input"] = items  # a body that had no `input` (a stored prompt alone) gets none
     if tools:
         body["tools"] = declare(tools, PROTOCOL)[0]
     body.update(thaw(options or {}))

@@ -71,9 +71,9 @@ def parse(body: Mapping[str, Any]) -> History:
     if isinstance(items, str):  # the whole input one user text: marked, to go back so
         text = Message("user", (Text(items),), extras={INPUT_FORM: "string"})
         return History((*out, text))
-    if items is None:
-        items = []
-    elif not isinstance(items, list):
+    if items is None:  # `input` is optional (a stored `prompt` may stand for it): marked
+        return History(tuple(out), extras={INPUT_FORM: "absent"})
+    if not isinstance(items, list):
         raise WireFormatError("input", "expected a string or an array of items")
     out.extend(_group(items))
     return History(tuple(out))
