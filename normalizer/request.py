@@ -75,8 +75,10 @@ def split_request(body: Mapping[str, Any], protocol: str) -> RequestParts:
     """`body` (a request in `protocol`) -> its parts. Raises WireFormatError for a body that
     is not a request of the protocol."""
     tools, hosted = _declarations(body, protocol)
+    # `tools: null` declares nothing: an option like any other (kept for the same protocol).
     options = {k: v for k, v in body.items()
-               if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}}
+               if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}
+               or (k == "tools" and v is None)}
     model = body.get("model")
     return RequestParts(parse(body, protocol), tools, options,
                         model if isinstance(model, str) else None, tuple(hosted),
@@ -114,7 +116,12 @@ def normalize_parts(
     same = target == from_protocol
     options, hosted = dict(parts.options), parts.hosted
     changes: list[Change] = []
+    null_tools = "tools" in options  # `tools: null`: declares nothing
+    options.pop("tools", None)
     if not same:
+        if null_tools:
+            changes.append(Change("normalize_request", "drop-option", "dropped request "
+                                  "option 'tools': null, which declares nothing", "tools", True))
         options, dropped = convert(options, from_protocol, target)
         changes += dropped
         changes += [_hosted_dropped(d, target) for d in hosted]
@@ -140,6 +147,8 @@ def normalize_parts(
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # Gemini names the model in the URL
     _put_tools(out, parts, fixed, hosted, same)
+    if same and null_tools and "tools" not in out:
+        out["tools"] = None
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
 

@@ -103,24 +103,3 @@ def test_a_body_crossing_to_a_compatible_vendor_names_that_vendors_model() -> No
         assert repr(provider.model) in out.changes[0].what
     assert load_profile("mistral").default_model == "mistral-small-latest"
 
-
-def test_a_body_that_names_no_model_gets_one_said_or_none_for_a_stored_prompt() -> None:
-    # dd-trace-py's recorded Responses body (tests/data/real_requests/openai_responses/
-    # stored-prompt-no-input.yaml, answered 200 by o4-mini): a stored prompt, no model, no
-    # input. For Responses it goes back as sent (a model written here would override the
-    # prompt's); for another protocol the target's default is named, with a change.
-    from normalizer import normalize_request
-
-    body = {"prompt": {"id": "pmpt_1", "version": "2"}}
-    same = normalize_request(body, "openai_responses", "openai_responses")
-    assert same.body == body and same.changes == ()
-    chat = normalize_request(body, "openai_responses", "openai")
-    assert chat.body["model"] == load_profile("openai").default_model
-    assert [c.code for c in chat.changes] == ["drop-option", "add-model"]
-    given = normalize_request(body, "openai_responses", "openai_responses", model="gpt-5")
-    assert given.body["model"] == "gpt-5" and given.changes == ()
-    gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
-    out = normalize_request(gemini, "gemini", "anthropic")
-    assert out.body["model"] == load_profile("anthropic").default_model
-    assert [c.code for c in out.changes] == ["add-model"]
-    assert "model" not in normalize_request(gemini, "gemini", "gemini").body

@@ -1,0 +1,39 @@
+"""`normalize_request` on what a body leaves out or sets to nothing (normalizer/request.py):
+what comes back for the same protocol, and what is said when it crosses."""
+
+from __future__ import annotations
+
+from normalizer import load_profile, normalize_request
+
+
+def test_a_body_that_names_no_model_gets_one_said_or_none_for_a_stored_prompt() -> None:
+    # dd-trace-py's recorded Responses body (tests/data/real_requests/openai_responses/
+    # stored-prompt-no-input.yaml, answered 200 by o4-mini): a stored prompt, no model, no
+    # input. For Responses it goes back as sent (a model written here would override the
+    # prompt's); for another protocol the target's default is named, with a change.
+    body = {"prompt": {"id": "pmpt_1", "version": "2"}}
+    same = normalize_request(body, "openai_responses", "openai_responses")
+    assert same.body == body and same.changes == ()
+    chat = normalize_request(body, "openai_responses", "openai")
+    assert chat.body["model"] == load_profile("openai").default_model
+    assert [c.code for c in chat.changes] == ["drop-option", "add-model"]
+    given = normalize_request(body, "openai_responses", "openai_responses", model="gpt-5")
+    assert given.body["model"] == "gpt-5" and given.changes == ()
+    gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    out = normalize_request(gemini, "gemini", "anthropic")
+    assert out.body["model"] == load_profile("anthropic").default_model
+    assert [c.code for c in out.changes] == ["add-model"]
+    assert "model" not in normalize_request(gemini, "gemini", "gemini").body
+
+
+def test_tools_null_comes_back_for_the_same_protocol_and_is_dropped_said_across() -> None:
+    # crewAI's recorded body (test_custom_llm_implementation, answered 200 by OpenAI) sends
+    # `tools: null`; it came back without `tools` and nothing said so.
+    body = {"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}], "tools": None}
+    for provider in ("openai", "mistral", "groq"):
+        out = normalize_request(body, "openai_chat", provider)
+        assert out.body == body and out.changes == (), provider
+    across = normalize_request(body, "openai_chat", "anthropic")
+    assert "tools" not in across.body
+    dropped = [c for c in across.changes if c.where == "tools"]
+    assert [(c.code, c.lossless) for c in dropped] == [("drop-option", True)]
