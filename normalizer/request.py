@@ -116,8 +116,9 @@ def normalize_parts(
     same = target == from_protocol
     options, hosted = dict(parts.options), parts.hosted
     changes: list[Change] = []
-    null_tools = "tools" in options  # `tools: null`: declares nothing
-    options.pop("tools", None)
+    null_tools = "tools" in options and options["tools"] is None  # declares nothing
+    if null_tools:
+        del options["tools"]
     if not same:
         if null_tools:
             changes.append(Change("normalize_request", "drop-option", "dropped request "

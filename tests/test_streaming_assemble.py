@@ -558,6 +558,13 @@ def test_gemini_accepts_sdk_objects() -> None:
                    finish="STOP")]
     objects = [types.GenerateContentResponse.model_validate(e) for e in events]
     assert assemble(objects, "gemini") == assemble(events, "gemini")
+    # An image output holds bytes in the SDK's Part: standard base64 on the wire, as here.
+    image = types.Part(inline_data=types.Blob(mime_type="image/png", data=b"\x89PNG\xff\xfe"))
+    event = types.GenerateContentResponse(candidates=[types.Candidate(
+        content=types.Content(role="model", parts=[image]), index=0, finish_reason="STOP")])
+    wire = [_gem({"inlineData": {"mimeType": "image/png", "data": "iVBOR//+"}}, finish="STOP")]
+    assert assemble([event], "gemini") == assemble(wire, "gemini")
+    assert type(assemble([event], "gemini").message.parts[0]).__name__ == "Media"
 
 
 @pytest.mark.parametrize("protocol", ["openai_chat", "anthropic", "openai_responses", "gemini"])
