@@ -32,6 +32,7 @@ from normalizer.passes._blocks import forget_pairing
 from normalizer.passes._known_ids import forget_ids
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.call_fields import (
+    drop_empty_tool_calls,
     drop_unknown_message_fields,
     drop_unknown_tool_call_fields,
     join_text_parts,
@@ -106,7 +107,8 @@ STEPS: dict[str, Step] = {
                                    ("empty-text-block", "whitespace-text-block"), local=True),
     "fill_empty_content": Step(fill_empty_content,
                                ("empty-content", "empty-text-block", "whitespace-text-block"),
-                               ("drop_empty_text_blocks", "place_system_messages"),
+                               ("drop_empty_text_blocks", "place_system_messages",
+                                "drop_empty_tool_calls"),
                                local=True),
     # Two calls sharing an id make their two results duplicates too: renaming the second call
     # and its result repairs both without dropping anything (OpenAI rejects the results).
@@ -162,6 +164,7 @@ STEPS: dict[str, Step] = {
                                         ("unknown-message-field",),
                                         ("drop_foreign_thinking", "merge_consecutive_roles"),
                                         local=True),
+    "drop_empty_tool_calls": Step(drop_empty_tool_calls, ("empty-tool-calls",), local=True),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",), local=True),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),

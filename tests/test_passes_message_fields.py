@@ -52,3 +52,34 @@ def test_groq_gets_an_empty_system_array_as_an_empty_string() -> None:
 def test_a_vendor_without_the_rule_keeps_them() -> None:
     out = normalize_request(BODY, "openai_chat", "openai", model="m")
     assert out.body == BODY and out.changes == ()
+
+
+def _empty_calls_body(content: Any) -> dict[str, Any]:
+    return {"model": "m", "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": content, "tool_calls": []},
+        {"role": "user", "content": "and now?"}]}
+
+
+@pytest.mark.parametrize("provider", ["openai", "together"])
+def test_an_empty_tool_calls_list_is_dropped_where_it_is_refused(provider: str) -> None:
+    # OpenAI's empty_array answer (home-assistant/core#118577), Together's "Input validation
+    # error" (mozilla-ai/any-llm#714): the list goes, said, and nothing else moves.
+    body = _empty_calls_body("Hello")
+    assert [v.rule for v in check(body, provider)] == ["empty-tool-calls"]
+    out = normalize_request(body, "openai_chat", provider, model="m")
+    assert out.body["messages"][1] == {"role": "assistant", "content": "Hello"}
+    assert [(c.code, c.lossless) for c in out.changes] == [("drop-empty-tool-calls", True)]
+    assert check(out.body, provider) == ()
+    # With content null the message is then empty: the empty-content repair follows.
+    out = normalize_request(_empty_calls_body(None), "openai_chat", provider, model="m")
+    assert check(out.body, provider) == ()
+    assert "tool_calls" not in out.body["messages"][1]
+
+
+def test_an_empty_tool_calls_list_stays_for_a_vendor_seen_taking_it() -> None:
+    # evidence/mistral/assistant-content-as-text-chunks-accepted-mistral-large.yaml
+    body = _empty_calls_body("Hello")
+    out = normalize_request(body, "openai_chat", "mistral", model="m")
+    assert out.body["messages"][1]["tool_calls"] == [] and not [
+        c for c in out.changes if c.code == "drop-empty-tool-calls"]

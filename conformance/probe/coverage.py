@@ -68,6 +68,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("file-part-nested", p): "the nested `file` part is the Chat Completions wire's; "
        "the other wires carry documents in blocks or parts of their own"
        for p in ("openai_responses", "anthropic", "gemini")},
+    **{("empty-tool-calls", p): "calls are items, blocks or parts of their own on this "
+       "wire: there is no tool_calls list to send empty"
+       for p in ("openai_responses", "anthropic", "gemini")},
     ("system-message-placement", "openai_responses"):
         "Responses takes system and developer items anywhere in the input, and "
         "`instructions` as a field",

@@ -32,6 +32,7 @@ DETECTORS: dict[str, Detector] = {
     "last-message-role": messages.last_message_role,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
+    "empty-tool-calls": messages.empty_tool_calls,
     "reasoning-content-required": messages.reasoning_content_required,
     "strict-tool-schema": fields.strict_tool_schema,
     "content-with-tool-calls": fields.content_with_tool_calls,

@@ -64,6 +64,15 @@ def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator
                               fields={"index": i, "role": now, "field": name})
 
 
+def empty_tool_calls(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Assistant messages whose `tool_calls` is an empty list (as the openai SDK's own
+    message objects carried it, sent back)."""
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        if now == "assistant" and msgs[i] is not None and msgs[i].get("tool_calls") == []:
+            yield Finding(location=f"messages[{i}].tool_calls", fields={"index": i})
+
+
 def unknown_tool_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Fields of a tool declaration (params.allowed.tool) or of its function object
     (params.allowed.function) the vendor does not know."""

@@ -148,6 +148,39 @@ def join_text_parts(
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
 
 
+def drop_empty_tool_calls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes assistant messages sent back with an empty `tool_calls` list (rule
+    empty-tool-calls), as an OpenAI SDK message object without calls carries it.
+
+    Rejected by: OpenAI "Invalid 'messages[2].tool_calls': empty array. Expected an array
+    with minimum length 1, but got an empty array instead." (home-assistant/core#118577);
+    Together "Input validation error" (mozilla-ai/any-llm#714, since 2026-01).
+
+    Before: assistant {content: "Done", tool_calls: []}
+    After:  assistant {content: "Done"}
+    Lossless: an empty list holds nothing.
+    """
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        extras = message.extras
+        if extras is EMPTY or message.role != "assistant" or not _empty_list(
+                extras.get("tool_calls")):
+            out.append(message)
+            continue
+        out.append(replace(message, extras=extras.without("tool_calls")))
+        changes.append(Change("drop_empty_tool_calls", "drop-empty-tool-calls",
+                              "dropped an empty tool_calls list from an assistant message "
+                              "(the target rejects an empty array)", f"messages[{i}]", True))
+    return (_with(draft, out), tuple(changes)) if changes else (draft, ())
+
+
+def _empty_list(value: object) -> bool:
+    return isinstance(value, tuple | list) and not value
+
+
 def _unwritten(protocol: str) -> frozenset[str]:
     """The extras keys `protocol`'s renderer never writes as message fields."""
     keys = foreign_extras(protocol) | STREAM_MARKERS | WIRE_MARKERS
