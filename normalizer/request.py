@@ -75,10 +75,10 @@ def split_request(body: Mapping[str, Any], protocol: str) -> RequestParts:
     """`body` (a request in `protocol`) -> its parts. Raises WireFormatError for a body that
     is not a request of the protocol."""
     tools, hosted = _declarations(body, protocol)
-    # `tools: null` declares nothing: an option like any other (kept for the same protocol).
+    # `tools: null` or `[]` declares nothing: an option like any other.
     options = {k: v for k, v in body.items()
                if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}
-               or (k == "tools" and v is None)}
+               or (k == "tools" and v in _NO_TOOLS)}
     model = body.get("model")
     return RequestParts(parse(body, protocol), tools, options,
                         model if isinstance(model, str) else None, tuple(hosted),
@@ -116,13 +116,11 @@ def normalize_parts(
     same = target == from_protocol
     options, hosted = dict(parts.options), parts.hosted
     changes: list[Change] = []
-    null_tools = "tools" in options and options["tools"] is None  # declares nothing
-    if null_tools:
-        del options["tools"]
+    no_tools = "tools" in options and options["tools"] in _NO_TOOLS  # declares nothing
+    nothing = options.pop("tools") if no_tools else None
     if not same:
-        if null_tools:
-            changes.append(Change("normalize_request", "drop-option", "dropped request "
-                                  "option 'tools': null, which declares nothing", "tools", True))
+        if no_tools:
+            changes.append(_no_tools_dropped(nothing, "it declares nothing"))
         options, dropped = convert(options, from_protocol, target)
         changes += dropped
         changes += [_hosted_dropped(d, target) for d in hosted]
@@ -148,8 +146,12 @@ def normalize_parts(
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # Gemini names the model in the URL
     _put_tools(out, parts, fixed, hosted, same)
-    if same and null_tools and "tools" not in out:
-        out["tools"] = None
+    if same and no_tools and "tools" not in out:
+        if nothing == [] and profile.enforces("empty-tools"):
+            changes.append(_no_tools_dropped(nothing, "the target rejects an empty array",
+                                             "drop-empty-tools"))
+        else:
+            out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
 
@@ -189,12 +191,22 @@ def _hosted_dropped(decl: Any, target: str) -> Change:
                   "tool", "tools", False)
 
 
+_NO_TOOLS = (None, [])
+
+
+def _no_tools_dropped(value: Any, why: str, code: str = "drop-option") -> Change:
+    """The change for a `tools` null or empty list left out (lossless: it held nothing)."""
+    spelled = "null" if value is None else "[]"
+    return Change("normalize_request", code, f"dropped request option 'tools': {spelled} "
+                  f"({why})", "tools", True)
+
+
 def _put_tools(out: dict[str, Any], parts: RequestParts, fixed: Normalized,
                hosted: tuple[Any, ...], same: bool) -> None:
     """Same protocol and declarations untouched: the body's own `tools`, verbatim (byte
     faithfulness: declarations are part of the prompt cache key). Otherwise the rendered
     function declarations, then the hosted ones."""
-    if same and fixed.tools == parts.tools and parts.declared is not None:
+    if same and fixed.tools == parts.tools and parts.declared not in _NO_TOOLS:
         out["tools"] = thaw(parts.declared)
     elif hosted:
         out["tools"] = [*out.get("tools", []), *thaw(hosted)]

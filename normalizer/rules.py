@@ -23,6 +23,7 @@ RULE_IDS: dict[str, str] = {
     "tool-call-id-too-long": "a tool call id longer than params.max_length",
     "tool-call-id-pattern": "a tool call id that does not match params.pattern",
     # tools
+    "empty-tools": "a `tools` list with no declaration in it",
     "tool-name-invalid": "a tool name (declared or called) not matching params.pattern / "
                          "params.max_length",
     "tool-name-too-long": "a tool name (declared or called) longer than params.max_length",

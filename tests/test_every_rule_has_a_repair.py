@@ -26,13 +26,21 @@ NO_REPAIR = {
 }
 
 
+# rule id: where normalize_request repairs it instead of a pass (the request's own fields,
+# which it writes itself; the rule cases below show the repair).
+BY_REQUEST = {
+    "empty-tools": "normalizer/request.py leaves an empty `tools` list out for a target "
+                   "that enforces the rule (normalize renders no empty list itself)",
+}
+
+
 def test_every_enforced_rule_has_a_repair_or_a_reason() -> None:
     fixed = {rule for step in STEPS.values() for rule in step.fixes}
     unfixed = {(rule.id, provider) for provider in PROVIDERS
                for rule in load_profile(provider).rules
-               if rule.enforced and rule.id not in fixed and rule.id not in NO_REPAIR}
+               if rule.enforced and rule.id not in fixed | set(NO_REPAIR) | set(BY_REQUEST)}
     assert unfixed == set()
-    assert not fixed & set(NO_REPAIR)
+    assert not fixed & set(NO_REPAIR) and not fixed & set(BY_REQUEST)
 
 
 def _cases() -> list[Any]:

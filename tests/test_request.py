@@ -3,7 +3,7 @@ what comes back for the same protocol, and what is said when it crosses."""
 
 from __future__ import annotations
 
-from normalizer import load_profile, normalize_request
+from normalizer import check, load_profile, normalize_request
 
 
 def test_a_body_that_names_no_model_gets_one_said_or_none_for_a_stored_prompt() -> None:
@@ -37,3 +37,19 @@ def test_tools_null_comes_back_for_the_same_protocol_and_is_dropped_said_across(
     assert "tools" not in across.body
     dropped = [c for c in across.changes if c.where == "tools"]
     assert [(c.code, c.lossless) for c in dropped] == [("drop-option", True)]
+
+
+def test_an_empty_tools_list_is_left_out_where_it_is_refused_and_kept_elsewhere() -> None:
+    # DeepSeek: "Invalid 'tools': empty array. ..." (glowingjade/obsidian-smart-composer#398);
+    # before, the same-protocol path copied the empty list back as it came.
+    body = {"model": "deepseek-chat", "tools": [], "messages": [{"role": "user", "content": "hi"}]}
+    assert [v.rule for v in check(body, "deepseek")] == ["empty-tools"]
+    out = normalize_request(body, "openai_chat", "deepseek")
+    assert "tools" not in out.body and check(out.body, "deepseek") == ()
+    assert [(c.code, c.lossless) for c in out.changes] == [("drop-empty-tools", True)]
+    kept = normalize_request(body, "openai_chat", "openai")
+    assert kept.body == body and kept.changes == ()
+    across = normalize_request(body, "openai_chat", "anthropic")
+    assert "tools" not in across.body
+    assert [(c.code, c.lossless) for c in across.changes if c.where == "tools"] == [
+        ("drop-option", True)]

@@ -25,6 +25,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-name-invalid": ids.tool_name_invalid,
     "tool-name-too-long": ids.tool_name_too_long,
     "tool-choice-without-tools": messages.tool_choice_without_tools,
+    "empty-tools": messages.empty_tools,
     "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
     "unknown-tool-field": messages.unknown_tool_field,
     "empty-content": messages.empty_content,

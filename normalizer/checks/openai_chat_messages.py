@@ -94,6 +94,13 @@ def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:
     return Finding(location=location, fields={"index": index, "field": name, "param": dotted})
 
 
+def empty_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A `tools` field that is an empty list (a client that sends its tool list whatever
+    its length)."""
+    if isinstance(body, Mapping) and body.get("tools") == []:
+        yield Finding(location="tools", fields={})
+
+
 def tool_choice_without_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool_choice` present (params.exempt values aside, default "none") while `tools`
     is absent, null or empty."""
