@@ -144,7 +144,7 @@ def normalize_parts(
                       policy=policy, model=chosen, options=options)
     out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" or (chosen is None and not unnamed):
-        out.pop("model", None)  # Gemini names the model in the URL
+        out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
     if same and no_tools and "tools" not in out:
         if nothing == [] and profile.enforces("empty-tools"):
