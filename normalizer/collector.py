@@ -26,8 +26,10 @@ them either way. So that nothing the program made before the call is moved unexa
 young generations are collected when the first pause begins (at most a few thousand
 objects). Objects other threads make during the pause are moved too: a cycle among them
 waits for the next full collection. Nothing is moved while the program keeps objects frozen
-itself (`gc.get_freeze_count()`, as before a fork), since unfreezing would undo that;
-`normalizer.collector.PROMOTE = False` turns the move off.
+itself (`gc.get_freeze_count()`, as before a fork), since unfreezing would undo that; a
+freeze made in another thread between the two calls would be undone too, so a program that
+freezes while other threads normalize long histories sets
+`normalizer.collector.PROMOTE = False`, which turns the move off.
 """
 
 from __future__ import annotations
