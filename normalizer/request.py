@@ -150,6 +150,8 @@ def normalize_parts(
         if nothing == [] and profile.enforces("empty-tools"):
             changes.append(_no_tools_dropped(nothing, "the target rejects an empty array",
                                              "drop-empty-tools"))
+        elif nothing is None and target not in _NULL_TOOLS_TAKEN:
+            changes.append(_no_tools_dropped(nothing, "not seen accepted on this wire"))
         else:
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
@@ -192,6 +194,10 @@ def _hosted_dropped(decl: Any, target: str) -> Change:
 
 
 _NO_TOOLS = (None, [])
+# Where `tools: null` was seen accepted, so it goes back as sent: OpenAI Chat (crewAI's
+# recording, answered 200). Anthropic refuses it (run-llama/llama_index#17928, its text not
+# quoted); on the other wires it is left out, which loses nothing.
+_NULL_TOOLS_TAKEN = frozenset({"openai_chat"})
 
 
 def _no_tools_dropped(value: Any, why: str, code: str = "drop-option") -> Change:

@@ -53,3 +53,14 @@ def test_an_empty_tools_list_is_left_out_where_it_is_refused_and_kept_elsewhere(
     assert "tools" not in across.body
     assert [(c.code, c.lossless) for c in across.changes if c.where == "tools"] == [
         ("drop-option", True)]
+
+
+def test_tools_null_is_left_out_said_where_it_was_not_seen_accepted() -> None:
+    # Anthropic answers 400 to `tools: null` (run-llama/llama_index#17928, which sends the
+    # empty list instead); only OpenAI Chat was seen taking it.
+    body = {"model": "claude-haiku-4-5", "max_tokens": 10, "tools": None,
+            "messages": [{"role": "user", "content": "hi"}]}
+    out = normalize_request(body, "anthropic", "anthropic")
+    assert "tools" not in out.body
+    assert [(c.code, c.where, c.lossless) for c in out.changes] == [
+        ("drop-option", "tools", True)]
