@@ -58,3 +58,23 @@ def test_the_cited_text_stays() -> None:
     body = normalize_request(doc["request"], "openai_responses", "anthropic").body
     out = json.dumps(body, ensure_ascii=False)
     assert texts and all(json.dumps(t, ensure_ascii=False)[1:-1] in out for t in texts)
+
+
+def test_citations_on_a_text_only_turn_are_named_too() -> None:
+    # A turn of text blocks alone skipped the crossing pass, so their citations went
+    # unsaid (Mirascope's recorded web-search request: 3 citations on the answer's text,
+    # crossed to OpenAI with no change). The block's shape is Anthropic's char_location.
+    cited = {"type": "char_location", "cited_text": "hi", "document_index": 0,
+             "document_title": "Doc", "start_char_index": 0, "end_char_index": 2}
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": "What does the doc say?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "It says hi.",
+                                           "citations": [cited]}]},
+        {"role": "user", "content": "Thanks"}]}
+    for target in ("openai", "openai_responses", "gemini"):
+        out = normalize_request(body, "anthropic", target)
+        dropped = [c for c in out.changes if c.code == "citations-dropped"]
+        assert len(dropped) == 1 and "Doc" in dropped[0].what and not dropped[0].lossless
+        assert "It says hi." in json.dumps(out.body)
+    same = normalize_request(body, "anthropic", "anthropic")
+    assert same.body == body and same.changes == ()

@@ -16,6 +16,7 @@ from normalizer.crossing import (
     opaque_text,
 )
 from normalizer.model import (
+    EMPTY,
     Change,
     Media,
     Opaque,
@@ -78,8 +79,12 @@ def _all_native(parts: tuple[Part, ...]) -> bool:
     normalize went here)."""
     for part in parts:
         kind = type(part)
-        if kind is Text or kind is ToolCall or kind is Thinking:
+        if kind is ToolCall or kind is Thinking:
             continue
+        if kind is Text:
+            if part.extras is EMPTY or not _cites(part):  # type: ignore[union-attr]
+                continue
+            return False
         if kind is ToolResult and type(part.content) is str and part.value is None:  # type: ignore[union-attr]
             continue
         if not _native(part):
@@ -90,10 +95,17 @@ def _all_native(parts: tuple[Part, ...]) -> bool:
 def _native(part: Part) -> bool:
     """Parts every protocol has a form for, which `_cross` and `_move_media` keep as they
     are: text, calls, thinking, and a text-only result with no structured value."""
-    if isinstance(part, Text | ToolCall | Thinking):
+    if isinstance(part, Text):
+        return part.extras is EMPTY or not _cites(part)
+    if isinstance(part, ToolCall | Thinking):
         return True
     return isinstance(part, ToolResult) and isinstance(part.content, str) \
         and part.value is None
+
+
+def _cites(text: Text) -> bool:
+    """Whether a Text carries citations (of any protocol): `_citations` decides what stays."""
+    return any(key in text.extras for key in CITATION_KEYS)
 
 
 def _cross(part: Part, target: str, place: str, where: str,
