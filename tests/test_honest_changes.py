@@ -53,3 +53,21 @@ def test_nothing_disappears_without_a_lossy_change(history: History, source: str
     for mark, call_id in marks.items():
         named = mark in lossy or (call_id is not None and call_id in lossy)
         assert mark in sent or named, (mark, source, provider, result.changes)
+
+
+def test_a_participant_name_that_cannot_cross_is_named_in_a_lossy_change() -> None:
+    # Chat's `name` tells apart speakers of one role (openinference's recorded crewAI and
+    # LangChain bodies carry it); Anthropic, Gemini and Responses have no field for it, and
+    # their renderers left it out unsaid.
+    body = {"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "hi", "name": "ann"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": "and me?", "name": "bob"}]}
+    for target in ("anthropic", "gemini", "openai_responses"):
+        out = normalize_request(body, "openai_chat", target)
+        named = [c for c in out.changes if c.code == "participant-name-dropped"]
+        assert [("'ann'" in c.what, "'bob'" in c.what) for c in named] == [
+            (True, False), (False, True)], target
+        assert not any(c.lossless for c in named)
+    same = normalize_request(body, "openai_chat", "openai")
+    assert same.body == body and same.changes == ()

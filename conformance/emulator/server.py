@@ -219,9 +219,11 @@ class Handler(BaseHTTPRequestHandler):
                               body=body)
             reply = decide(endpoint, request, rid, self.server.checker)
         self.server.record(provider, reply.status)
-        self._send(endpoint, reply, rid)
+        # Logged before the answer goes out: a client that has it finds its line written
+        # (after, the next request's line could come first, or the server stop before it).
         if self.server.log is not None:
             self.server.log(f"{self.command} {url.path} -> {reply.status} {reply.rule or 'ok'}")
+        self._send(endpoint, reply, rid)
 
     def _read_body(self, endpoint: Endpoint, rid: str) -> bytes | Reply:
         """The request body, or the vendor-shaped refusal when it cannot or must not be read."""
@@ -291,10 +293,10 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.close_connection = True
         status, content_type, body = replay.answer(self.server.replays, rest)
-        self._write(status, content_type, body)
-        if self.server.log is not None:
+        if self.server.log is not None:  # before the answer, as above
             self.server.log(f"{self.command} /{replay.PREFIX}/{rest.split('?')[0]} -> {status} "
                             "replay")
+        self._write(status, content_type, body)
 
     def _send_unknown_provider(self, provider: str) -> None:
         served = ", ".join(sorted(self.server.endpoints)) or "none"

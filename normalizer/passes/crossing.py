@@ -19,6 +19,7 @@ from normalizer.model import (
     EMPTY,
     Change,
     Media,
+    Message,
     Opaque,
     Part,
     ResultPart,
@@ -30,6 +31,7 @@ from normalizer.model import (
 )
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.protocols import foreign_extras
 
 NAME = "cross_parts"
 
@@ -49,7 +51,10 @@ def cross_parts(draft: Draft, profile: Profile,
     target = profile.protocol
     changes: list[Change] = []
     messages = []
+    named = "name" in foreign_extras(target)
     for m, message in enumerate(draft.history.messages):
+        if named and message.extras is not EMPTY and message.extras.get("name"):
+            message = _unnamed(message, target, f"history[{m}]", changes)
         if _all_native(message.parts):  # the common case: no list, no tuple to compare
             messages.append(message)
             continue
@@ -71,6 +76,15 @@ def cross_parts(draft: Draft, profile: Profile,
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history), tuple(changes)
+
+
+def _unnamed(message: Message, target: str, where: str, changes: list[Change]) -> Message:
+    """A Chat message's participant `name` (which tells apart speakers of one role), for a
+    protocol with no field for it: the renderer would leave it out unsaid."""
+    changes.append(Change(NAME, "participant-name-dropped", f"the {message.role} message's "
+                          f"name {message.extras['name']!r} has no field in {target}; dropped",
+                          where, lossless=False))
+    return replace(message, extras=message.extras.without("name"))
 
 
 def _all_native(parts: tuple[Part, ...]) -> bool:
