@@ -136,6 +136,8 @@ def table() -> dict[str, dict[str, Cell]]:
         "citations (Responses `annotations`)": _same(
             ("openai_responses",), Cell("lossy", "dropped, each named in the change (text "
                                                  "kept)")),
+        "participant name (Chat message `name`)": _same(
+            ("openai_chat",), Cell("lossy", "dropped, named in the change")),
         "tool call, arguments string": _same(
             ("openai_chat", "openai_responses"),
             Cell("converted", "JSON object (bytes re-serialised)")),
