@@ -24,6 +24,8 @@ class ProtocolFacts:
     gives a meaning (fields with no neutral home): its renderer writes them back, and
     every other protocol's renderer leaves them out (`foreign_extras`). Any other key
     in extras (a vendor field no module names) is written back by every renderer.
+    `null_tools_taken`: a request's `tools: null` was seen accepted, so it goes back as
+    sent (elsewhere `normalize_request` leaves it out, which loses nothing).
     """
 
     name: str
@@ -31,6 +33,7 @@ class ProtocolFacts:
     error_format: str
     default_model: str
     own_extras: frozenset[str] = frozenset()
+    null_tools_taken: bool = False
 
 
 # The default models: `render` writes them when the caller names none, and the reference
@@ -57,10 +60,12 @@ FACTS: Final = MappingProxyType({
         # OpenAI's content-part `prompt_cache_breakpoint` both OpenAI protocols own
         # (pydantic-ai's recorded prompt-cache requests, Chat and Responses; in the Chat
         # API reference on text, image, file and audio parts: epam/ai-dial-sdk#432).
+        # `tools: null` answered 200 by OpenAI (crewAI's recording, openinference's cassette).
         ProtocolFacts("openai_chat", "openai", "openai", "gpt-4.1-mini", frozenset({
             "role", "name", "prefix", "function", "type", "cache_control", "detail",
             "refusal", "audio", "tool_calls", "reasoning_content", "reasoning",
-            "reasoning_details", "text", "image_url", "index", "prompt_cache_breakpoint"})),
+            "reasoning_details", "text", "image_url", "index", "prompt_cache_breakpoint"}),
+            null_tools_taken=True),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and `logprobs` (as the SDK dumps an output), a
         # reasoning item's `summary` parts and a function call's `namespace` (tool search:
@@ -70,7 +75,8 @@ FACTS: Final = MappingProxyType({
                                  "phase", "annotations", "summary", "detail", "logprobs",
                                  "namespace", "prompt_cache_breakpoint"})),
         # Block fields: `cache_control`, `citations`; a document block's `title`, `context`;
-        # an explicit `is_error: false` on a tool_result.
+        # an explicit `is_error: false` on a tool_result. `tools: null` is refused
+        # (run-llama/llama_index#17928, the answer's text not quoted).
         ProtocolFacts("anthropic", "anthropic", "anthropic", "claude-haiku-4-5",
                       frozenset({"cache_control", "citations", "title", "context", "is_error"})),
         # A content's `role`, a non-thought part's `thought_signature`, the other fields

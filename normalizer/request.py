@@ -27,6 +27,7 @@ from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
 from normalizer.profiles import Profile, load_profile
+from normalizer.protocols import FACTS
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
 from normalizer.wire import parse
@@ -118,9 +119,9 @@ def normalize_parts(
     changes: list[Change] = []
     no_tools = "tools" in options and options["tools"] in _NO_TOOLS  # declares nothing
     nothing = options.pop("tools") if no_tools else None
+    left_out = _tools_left_out(nothing, same, profile) if no_tools else None
     if not same:
-        if no_tools:
-            changes.append(_no_tools_dropped(nothing, "it declares nothing"))
+        changes += [left_out] if left_out else []
         options, dropped = convert(options, from_protocol, target)
         changes += dropped
         changes += [_hosted_dropped(d, target) for d in hosted]
@@ -147,11 +148,8 @@ def normalize_parts(
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
     if same and no_tools and "tools" not in out:
-        if nothing == [] and profile.enforces("empty-tools"):
-            changes.append(_no_tools_dropped(nothing, "the target rejects an empty array",
-                                             "drop-empty-tools"))
-        elif nothing is None and target not in _NULL_TOOLS_TAKEN:
-            changes.append(_no_tools_dropped(nothing, "not seen accepted on this wire"))
+        if left_out:
+            changes.append(left_out)
         else:
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
@@ -194,14 +192,21 @@ def _hosted_dropped(decl: Any, target: str) -> Change:
 
 
 _NO_TOOLS = (None, [])
-# Where `tools: null` was seen accepted, so it goes back as sent: OpenAI Chat (crewAI's
-# recording, answered 200). Anthropic refuses it (run-llama/llama_index#17928, its text not
-# quoted); on the other wires it is left out, which loses nothing.
-_NULL_TOOLS_TAKEN = frozenset({"openai_chat"})
 
 
-def _no_tools_dropped(value: Any, why: str, code: str = "drop-option") -> Change:
-    """The change for a `tools` null or empty list left out (lossless: it held nothing)."""
+def _tools_left_out(value: Any, same: bool, profile: Profile) -> Change | None:
+    """The change for a `tools` that declares nothing (null or []) when it is left out
+    (lossless: it held nothing): across protocols, and where the target refuses it. None
+    where it goes back as sent."""
+    code = "drop-option"
+    if not same:
+        why = "it declares nothing"
+    elif value == [] and profile.enforces("empty-tools"):
+        why, code = "the target rejects an empty array", "drop-empty-tools"
+    elif value is None and not FACTS[profile.protocol].null_tools_taken:
+        why = "not seen accepted on this wire"
+    else:
+        return None
     spelled = "null" if value is None else "[]"
     return Change("normalize_request", code, f"dropped request option 'tools': {spelled} "
                   f"({why})", "tools", True)
