@@ -11,13 +11,14 @@ modules' own writers.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from normalizer.model import FUNCTION_RESPONSE_PART, Media, Opaque, thaw
-from normalizer.protocols import PROTOCOLS
+from normalizer.protocols import FACTS, PROTOCOLS, foreign_extras
 
 Verdict = Literal["native", "converted", "lossy"]
 Place = Literal["message", "result"]
@@ -97,6 +98,114 @@ def citation_names(citations: Any) -> list[str]:
                       if hasattr(citation, "get") and citation.get(k)), None)
         names.append((found or json.dumps(thaw(citation), ensure_ascii=False))[:120])
     return names
+
+
+FieldKind = Literal["bookkeeping", "setting", "content"]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldFate:
+    """What becomes of an extras field a protocol owns when a history crosses to a protocol
+    that does not (the target's renderer never writes it: `protocols.foreign_extras`).
+    `bookkeeping`: nothing the target could use (the source wire's own ids, spellings and
+    signatures), left for the renderer to skip, no change; `setting`: how the vendor
+    processes the request, not what the model reads (cache hints, image detail), dropped
+    with a lossless change; `content`: something the model would read or the conversation
+    carries, dropped with a lossy change naming it. `what` is what the field is."""
+
+    kind: FieldKind
+    what: str
+
+
+# Every extras key any protocol owns (`ProtocolFacts.own_extras`; tests/test_crossing.py
+# checks that none is missing). Two are reported by changes of their own and counted here
+# only where those do not reach: a Chat message's `name` (participant-name-dropped) and a
+# text's `citations`/`annotations` (citations-dropped).
+FOREIGN_FIELDS: Final[dict[str, FieldFate]] = {
+    "role": FieldFate("bookkeeping", "the role as the source wire spells it (Chat and "
+                                     "Responses `developer`, a Gemini content's role); the "
+                                     "message's role is kept"),
+    "type": FieldFate("bookkeeping", "a part's or item's `type` as the source wire spells "
+                                     "it; the part's kind is kept"),
+    "name": FieldFate("bookkeeping", "a Chat tool message's `name`: the function answered, "
+                                     "which the target reads off the call"),
+    "id": FieldFate("bookkeeping", "a Responses item id (`fc_…`, `rs_…`); the target's "
+                                   "calls carry their own call ids"),
+    "status": FieldFate("bookkeeping", "a Responses item's status (`completed`)"),
+    "item": FieldFate("bookkeeping", "the fields of the Responses message item a text came "
+                                     "in (id, status, type)"),
+    "instructions": FieldFate("bookkeeping", "that a system message came from Responses "
+                                             "`instructions`; the system text is kept"),
+    "summary": FieldFate("bookkeeping", "a Responses reasoning item's summary parts, whose "
+                                        "text the thinking part holds (the thinking passes "
+                                        "report what becomes of it)"),
+    "logprobs": FieldFate("bookkeeping", "an output's log probabilities, as the SDK dumps "
+                                         "an output; the model does not read them"),
+    "index": FieldFate("bookkeeping", "a streamed Chat call's position"),
+    "tool_calls": FieldFate("bookkeeping", "a Chat message's empty `tool_calls` list"),
+    "reasoning_content": FieldFate("bookkeeping", "a Chat message's `reasoning_content: "
+                                                  "null` (a string is a thinking part)"),
+    "text": FieldFate("bookkeeping", "a Chat content part's other kind's field, unset "
+                                     "(`text: null` on an image part)"),
+    "image_url": FieldFate("bookkeeping", "a Chat content part's other kind's field, unset "
+                                          "(`image_url: null` on a text part)"),
+    "is_error": FieldFate("bookkeeping", "an explicit Anthropic `is_error: false` (true is "
+                                         "the result's error flag, kept)"),
+    "thought_signature": FieldFate("bookkeeping", "a Gemini thought signature, which only "
+                                                  "Gemini can check"),
+    "cache_control": FieldFate("setting", "a prompt-cache breakpoint"),
+    "prompt_cache_breakpoint": FieldFate("setting", "a prompt-cache breakpoint"),
+    "detail": FieldFate("setting", "the resolution an image is read at"),
+    "mediaResolution": FieldFate("setting", "the resolution a media part is read at"),
+    "citations": FieldFate("setting", "whether answers may cite a document (on a text: "
+                                      "its citations, reported by citations-dropped)"),
+    "refusal": FieldFate("content", "an assistant message's refusal text"),
+    "audio": FieldFate("content", "a reference to an earlier audio answer"),
+    "prefix": FieldFate("content", "Mistral's flag: the model continues this assistant "
+                                   "message"),
+    "reasoning": FieldFate("content", "reasoning the vendor returned beside the message "
+                                      "(OpenRouter, vLLM, GPUStack)"),
+    "reasoning_details": FieldFate("content", "OpenRouter's reasoning details (text, "
+                                              "summaries, encrypted reasoning)"),
+    "annotations": FieldFate("content", "citations (a text's are reported by "
+                                        "citations-dropped)"),
+    "phase": FieldFate("content", "whether an assistant message was commentary or the "
+                                  "final answer"),
+    "namespace": FieldFate("content", "the namespace of a tool-search call"),
+    "title": FieldFate("content", "a document's title"),
+    "context": FieldFate("content", "a document's context"),
+    "videoMetadata": FieldFate("content", "the clip and frame rate of a video"),
+    "function": FieldFate("content", "fields of a Chat call's `function` beside its name "
+                                     "and arguments"),
+    "function_call": FieldFate("content", "fields of a Gemini functionCall beside its id, "
+                                          "name and arguments"),
+    "function_response": FieldFate("content", "fields of a Gemini functionResponse beside "
+                                              "its id, name and response"),
+    "response": FieldFate("content", "a Gemini functionResponse's response object"),
+    "partMetadata": FieldFate("content", "a Gemini part's metadata"),
+}
+
+
+_UNKNOWN = FieldFate("content", "a field no table names")
+
+
+def field_fate(key: str) -> FieldFate:
+    """What becomes of extras field `key` where its protocol's renderer is not the one."""
+    return FOREIGN_FIELDS.get(key, _UNKNOWN)
+
+
+@functools.lru_cache(maxsize=8)
+def reported_fields(protocol: str) -> frozenset[str]:
+    """The extras keys other protocols own whose drop for `protocol` is reported (settings
+    and content): the crossing pass takes them off and names them in a change."""
+    return frozenset(key for key in foreign_extras(protocol)
+                     if field_fate(key).kind != "bookkeeping")
+
+
+def field_value(value: Any) -> str:
+    """A dropped field's value as the change names it: short JSON."""
+    text = json.dumps(thaw(value), ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,4 +292,24 @@ def table_markdown() -> str:
     for label, row in table().items():
         cells = [row[p].verdict + (f": {row[p].how}" if row[p].how else "") for p in PROTOCOLS]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "## Fields one protocol owns", "",
+              "Fields with no neutral home ride in a part's or message's extras; the protocols "
+              "that own",
+              "one write it back, the others cannot (`FOREIGN_FIELDS`). Crossing to a protocol "
+              "that does",
+              "not own it: `bookkeeping` is left unwritten with no change (nothing the target "
+              "could use);",
+              "`setting` is dropped with a lossless change naming it (how the vendor processes "
+              "the",
+              "request, not what the model reads); `content` is dropped with a lossy change "
+              "naming it",
+              "(code `foreign-field-dropped`). Null, false and empty values are never reported.",
+              "", "| field | owned by | what it is | crossing elsewhere |",
+              "| --- | --- | --- | --- |"]
+    fates = {"bookkeeping": "not written, no change", "setting": "dropped, lossless change",
+             "content": "dropped, lossy change"}
+    order = {"content": 0, "setting": 1, "bookkeeping": 2}
+    for key, fate in sorted(FOREIGN_FIELDS.items(), key=lambda kv: (order[kv[1].kind], kv[0])):
+        owners = ", ".join(name for name, facts in FACTS.items() if key in facts.own_extras)
+        lines.append(f"| `{key}` | {owners} | {fate.what} | {fate.kind}: {fates[fate.kind]} |")
     return "\n".join(lines) + "\n"

@@ -6,18 +6,24 @@ every target, before the profile's passes, because it follows from the protocol 
 from __future__ import annotations
 
 import json
+from collections.abc import Sized
 from dataclasses import replace
+from typing import TypeVar
 
 from normalizer.crossing import (
     CITATION_KEYS,
     citation_names,
+    field_fate,
+    field_value,
     media_native,
     media_placeholder,
     opaque_text,
+    reported_fields,
 )
 from normalizer.model import (
     EMPTY,
     Change,
+    JsonMap,
     Media,
     Message,
     Opaque,
@@ -35,6 +41,10 @@ from normalizer.protocols import foreign_extras
 
 NAME = "cross_parts"
 
+# What carries extras: a message or a part (an Opaque part has none: `_without_fields`
+# hands it back as it is).
+_Extras = TypeVar("_Extras", bound="Message | Part")
+
 
 def cross_parts(draft: Draft, profile: Profile,
                 policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
@@ -42,7 +52,9 @@ def cross_parts(draft: Draft, profile: Profile,
     (-> text, lossy), a part only another protocol knows (dropped, lossy), media the target
     cannot carry where it stands (-> a placeholder, lossy; a plain-text document -> its text),
     a structured tool result for a protocol whose results are text (-> JSON text, lossless),
-    citations the target has no field for (dropped, each named in a lossy change).
+    citations the target has no field for (dropped, each named in a lossy change), and
+    fields another protocol owns that hold a setting or content (dropped, each named in a
+    change: lossless for settings such as cache hints; see `crossing.FOREIGN_FIELDS`).
 
     Before: [assistant(anthropic server_tool_use web_search)] for openai_chat
     After:  [assistant(text "[anthropic server_tool_use: {...}]")]
@@ -52,23 +64,29 @@ def cross_parts(draft: Draft, profile: Profile,
     changes: list[Change] = []
     messages = []
     named = "name" in foreign_extras(target)
+    reported = reported_fields(target)
     for m, message in enumerate(draft.history.messages):
-        if named and message.extras is not EMPTY and message.extras.get("name"):
-            message = _unnamed(message, target, f"history[{m}]", changes)
-        if _all_native(message.parts):  # the common case: no list, no tuple to compare
+        if message.extras is not EMPTY:
+            if named and message.extras.get("name"):
+                message = _unnamed(message, target, f"history[{m}]", changes)
+            if not reported.isdisjoint(message.extras):
+                message = _without_fields(message, f"the {message.role} message", target,
+                                          reported, f"history[{m}]", changes)
+        if _all_native(message.parts, reported):  # the common case: no list, no tuple
             messages.append(message)
             continue
         parts: list[Part] = []
         moved: list[Part] = []
         for j, part in enumerate(message.parts):
-            if _native(part):  # the common case, without building its place text
+            if _native(part, reported):  # the common case, without building its place text
                 parts.append(part)
                 continue
             where = f"history[{m}].parts[{j}]"
             if isinstance(part, ToolResult):
                 part, media = _move_media(part, target, where, changes)
-                moved.extend(media)
-            parts.extend(_cross(part, target, "message", where, changes))
+                moved.extend(_without_fields(p, _label(p), target, reported, f"{where}.content"
+                                             f"[{k}]", changes) for k, p in media)
+            parts.extend(_cross(part, target, "message", where, changes, reported))
         parts.extend(moved)
         messages.append(message if tuple(parts) == message.parts
                         else replace(message, parts=tuple(parts)))
@@ -87,34 +105,75 @@ def _unnamed(message: Message, target: str, where: str, changes: list[Change]) -
     return replace(message, extras=message.extras.without("name"))
 
 
-def _all_native(parts: tuple[Part, ...]) -> bool:
-    """`all(map(_native, parts))`, with the model's own types told apart by identity first:
-    this pass is the first to read every part of a history (8 ms of a 10,000-message
-    normalize went here)."""
+def _all_native(parts: tuple[Part, ...], reported: frozenset[str]) -> bool:
+    """`all(_native(p, reported) for p in parts)`, with the model's own types told apart by
+    identity first: this pass is the first to read every part of a history (8 ms of a
+    10,000-message normalize went here)."""
     for part in parts:
         kind = type(part)
-        if kind is ToolCall or kind is Thinking:
-            continue
-        if kind is Text:
-            if part.extras is EMPTY or not _cites(part):  # type: ignore[union-attr]
+        if kind is ToolCall or kind is Thinking or kind is Text or (
+                kind is ToolResult and type(part.content) is str  # type: ignore[union-attr]
+                and part.value is None):  # type: ignore[union-attr]
+            extras = part.extras  # type: ignore[union-attr]
+            if extras is EMPTY or (reported.isdisjoint(extras)
+                                   and (kind is not Text or not _cites(part))):  # type: ignore[arg-type]
                 continue
             return False
-        if kind is ToolResult and type(part.content) is str and part.value is None:  # type: ignore[union-attr]
-            continue
-        if not _native(part):
+        if not _native(part, reported):
             return False
     return True
 
 
-def _native(part: Part) -> bool:
+def _native(part: Part, reported: frozenset[str]) -> bool:
     """Parts every protocol has a form for, which `_cross` and `_move_media` keep as they
-    are: text, calls, thinking, and a text-only result with no structured value."""
+    are: text, calls, thinking, and a text-only result with no structured value, none of
+    them holding a field another protocol owns that is `reported` for the target."""
+    extras = getattr(part, "extras", EMPTY)
+    if extras is not EMPTY and not reported.isdisjoint(extras):
+        return False
     if isinstance(part, Text):
-        return part.extras is EMPTY or not _cites(part)
+        return extras is EMPTY or not _cites(part)
     if isinstance(part, ToolCall | Thinking):
         return True
     return isinstance(part, ToolResult) and isinstance(part.content, str) \
         and part.value is None
+
+
+_LABELS = {Text: "a text part", ToolCall: "a tool call", ToolResult: "a tool result",
+           Thinking: "a thinking part"}
+
+
+def _label(part: Part) -> str:
+    if isinstance(part, Media):
+        return f"{'an' if part.kind[:1] in 'aeiou' else 'a'} {part.kind} part"
+    return _LABELS.get(type(part), "a part")
+
+
+def _holds(value: object) -> bool:
+    """Whether a field's value says anything: not null, false, "" or empty."""
+    if value is None or value is False or value == "":
+        return False
+    return not (isinstance(value, Sized) and not isinstance(value, str) and len(value) == 0)
+
+
+def _without_fields(item: _Extras, label: str, target: str, reported: frozenset[str],
+                    where: str, changes: list[Change]) -> _Extras:
+    """`item` (a message or a part) without the fields another protocol owns that hold a
+    setting or content the target has no field for: its renderer would leave them out
+    unsaid. One change names them all; lossless when each is a setting. A text's citations
+    are left to `_citations`, which names each one."""
+    extras: JsonMap = getattr(item, "extras", EMPTY)
+    if extras is EMPTY:
+        return item
+    skip = CITATION_KEYS if isinstance(item, Text) else ()
+    keys = [k for k, v in extras.items() if k in reported and k not in skip and _holds(v)]
+    if not keys:
+        return item
+    named = "; ".join(f"{k} {field_value(extras[k])} ({field_fate(k).what})" for k in keys)
+    lossless = all(field_fate(k).kind == "setting" for k in keys)
+    changes.append(Change(NAME, "foreign-field-dropped", f"{label}: {len(keys)} field(s) "
+                          f"with no form in {target} dropped: {named}", where, lossless))
+    return replace(item, extras=extras.without(*keys))  # type: ignore[arg-type]
 
 
 def _cites(text: Text) -> bool:
@@ -122,8 +181,9 @@ def _cites(text: Text) -> bool:
     return any(key in text.extras for key in CITATION_KEYS)
 
 
-def _cross(part: Part, target: str, place: str, where: str,
-           changes: list[Change]) -> list[Part]:
+def _cross(part: Part, target: str, place: str, where: str, changes: list[Change],
+           reported: frozenset[str]) -> list[Part]:
+    part = _without_fields(part, _label(part), target, reported, where, changes)
     if isinstance(part, Opaque) and part.protocol != target:
         if part.hosted or part.slot == "message":
             changes.append(Change(NAME, "hosted-activity-as-text", f"{part.protocol} "
@@ -136,7 +196,7 @@ def _cross(part: Part, target: str, place: str, where: str,
     if isinstance(part, Media) and not media_native(part, target, place):  # type: ignore[arg-type]
         return [_media_text(part, target, where, changes)]
     if isinstance(part, ToolResult):
-        return [_result(part, target, where, changes)]
+        return [_result(part, target, where, changes, reported)]
     if isinstance(part, Text):
         return [_citations(part, target, where, changes)]
     return [part]
@@ -159,17 +219,17 @@ def _citations(text: Text, target: str, where: str, changes: list[Change]) -> Te
 
 
 def _move_media(result: ToolResult, target: str, where: str,
-                changes: list[Change]) -> tuple[ToolResult, list[Media]]:
+                changes: list[Change]) -> tuple[ToolResult, list[tuple[int, Media]]]:
     """Media a target carries in a turn but not inside a result (OpenAI Chat, Gemini) move
     out of the result, to the end of the same turn: the renderers write them there (Chat as
     a user message after the tool messages, Gemini as parts beside the responses)."""
     if isinstance(result.content, str):
         return result, []
-    movable = [p for p in result.content if isinstance(p, Media)
+    movable = [(k, p) for k, p in enumerate(result.content) if isinstance(p, Media)
                and not media_native(p, target, "result") and media_native(p, target, "message")]
     if not movable:
         return result, []
-    kept = tuple(p for p in result.content if not any(p is m for m in movable))
+    kept = tuple(p for p in result.content if not any(p is m for _, m in movable))
     if result.value is None and not any(isinstance(p, Text) and p.text for p in kept):
         # Never an empty result (which fill_empty_content would call "no output").
         kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
@@ -190,12 +250,14 @@ def _media_text(media: Media, target: str, where: str, changes: list[Change]) ->
     return Text(media_placeholder(media))
 
 
-def _result(result: ToolResult, target: str, where: str, changes: list[Change]) -> ToolResult:
+def _result(result: ToolResult, target: str, where: str, changes: list[Change],
+            reported: frozenset[str]) -> ToolResult:
     content = result.content
     if not isinstance(content, str):
         crossed: list[ResultPart] = []
         for k, part in enumerate(content):
-            for new in _cross(part, target, "result", f"{where}.content[{k}]", changes):
+            for new in _cross(part, target, "result", f"{where}.content[{k}]", changes,
+                              reported):
                 crossed.append(new)  # type: ignore[arg-type]
         content = tuple(crossed)
     if result.value is not None and target != "gemini" and not _has_text(content):
