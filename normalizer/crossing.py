@@ -286,7 +286,10 @@ def table_markdown() -> str:
              "Generated from `normalizer/crossing.py` (tests/test_crossing.py keeps it equal).",
              "Rows are part kinds, columns the target protocol. `native`: written as it is;",
              "`converted`: rewritten, information kept; `lossy`: the crossing pass reports a",
-             "lossy change naming what is lost.", "",
+             "lossy change naming what is lost. A column is the protocol: one vendor of it may",
+             "still lack a form the table calls native, and its profile then says so (OpenAI",
+             "Chat has no `video_url` or `document_url` part: rule content-part-type-unknown,",
+             "whose repair sends a placeholder naming the video or document).", "",
              "| part | " + " | ".join(PROTOCOLS) + " |",
              "| --- |" + " --- |" * len(PROTOCOLS)]
     for label, row in table().items():

@@ -10,10 +10,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from normalizer.model import Media, MediaKind
+from normalizer.model import URL_IN_FILE_DATA, Media, MediaKind
 
 # The extras key of a Gemini signature on a part that is not a thought.
 GEMINI_SIGNATURE = "thought_signature"
+
+
+def chat_part_type(media: Media) -> str | None:
+    """The `type` of the Chat Completions content part `media` is written as (by
+    normalizer/wire/_media.py's `chat_wire`, which reads it here), whether or not its fields
+    give it a form there; None for a kind Chat has no part for. Documents by URL go as
+    Mistral's `document_url` unless they came in a Chat `file_data`."""
+    if media.kind in ("document", "file"):
+        by_url = media.url is not None and media.extras.get(URL_IN_FILE_DATA) != "openai_chat"
+        return "document_url" if by_url else "file"
+    return _CHAT_TYPES.get(media.kind)
+
+
+_CHAT_TYPES = {"image": "image_url", "video": "video_url", "audio": "input_audio"}
 
 
 def kind_of(media_type: str | None, default: MediaKind) -> MediaKind:

@@ -51,6 +51,7 @@ from normalizer.passes.pairing import (
     dedupe_tool_call_ids,
     drop_orphan_tool_results,
 )
+from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
@@ -102,13 +103,15 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
     "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
+    "replace_unknown_part_types": Step(replace_unknown_part_types,
+                                       ("content-part-type-unknown",), local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block"), local=True),
     "fill_empty_content": Step(fill_empty_content,
                                ("empty-content", "empty-text-block", "whitespace-text-block"),
                                ("drop_empty_text_blocks", "place_system_messages",
-                                "drop_empty_tool_calls"),
+                                "drop_empty_tool_calls", "replace_unknown_part_types"),
                                local=True),
     # Two calls sharing an id make their two results duplicates too: renaming the second call
     # and its result repairs both without dropping anything (OpenAI rejects the results).

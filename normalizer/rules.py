@@ -85,6 +85,8 @@ RULE_IDS: dict[str, str] = {
     "content-type-unsupported": "a content part of a kind (audio, file, image) the model or "
                                 "that message role does not take",
     "content-part-type-missing": "a content part without its `type`",
+    "content-part-type-unknown": "a content part of a type the vendor's API does not have "
+                                 "(params.allowed)",
     "file-part-nested": "a `file` content part in OpenAI's nested shape ({type: file, "
                         "file: {...}}) where the vendor takes inline documents as "
                         "document_url",

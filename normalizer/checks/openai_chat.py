@@ -42,5 +42,6 @@ DETECTORS: dict[str, Detector] = {
     "unknown-tool-call-field": fields.unknown_tool_call_field,
     "assistant-content-not-string": fields.content_not_string,
     "file-part-nested": fields.file_part_nested,
+    "content-part-type-unknown": fields.content_part_type_unknown,
     "system-message-placement": messages.system_message_placement,
 }

@@ -124,3 +124,22 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
                     and isinstance(part.get("file"), Mapping):
                 yield Finding(location=f"messages[{i}].content[{j}]",
                               fields={"index": i, "part": j, "role": now})
+
+
+def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Content parts whose `type` is not in params.allowed (the part types the vendor's API
+    has: another vendor's block replayed, or an OpenAI-compatible extension such as
+    `video_url`). Parts with no string type are another rule's (content-part-type-missing)."""
+    allowed = frozenset(param(rule.params, "allowed", ()))
+    msgs = entries(body)
+    for i, now in enumerate(roles(body)):
+        msg = msgs[i]
+        content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
+        if type(content) is not list and (
+                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
+            continue
+        for j, part in enumerate(content):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(kind, str) and kind not in allowed:
+                yield Finding(location=f"messages[{i}].content[{j}].type",
+                              fields={"index": i, "part": j, "role": now, "type": kind})

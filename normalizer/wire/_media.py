@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from normalizer.media import kind_of
+from normalizer.media import chat_part_type, kind_of
 from normalizer.model import URL_IN_FILE_DATA, Media, freeze, thaw
 from normalizer.wire._extras import written
 
@@ -96,21 +96,22 @@ def chat_wire(media: Media) -> Wire | None:
     """Media -> a Chat Completions content part, or None where Chat has no form for it."""
     extras = written(media.extras, "openai_chat", ("type", "detail"))
     url = _to_url(media)
-    if media.kind == "image" and url is not None:
+    kind = chat_part_type(media)
+    if kind == "image_url" and url is not None:
         inner = {"url": url, **({"detail": thaw(media.extras["detail"])}
                                 if "detail" in media.extras else {})}
         return {"type": "image_url", "image_url": inner, **extras}
-    if media.kind == "video" and url is not None:
+    if kind == "video_url" and url is not None:
         return {"type": "video_url", "video_url": {"url": url}, **extras}
-    if media.kind == "audio" and media.data is not None and media.media_type:
+    if kind == "input_audio" and media.data is not None and media.media_type:
         fmt = media.media_type.removeprefix("audio/")
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
                 **extras}
-    if media.kind not in ("document", "file"):
-        return None
-    if media.url is not None and media.extras.get(URL_IN_FILE_DATA) != "openai_chat":
+    if kind == "document_url":
         name = {} if media.filename is None else {"document_name": media.filename}
         return {"type": "document_url", "document_url": media.url, **name, **extras}
+    if kind != "file":
+        return None
     inner = _file_fields(media, "file_data", None, "openai_chat")
     return None if inner is None else {"type": "file", "file": inner, **extras}
 

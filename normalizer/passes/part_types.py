@@ -1,0 +1,130 @@
+"""Content parts of a type the vendor's API does not have (rule content-part-type-unknown)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import chain
+from operator import attrgetter
+
+from normalizer.crossing import media_placeholder, opaque_text
+from normalizer.media import chat_part_type
+from normalizer.model import Change, Media, Message, Opaque, Part, Text, ToolResult, part_types
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+NAME = "replace_unknown_part_types"
+RULE = "content-part-type-unknown"
+# Reasoning blocks another vendor wrote, replayed as content: dropped, as foreign thinking is
+# by default (their text was never the conversation's), not turned into visible text.
+_REASONING = frozenset({"thinking", "redacted_thinking", "reasoning"})
+
+
+def _chat_type(part: object) -> str | None:
+    """The `type` the Chat renderer writes for `part`, where it is a content part whose type
+    can be one the vendor lacks: media, and parts kept verbatim from a Chat body."""
+    if isinstance(part, Media):
+        return chat_part_type(part)
+    if isinstance(part, Opaque) and part.protocol == "openai_chat" and part.slot == "part":
+        kind = part.data.get("type")
+        return kind if isinstance(kind, str) else None
+    return None
+
+
+def _may_hold_other_types(messages: tuple[Message, ...]) -> bool:
+    """Whether any part could be written with a type of its own: media, a part kept
+    verbatim, or a tool result with parts (most histories hold none: told with C loops)."""
+    kinds = part_types(messages)
+    if Media in kinds or Opaque in kinds:
+        return True
+    if ToolResult not in kinds:
+        return False
+    parts = chain.from_iterable(map(_PARTS, messages))
+    return any(type(p) is ToolResult and type(p.content) is not str  # type: ignore[union-attr]
+               for p in parts)
+
+
+_PARTS = attrgetter("parts")
+
+
+def _unknown(part: Part, known: frozenset[str]) -> bool:
+    """Whether `part`, or a part of it (a tool result's), has a type not in `known`."""
+    if isinstance(part, ToolResult):
+        return not isinstance(part.content, str) and any(
+            _unknown(p, known) for p in part.content)
+    kind = _chat_type(part)
+    return kind is not None and kind not in known
+
+
+def replace_unknown_part_types(draft: Draft, profile: Profile,
+                               policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes content parts whose type the target's Chat Completions API does not have (rule
+    content-part-type-unknown, params.allowed): a video (`video_url`, which OpenRouter and
+    Qwen hosts take) or a document by URL (Mistral's `document_url`) becomes a text
+    placeholder naming it; another vendor's block kept verbatim in a Chat body (an Anthropic
+    `tool_use` or `tool_result`, a Gemini `functionCall`) becomes text describing it; a
+    replayed reasoning block (`thinking`) is dropped. All lossy, each named.
+
+    Rejected by: OpenAI "Invalid value: 'thinking'. Supported values are: 'text',
+    'image_url', 'input_audio', 'refusal', 'audio', and 'file'." (its profile).
+
+    Before: [user(text, Media(video, url=…/clip.mp4))]
+    After:  [user(text, Text("[video not carried to this provider: …/clip.mp4]"))]
+    """
+    del policy
+    allowed = profile.param(RULE, "allowed")
+    if allowed is None or profile.protocol != "openai_chat":
+        return draft, ()
+    messages = draft.history.messages
+    if not _may_hold_other_types(messages):
+        return draft, ()
+    known = frozenset(allowed)
+    changes: list[Change] = []
+    out: list[Message] = []
+    for m, message in enumerate(messages):
+        if not any(_unknown(p, known) for p in message.parts):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for j, part in enumerate(message.parts):
+            where = f"history[{m}].parts[{j}]"
+            if isinstance(part, ToolResult) and not isinstance(part.content, str):
+                content = _replaced(part.content, known, where + ".content", changes)
+                parts.append(part if content is None else replace(part, content=content))
+            else:
+                swapped = _replaced((part,), known, where, changes, single=True)
+                parts.extend((part,) if swapped is None else swapped)
+        out.append(message.with_parts(tuple(parts)))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _replaced(parts: tuple[Part, ...], known: frozenset[str], where: str,
+              changes: list[Change], single: bool = False) -> tuple[Part, ...] | None:
+    """`parts` with each part of an unknown type replaced (or dropped), or None when none
+    is; `where` names the part itself when `single`, else the tuple holding them."""
+    out: list[Part] = []
+    found = False
+    for k, part in enumerate(parts):
+        kind = _chat_type(part)
+        if kind is None or kind in known:
+            out.append(part)
+            continue
+        found = True
+        place = where if single else f"{where}[{k}]"
+        if isinstance(part, Media):
+            out.append(Text(media_placeholder(part)))
+            what = f"a {part.kind} part ({kind}) the provider's API has no type for; a text " \
+                   "placeholder names it"
+            code = "unknown-part-type-as-text"
+        elif isinstance(part, Opaque) and part.kind in _REASONING:
+            what = f"a replayed {kind} block the provider's API has no type for; dropped"
+            code = "unknown-part-type-dropped"
+        else:
+            assert isinstance(part, Opaque)
+            out.append(Text(opaque_text(part)))
+            what = f"a {kind} part the provider's API has no type for; sent as text " \
+                   "describing it"
+            code = "unknown-part-type-as-text"
+        changes.append(Change(NAME, code, what, place, lossless=False))
+    return tuple(out) if found else None

@@ -1,0 +1,116 @@
+"""replace_unknown_part_types (rule content-part-type-unknown): content parts whose type the
+target's Chat Completions API does not have never reach it; each is named in a lossy change,
+and a provider without the rule gets them as sent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from normalizer import check, normalize_request, parse
+from normalizer.media import chat_part_type
+from normalizer.model import Media
+from normalizer.wire._media import chat_wire
+
+# The conversation ksenxx/kiss_ai's test replays to OpenAI after a switch from Claude
+# (evidence/openai/thinking-block-in-content-rejected-gpt-5-5-2026-07.yaml).
+HANDOFF: dict[str, Any] = {"model": "gpt-4.1-mini", "messages": [
+    {"role": "user", "content": "Use the add tool to compute 2 + 3, then report the sum."},
+    {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "The user wants 2 + 3. I should call the add tool.",
+         "signature": "sig-abc123"},
+        {"type": "text", "text": "Let me add those numbers."},
+        {"type": "tool_use", "id": "toolu_01", "name": "add", "input": {"a": 2, "b": 3}}]},
+    {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "toolu_01", "content": "5"}]}]}
+
+
+def _codes(out: Any) -> list[tuple[str, str]]:
+    return [(c.code, c.where) for c in out.changes if c.pass_name == "replace_unknown_part_types"]
+
+
+def test_the_handoff_body_reaches_openai_with_every_foreign_block_named() -> None:
+    assert [v.rule for v in check(HANDOFF, "openai")][:1] == ["content-part-type-unknown"]
+    out = normalize_request(HANDOFF, "openai_chat", "openai")
+    assert check(out.body, "openai") == ()
+    assert _codes(out) == [("unknown-part-type-dropped", "history[1].parts[0]"),
+                           ("unknown-part-type-as-text", "history[1].parts[2]"),
+                           ("unknown-part-type-as-text", "history[2].parts[0]")]
+    assert all(not c.lossless for c in out.changes if c.code.startswith("unknown-part-type"))
+    sent = json.dumps(out.body)
+    # The call and its result reach the model as text; the replayed reasoning does not.
+    assert "toolu_01" in sent and '\\"content\\": \\"5\\"' in sent
+    assert "I should call the add tool" not in sent
+
+
+@pytest.mark.parametrize("provider", ["openrouter", "mistral", "groq", "vllm"])
+def test_providers_without_the_rule_get_the_parts_as_sent(provider: str) -> None:
+    video = {"model": "m", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What happens here?"},
+        {"type": "video_url", "video_url": {"url": "https://example.com/clip.mp4"}}]}]}
+    out = normalize_request(video, "openai_chat", provider)
+    assert not _codes(out)
+    assert out.body["messages"][0]["content"][1]["type"] == "video_url"
+
+
+def test_a_gemini_video_crossing_to_openai_becomes_a_placeholder() -> None:
+    # Chat's form for a video is OpenRouter's video_url, which OpenAI does not have.
+    body = {"contents": [{"role": "user", "parts": [
+        {"text": "What happens here?"},
+        {"fileData": {"mimeType": "video/mp4", "fileUri": "https://example.com/clip.mp4"}}]}]}
+    out = normalize_request(body, "gemini", "openai")
+    assert _codes(out) == [("unknown-part-type-as-text", "history[0].parts[1]")]
+    assert check(out.body, "openai") == ()
+    assert "https://example.com/clip.mp4" in json.dumps(out.body)
+    # OpenRouter takes video_url: the video goes as a video.
+    routed = normalize_request(body, "gemini", "openrouter")
+    assert routed.body["messages"][0]["content"][1]["type"] == "video_url"
+
+
+def test_a_result_part_of_another_type_is_named_inside_the_result() -> None:
+    body = {"model": "gpt-4.1-mini", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": [
+            {"type": "text", "text": "18C"},
+            {"type": "search_result", "source": "https://example.com", "title": "Forecast"}]}]}
+    out = normalize_request(body, "openai_chat", "openai")
+    assert _codes(out) == [("unknown-part-type-as-text", "history[2].parts[0].content[1]")]
+    assert check(out.body, "openai") == ()
+    assert "Forecast" in json.dumps(out.body)
+
+
+def test_a_message_left_empty_is_dropped_and_said() -> None:
+    body = {"model": "gpt-4.1-mini", "messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "greet"}]},
+        {"role": "user", "content": "Hello?"}]}
+    out = normalize_request(body, "openai_chat", "openai")
+    codes = [c.code for c in out.changes]
+    assert codes == ["unknown-part-type-dropped", "drop-empty-message"]
+    assert check(out.body, "openai") == ()
+
+
+@pytest.mark.parametrize("media", [
+    Media("image", url="https://example.com/a.png"),
+    Media("image", "image/png", data="iVBORw0KGgo="),
+    Media("video", url="https://example.com/a.mp4"),
+    Media("audio", "audio/wav", data="UklGRg=="),
+    Media("document", url="https://example.com/a.pdf"),
+    Media("document", "application/pdf", data="JVBERi0="),
+    Media("document", file_id="file-1"),
+    Media("file", "text/csv", data="YSxi"),
+])
+def test_chat_part_type_is_the_type_the_renderer_writes(media: Media) -> None:
+    written = chat_wire(media)
+    assert written is not None and written["type"] == chat_part_type(media)
+
+
+def test_parse_reads_what_the_pass_reads() -> None:
+    history = parse(HANDOFF, "openai_chat")
+    kinds = [type(p).__name__ for p in history.messages[1].parts]
+    assert kinds == ["Opaque", "Text", "Opaque"]
