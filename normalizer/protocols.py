@@ -138,6 +138,18 @@ RESPONSES_HOSTED: Final = frozenset({
     "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
     "apply_patch_call_output"})
 
+def output_answers(item: Mapping[str, Any]) -> str | None:
+    """The call id a Responses `function_call_output` may answer on an item other than a
+    `function_call`: a `tool_search_call` the client executes (`execution: client`), whose
+    output OpenAI took as a function_call_output (gpt-5.6, pydantic-ai's recorded tool-search
+    portability request: evidence/openai_responses/client-tool-search-output-accepted-gpt-5-6-
+    2026.yaml). None for any other item (a hosted call's outputs are items of their own)."""
+    if item.get("type") == "tool_search_call" and item.get("execution") == "client":
+        call_id = item.get("call_id")
+        return call_id if isinstance(call_id, str) else None
+    return None
+
+
 # Gemini parts of server-side tool activity (code execution, and the built-in tools' calls
 # and responses), in both spellings: kept verbatim as Opaque(hosted=True) parts by the wire
 # parser and the stream assembler alike.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
+from normalizer import check, normalize_request
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.normalize import schedule
 from normalizer.passes import Draft, Policy
@@ -267,3 +268,29 @@ def test_id_less_result_moves_home_only_before_the_next_call_turn() -> None:
     assert roles(out) == ["assistant", "tool", "user"] and len(changes) == 1
     later = draft(calls(None), user("wedge"), calls("b"), results(None, name="f"))
     assert move_results_next_to_calls(later, PROFILE, POLICY) == (later, ())
+
+
+def _tool_search(execution: str) -> dict[str, object]:
+    # pydantic-ai's recorded tool-search portability request, answered 200 by gpt-5.6
+    # (evidence/openai_responses/client-tool-search-output-accepted-gpt-5-6-2026.yaml).
+    return {"model": "gpt-5.6", "tools": [{"type": "tool_search"}], "input": [
+        {"role": "user", "content": "Find the exchange-rate tool."},
+        {"type": "tool_search_call", "call_id": "search_call_1", "execution": execution,
+         "status": "completed", "arguments": {"queries": ["exchange rate"]}},
+        {"type": "function_call_output", "call_id": "search_call_1",
+         "output": "Found one matching tool."},
+        {"role": "user", "content": "Acknowledge the tool without calling it."}]}
+
+
+def test_the_output_of_a_client_tool_search_is_not_an_orphan() -> None:
+    body = _tool_search("client")
+    assert check(body, "openai_responses") == ()
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.changes == () and out.body["input"] == body["input"]
+
+
+def test_an_output_for_a_server_side_search_is_still_an_orphan() -> None:
+    body = _tool_search("server")
+    assert [v.rule for v in check(body, "openai_responses")] == ["orphan-tool-result"]
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert [c.code for c in out.changes] == ["orphan-tool-result-to-text"]

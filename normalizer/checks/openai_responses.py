@@ -16,7 +16,7 @@ from normalizer.check import Detector, Finding
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
-from normalizer.protocols import answers_reasoning
+from normalizer.protocols import answers_reasoning, output_answers
 
 
 def assistant_content_type(body: Mapping[str, Any], rule: Rule,
@@ -97,10 +97,10 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
     if body.get("previous_response_id") or body.get("conversation"):
         return  # the calls may live in the stored response; not checkable offline
     called: set[str] = set()
-    for i, _, found, call_id in items(body):
+    for i, item, found, call_id in items(body):
         if call_id is None:
             continue
-        if found == "function_call":
+        if found == "function_call" or output_answers(item) is not None:
             called.add(call_id)
         elif found == "function_call_output" and call_id not in called:
             yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Part, Text, ToolCall, ToolResult
+from normalizer.model import Change, Message, Opaque, Part, Text, ToolCall, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import (
     Block,
@@ -25,6 +25,7 @@ from normalizer.passes._blocks import (
 )
 from normalizer.passes._known_ids import known_ids, remember_ids
 from normalizer.profiles import Profile
+from normalizer.protocols import output_answers
 
 
 def drop_orphan_tool_results(
@@ -48,7 +49,8 @@ def drop_orphan_tool_results(
     results keeps its text as a user message.
     """
     messages = draft.history.messages
-    orphans = set(pairing(messages).orphans())
+    orphans = {slot for slot in pairing(messages).orphans()
+               if not _answers_item(messages, slot)}
     if not orphans:
         return draft, ()
     changes: list[Change] = []
@@ -72,6 +74,19 @@ def drop_orphan_tool_results(
             out.extend(spill)
             spill = []
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _answers_item(messages: tuple[Message, ...], slot: Slot) -> bool:
+    """Whether the result at `slot`, which answers no call, answers an item kept verbatim in
+    the turn right before its tool run whose output the vendor takes as a tool result (a
+    Responses tool_search_call the client executes: `protocols.output_answers`)."""
+    m, p = slot
+    result = messages[m].parts[p]
+    while m > 0 and messages[m - 1].role == "tool":
+        m -= 1
+    return m > 0 and isinstance(result, ToolResult) and any(
+        isinstance(part, Opaque) and output_answers(part.data) == result.call_id
+        for part in messages[m - 1].parts)
 
 
 def _split(message: Message, m: int, orphans: set[Slot], policy: Policy,
