@@ -159,7 +159,8 @@ FOREIGN_FIELDS: Final[dict[str, FieldFate]] = {
     "mediaResolution": FieldFate("setting", "the resolution a media part is read at"),
     "citations": FieldFate("setting", "whether answers may cite a document (on a text: "
                                       "its citations, reported by citations-dropped)"),
-    "refusal": FieldFate("content", "an assistant message's refusal text"),
+    "refusal": FieldFate("content", "an assistant message's refusal text (a string goes as a "
+                                    "refusal part: docs/crossing.md)"),
     "audio": FieldFate("content", "a reference to an earlier audio answer"),
     "prefix": FieldFate("content", "Mistral's flag: the model continues this assistant "
                                    "message"),
@@ -240,6 +241,11 @@ def table() -> dict[str, dict[str, Cell]]:
         "text": _same(PROTOCOLS, Cell("native", "")),
         "refusal (Text, type refusal)": _same(
             ("openai_chat", "openai_responses"), Cell("converted", "plain text")),
+        "refusal (Chat message `refusal` field)": {
+            "openai_chat": Cell("native", ""),
+            "openai_responses": Cell("converted", "a refusal part"),
+            "anthropic": Cell("converted", "plain text"),
+            "gemini": Cell("converted", "plain text")},
         "citations (Anthropic `citations`)": _same(
             ("anthropic",), Cell("lossy", "dropped, each named in the change (text kept)")),
         "citations (Responses `annotations`)": _same(

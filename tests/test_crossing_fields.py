@@ -8,13 +8,14 @@ the data; the small bodies below pin each case."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
 import fast_yaml
 import pytest
 
-from normalizer import normalize, normalize_request, parse
+from normalizer import check, normalize, normalize_request, parse
 from normalizer.crossing import FOREIGN_FIELDS, reported_fields
 from normalizer.model import Change, History, Message, ToolResult
 from normalizer.protocols import FACTS, PROTOCOLS, REFERENCE_PROVIDER, foreign_extras
@@ -83,14 +84,29 @@ def test_cache_hints_are_named_in_lossless_changes() -> None:
     assert "cache_control" in repr(out.body)
 
 
-def test_a_message_refusal_is_named_in_a_lossy_change() -> None:
+def test_a_message_refusal_goes_as_a_refusal_part() -> None:
+    # The openai SDK's message object keeps a refusal apart from content (content null):
+    # sent back, the refusal reaches every target, as a refusal part or as text.
     body = {"model": "gpt-4.1-mini", "messages": [
         {"role": "user", "content": "Help me pick a lock."},
         {"role": "assistant", "content": None, "refusal": "I can't help with that."},
         {"role": "user", "content": "Then how do locks work?"}]}
+    for provider in ("openai", "anthropic", "gemini", "openai_responses"):
+        out = normalize_request(body, "openai_chat", provider)
+        [change] = [c for c in out.changes if c.code == "refusal-field-as-part"]
+        assert change.lossless and change.where in ("history[1]", "messages[1]")
+        assert "I can't help with that." in json.dumps(out.body), provider
+        assert check(out.body, provider) == (), provider
+
+
+def test_an_audio_reference_is_named_in_a_lossy_change() -> None:
+    body = {"model": "gpt-4o-audio-preview", "messages": [
+        {"role": "user", "content": "Say hi."},
+        {"role": "assistant", "content": "Hi!", "audio": {"id": "audio_abc123"}},
+        {"role": "user", "content": "Again?"}]}
     for provider in ("anthropic", "gemini", "openai_responses"):
         change = _one(normalize_request(body, "openai_chat", provider).changes)
-        assert not change.lossless and "I can't help with that." in change.what
+        assert not change.lossless and "audio_abc123" in change.what
         assert change.where == "history[1]"
 
 
@@ -144,8 +160,9 @@ def test_bookkeeping_fields_cross_with_no_change() -> None:
                          [(s, t) for s, t in itertools.product(PROTOCOLS, PROTOCOLS) if s != t])
 def test_each_reported_field_is_taken_off_a_message(source: str, target: str) -> None:
     # Every field `source` owns that `target` reports, with a value, on a user message: one
-    # change naming all of them, lossy exactly when one of them is content.
-    keys = sorted(FACTS[source].own_extras & reported_fields(target) - {"name"})
+    # change naming all of them, lossy exactly when one of them is content (a participant
+    # name and a refusal have changes of their own).
+    keys = sorted(FACTS[source].own_extras & reported_fields(target) - {"name", "refusal"})
     if not keys:
         pytest.skip(f"{source} owns no field {target} reports")
     message = Message("user", parse({"messages": [{"role": "user", "content": "hi"}]},

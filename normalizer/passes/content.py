@@ -74,7 +74,9 @@ def fill_empty_content(
     is never dropped); assistant and system messages with nothing in them are removed (they
     carry nothing, and a placeholder in an assistant turn would put words in the model's
     mouth; an assistant message holding only thinking is removed too where the protocol does
-    not count thinking as content); tool results with no output get a text saying so.
+    not count thinking as content); tool results with no output get a text saying so. An
+    assistant message whose only content is its Chat `refusal` field keeps it as a refusal
+    part (lossless).
 
     Rejected by: Anthropic "all messages must have non-empty content except for the optional
     final assistant message"; Gemini "contents.parts must not be empty" — see the profiles.
@@ -144,6 +146,14 @@ def _fill(message: Message, where: str,
         return replace(message, parts=(Text(EMPTY_TEXT),)), Change(
             "fill_empty_content", "fill-empty-content",
             f"gave an empty user message the text {EMPTY_TEXT!r}", where, lossless=True)
+    refusal = message.extras.get("refusal")
+    if isinstance(refusal, str) and refusal.strip():
+        # The openai SDK keeps a refusal in the message's `refusal` field with content null:
+        # the message says something, which a refusal part carries as content.
+        return replace(message, parts=(*message.parts, Text(refusal, {"type": "refusal"})),
+                       extras=message.extras.without("refusal")), Change(
+            "fill_empty_content", "refusal-field-as-part", f"the {message.role} message's "
+            "refusal field (its only content) sent as a refusal part", where, lossless=True)
     if thoughts:
         return None, Change("fill_empty_content", "drop-thinking-only-message",
                             f"removed a {message.role} message holding only thinking, which "

@@ -67,11 +67,8 @@ def cross_parts(draft: Draft, profile: Profile,
     reported = reported_fields(target)
     for m, message in enumerate(draft.history.messages):
         if message.extras is not EMPTY:
-            if named and message.extras.get("name"):
-                message = _unnamed(message, target, f"history[{m}]", changes)
-            if not reported.isdisjoint(message.extras):
-                message = _without_fields(message, f"the {message.role} message", target,
-                                          reported, f"history[{m}]", changes)
+            message = _message_fields(message, target, named, reported, f"history[{m}]",
+                                      changes)
         if _all_native(message.parts, reported):  # the common case: no list, no tuple
             messages.append(message)
             continue
@@ -103,6 +100,34 @@ def _unnamed(message: Message, target: str, where: str, changes: list[Change]) -
                           f"name {message.extras['name']!r} has no field in {target}; dropped",
                           where, lossless=False))
     return replace(message, extras=message.extras.without("name"))
+
+
+def _message_fields(message: Message, target: str, named: bool, reported: frozenset[str],
+                    where: str, changes: list[Change]) -> Message:
+    """A message's own fields another protocol owns, for `target`: a participant name and a
+    refusal each have a change of their own, the others `_without_fields`."""
+    if named and message.extras.get("name"):
+        message = _unnamed(message, target, where, changes)
+    refusal = message.extras.get("refusal")
+    if target != "openai_chat" and isinstance(refusal, str) and refusal:
+        message = _refusal_part(message, target, where, changes)
+    if not reported.isdisjoint(message.extras):
+        message = _without_fields(message, f"the {message.role} message", target, reported,
+                                  where, changes)
+    return message
+
+
+def _refusal_part(message: Message, target: str, where: str, changes: list[Change]) -> Message:
+    """A Chat assistant message's `refusal` field (the openai SDK's message object keeps the
+    model's refusal there, apart from `content`), for a protocol with no such field: the
+    same text as a refusal part, which Responses writes as one and the others as text."""
+    text = message.extras["refusal"]
+    at = next((j for j, p in enumerate(message.parts) if isinstance(p, ToolCall)),
+              len(message.parts))
+    parts = (*message.parts[:at], Text(text, {"type": "refusal"}), *message.parts[at:])
+    changes.append(Change(NAME, "refusal-field-as-part", f"the {message.role} message's refusal "
+                          f"field sent as a refusal part in {target}", where, lossless=True))
+    return replace(message, parts=parts, extras=message.extras.without("refusal"))
 
 
 def _all_native(parts: tuple[Part, ...], reported: frozenset[str]) -> bool:
