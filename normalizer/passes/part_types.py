@@ -88,43 +88,36 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
         for j, part in enumerate(message.parts):
             where = f"history[{m}].parts[{j}]"
             if isinstance(part, ToolResult) and not isinstance(part.content, str):
-                content = _replaced(part.content, known, where + ".content", changes)
-                parts.append(part if content is None else replace(part, content=content))
+                content: list[Part] = []
+                for k, inner in enumerate(part.content):
+                    content.extend(_swapped(inner, known, f"{where}.content[{k}]", changes))
+                parts.append(replace(part, content=tuple(content)))
             else:
-                swapped = _replaced((part,), known, where, changes, single=True)
-                parts.extend((part,) if swapped is None else swapped)
+                parts.extend(_swapped(part, known, where, changes))
         out.append(message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _replaced(parts: tuple[Part, ...], known: frozenset[str], where: str,
-              changes: list[Change], single: bool = False) -> tuple[Part, ...] | None:
-    """`parts` with each part of an unknown type replaced (or dropped), or None when none
-    is; `where` names the part itself when `single`, else the tuple holding them."""
-    out: list[Part] = []
-    found = False
-    for k, part in enumerate(parts):
-        kind = _chat_type(part)
-        if kind is None or kind in known:
-            out.append(part)
-            continue
-        found = True
-        place = where if single else f"{where}[{k}]"
-        if isinstance(part, Media):
-            out.append(Text(media_placeholder(part)))
-            what = f"a {part.kind} part ({kind}) the provider's API has no type for; a text " \
-                   "placeholder names it"
-            code = "unknown-part-type-as-text"
-        elif isinstance(part, Opaque) and part.kind in _REASONING:
-            what = f"a replayed {kind} block the provider's API has no type for; dropped"
-            code = "unknown-part-type-dropped"
-        else:
-            assert isinstance(part, Opaque)
-            out.append(Text(opaque_text(part)))
-            what = f"a {kind} part the provider's API has no type for; sent as text " \
-                   "describing it"
-            code = "unknown-part-type-as-text"
-        changes.append(Change(NAME, code, what, place, lossless=False))
-    return tuple(out) if found else None
+def _swapped(part: Part, known: frozenset[str], where: str,
+             changes: list[Change]) -> list[Part]:
+    """`part` as it is when the vendor has its type; else what stands in for it (nothing for
+    replayed reasoning), with the change that says so."""
+    kind = _chat_type(part)
+    if kind is None or kind in known:
+        return [part]
+    if isinstance(part, Media):
+        changes.append(Change(NAME, "unknown-part-type-as-text", f"a {part.kind} part ({kind}) "
+                              "the provider's API has no type for; a text placeholder names "
+                              "it", where, lossless=False))
+        return [Text(media_placeholder(part))]
+    assert isinstance(part, Opaque)  # `_chat_type` gives a type for media and these only
+    if part.kind in _REASONING:
+        changes.append(Change(NAME, "unknown-part-type-dropped", f"a replayed {kind} block the "
+                              "provider's API has no type for; dropped", where, lossless=False))
+        return []
+    changes.append(Change(NAME, "unknown-part-type-as-text", f"a {kind} part the provider's "
+                          "API has no type for; sent as text describing it", where,
+                          lossless=False))
+    return [Text(opaque_text(part))]
