@@ -138,6 +138,7 @@ RESPONSES_HOSTED: Final = frozenset({
     "local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
     "apply_patch_call_output"})
 
+
 def output_answers(item: Mapping[str, Any]) -> str | None:
     """The call id a Responses `function_call_output` may answer on an item other than a
     `function_call`: a `tool_search_call` the client executes (`execution: client`), whose
