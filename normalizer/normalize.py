@@ -104,7 +104,8 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 STEPS: dict[str, Step] = {
     "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
     "replace_unknown_part_types": Step(replace_unknown_part_types,
-                                       ("content-part-type-unknown",), local=True),
+                                       ("content-part-type-unknown", "content-type-unsupported"),
+                                       local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block"), local=True),

@@ -114,3 +114,26 @@ def test_parse_reads_what_the_pass_reads() -> None:
     history = parse(HANDOFF, "openai_chat")
     kinds = [type(p).__name__ for p in history.messages[1].parts]
     assert kinds == ["Opaque", "Text", "Opaque"]
+
+
+def _audio(model: str) -> dict[str, Any]:
+    return {"model": model, "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What is said in this clip?"},
+        {"type": "input_audio", "input_audio": {"data": "SUQzBAAAAAAA", "format": "mp3"}}]}]}
+
+
+def test_audio_for_a_model_without_audio_input_becomes_a_placeholder() -> None:
+    # gpt-5-mini refused input_audio (pydantic-ai's recordings); the audio models took it.
+    assert [v.rule for v in check(_audio("gpt-5-mini"), "openai")] == [
+        "content-type-unsupported"]
+    out = normalize_request(_audio("gpt-5-mini"), "openai_chat", "openai")
+    assert _codes(out) == [("unsupported-part-as-text", "history[0].parts[1]")]
+    assert check(out.body, "openai") == ()
+    assert "audio/mp3" in json.dumps(out.body)
+
+
+@pytest.mark.parametrize("model", ["gpt-audio-mini", "gpt-4o-audio-preview", "gpt-audio"])
+def test_audio_models_get_their_audio(model: str) -> None:
+    out = normalize_request(_audio(model), "openai_chat", "openai", model=model)
+    assert not _codes(out)
+    assert out.body["messages"][0]["content"][1]["type"] == "input_audio"

@@ -43,5 +43,6 @@ DETECTORS: dict[str, Detector] = {
     "assistant-content-not-string": fields.content_not_string,
     "file-part-nested": fields.file_part_nested,
     "content-part-type-unknown": fields.content_part_type_unknown,
+    "content-type-unsupported": fields.content_type_unsupported,
     "system-message-placement": messages.system_message_placement,
 }

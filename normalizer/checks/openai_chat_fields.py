@@ -126,6 +126,28 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
                               fields={"index": i, "part": j, "role": now})
 
 
+def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Messages holding a content part of a type in params.types, which the model does not
+    take (the profile scopes the rule to those models): one finding per message, as the
+    vendor names the message."""
+    refused = frozenset(param(rule.params, "types", ()))
+    for i, kind in _part_types(body):
+        if kind in refused:
+            yield Finding(location=f"messages[{i}]", fields={"index": i, "type": kind})
+
+
+def _part_types(body: Body) -> Iterator[tuple[int, str]]:
+    """(message index, type) of the first part of each type in each message's content."""
+    for i, msg in enumerate(entries(body)):
+        content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
+        if type(content) is not list and (
+                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
+            continue
+        kinds = {part.get("type") for part in content if isinstance(part, Mapping)}
+        for kind in sorted(k for k in kinds if isinstance(k, str)):
+            yield i, kind
+
+
 def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Content parts whose `type` is not in params.allowed (the part types the vendor's API
     has: another vendor's block replayed, or an OpenAI-compatible extension such as

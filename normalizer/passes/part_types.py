@@ -1,8 +1,9 @@
-"""Content parts of a type the vendor's API does not have (rule content-part-type-unknown)."""
+"""Content parts of a type the vendor's API does not have (rule content-part-type-unknown), or
+that the model does not take (rule content-type-unsupported)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
 
@@ -14,6 +15,7 @@ from normalizer.profiles import Profile
 
 NAME = "replace_unknown_part_types"
 RULE = "content-part-type-unknown"
+MODEL_RULE = "content-type-unsupported"
 # Reasoning blocks another vendor wrote, replayed as content: dropped, as foreign thinking is
 # by default (their text was never the conversation's), not turned into visible text.
 _REASONING = frozenset({"thinking", "redacted_thinking", "reasoning"})
@@ -46,13 +48,29 @@ def _may_hold_other_types(messages: tuple[Message, ...]) -> bool:
 _PARTS = attrgetter("parts")
 
 
-def _unknown(part: Part, known: frozenset[str]) -> bool:
-    """Whether `part`, or a part of it (a tool result's), has a type not in `known`."""
+@dataclass(frozen=True, slots=True)
+class _Types:
+    """What the target takes: the API's part types (None: not known to be limited) and the
+    types the model refuses."""
+
+    known: frozenset[str] | None
+    refused: frozenset[str]
+
+    def why(self, kind: str | None) -> str | None:
+        """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None."""
+        if kind is None:
+            return None
+        if self.known is not None and kind not in self.known:
+            return "unknown"
+        return "unsupported" if kind in self.refused else None
+
+
+def _unknown(part: Part, types: _Types) -> bool:
+    """Whether `part`, or a part of it (a tool result's), cannot go as it is."""
     if isinstance(part, ToolResult):
         return not isinstance(part.content, str) and any(
-            _unknown(p, known) for p in part.content)
-    kind = _chat_type(part)
-    return kind is not None and kind not in known
+            _unknown(p, types) for p in part.content)
+    return types.why(_chat_type(part)) is not None
 
 
 def replace_unknown_part_types(draft: Draft, profile: Profile,
@@ -62,26 +80,30 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     Qwen hosts take) or a document by URL (Mistral's `document_url`) becomes a text
     placeholder naming it; another vendor's block kept verbatim in a Chat body (an Anthropic
     `tool_use` or `tool_result`, a Gemini `functionCall`) becomes text describing it; a
-    replayed reasoning block (`thinking`) is dropped. All lossy, each named.
+    replayed reasoning block (`thinking`) is dropped. Parts the model does not take (rule
+    content-type-unsupported, params.types: audio for a model without audio input) become
+    a placeholder too. All lossy, each named.
 
     Rejected by: OpenAI "Invalid value: 'thinking'. Supported values are: 'text',
-    'image_url', 'input_audio', 'refusal', 'audio', and 'file'." (its profile).
+    'image_url', 'input_audio', 'refusal', 'audio', and 'file'."; gpt-5-mini "Invalid
+    'messages[3]'. Content blocks are expected to be either text or image_url type." (its
+    profile).
 
     Before: [user(text, Media(video, url=…/clip.mp4))]
     After:  [user(text, Text("[video not carried to this provider: …/clip.mp4]"))]
     """
     del policy
-    allowed = profile.param(RULE, "allowed")
-    if allowed is None or profile.protocol != "openai_chat":
+    allowed, refused = profile.param(RULE, "allowed"), profile.param(MODEL_RULE, "types")
+    if (allowed is None and not refused) or profile.protocol != "openai_chat":
         return draft, ()
     messages = draft.history.messages
     if not _may_hold_other_types(messages):
         return draft, ()
-    known = frozenset(allowed)
+    types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()))
     changes: list[Change] = []
     out: list[Message] = []
     for m, message in enumerate(messages):
-        if not any(_unknown(p, known) for p in message.parts):
+        if not any(_unknown(p, types) for p in message.parts):
             out.append(message)
             continue
         parts: list[Part] = []
@@ -90,27 +112,33 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
             if isinstance(part, ToolResult) and not isinstance(part.content, str):
                 content: list[Part] = []
                 for k, inner in enumerate(part.content):
-                    content.extend(_swapped(inner, known, f"{where}.content[{k}]", changes))
+                    content.extend(_swapped(inner, types, f"{where}.content[{k}]", changes))
                 parts.append(replace(part, content=tuple(content)))
             else:
-                parts.extend(_swapped(part, known, where, changes))
+                parts.extend(_swapped(part, types, where, changes))
         out.append(message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _swapped(part: Part, known: frozenset[str], where: str,
-             changes: list[Change]) -> list[Part]:
-    """`part` as it is when the vendor has its type; else what stands in for it (nothing for
+def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> list[Part]:
+    """`part` as it is when the vendor takes its type; else what stands in for it (nothing for
     replayed reasoning), with the change that says so."""
     kind = _chat_type(part)
-    if kind is None or kind in known:
+    why = types.why(kind)
+    if why is None:
         return [part]
+    if why == "unsupported":
+        changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
+                              f"({kind}) the model does not take; a text placeholder names it",
+                              where, lossless=False))
+        return [Text(media_placeholder(part) if isinstance(part, Media)
+                     else opaque_text(part))]  # type: ignore[arg-type]
     if isinstance(part, Media):
-        changes.append(Change(NAME, "unknown-part-type-as-text", f"a {part.kind} part ({kind}) "
-                              "the provider's API has no type for; a text placeholder names "
-                              "it", where, lossless=False))
+        changes.append(Change(NAME, "unknown-part-type-as-text", f"{_a(part.kind)} part "
+                              f"({kind}) the provider's API has no type for; a text placeholder "
+                              "names it", where, lossless=False))
         return [Text(media_placeholder(part))]
     assert isinstance(part, Opaque)  # `_chat_type` gives a type for media and these only
     if part.kind in _REASONING:
@@ -121,3 +149,11 @@ def _swapped(part: Part, known: frozenset[str], where: str,
                           "API has no type for; sent as text describing it", where,
                           lossless=False))
     return [Text(opaque_text(part))]
+
+
+def _kind(part: Part) -> str:
+    return part.kind if isinstance(part, Media | Opaque) else type(part).__name__.lower()
+
+
+def _a(word: str) -> str:
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
