@@ -137,3 +137,22 @@ def test_audio_models_get_their_audio(model: str) -> None:
     out = normalize_request(_audio(model), "openai_chat", "openai", model=model)
     assert not _codes(out)
     assert out.body["messages"][0]["content"][1]["type"] == "input_audio"
+
+
+def test_deepseek_takes_text_parts_only() -> None:
+    # 1jehuang/jcode#310: "Failed to deserialize the JSON body into the target type:
+    # messages[7]: unknown variant `image_url`, expected `text` ..." (deepseek-v4-flash).
+    body = {"model": "deepseek-chat", "messages": [
+        {"role": "user", "content": [
+            {"type": "text", "text": "What is in this picture?"},
+            {"type": "image_url", "image_url": {"url": "https://example.com/photo.png"}}]},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "I can't see it."}]},
+        {"role": "user", "content": "Describe it from its name, then."}]}
+    assert [v.location for v in check(body, "deepseek")] == [
+        "messages[0].content[1].type", "messages[1].content[0].type"]
+    out = normalize_request(body, "openai_chat", "deepseek")
+    assert [(c.code, c.lossless) for c in out.changes] == [
+        ("unknown-part-type-as-text", False), ("refusal-as-text", True)]
+    assert check(out.body, "deepseek") == ()
+    sent = json.dumps(out.body)
+    assert "https://example.com/photo.png" in sent and "I can't see it." in sent

@@ -23,26 +23,34 @@ _REASONING = frozenset({"thinking", "redacted_thinking", "reasoning"})
 
 def _chat_type(part: object) -> str | None:
     """The `type` the Chat renderer writes for `part`, where it is a content part whose type
-    can be one the vendor lacks: media, and parts kept verbatim from a Chat body."""
+    can be one the vendor lacks: media, a refusal, and parts kept verbatim from a Chat
+    body."""
     if isinstance(part, Media):
         return chat_part_type(part)
+    if isinstance(part, Text):  # a refusal goes as a part of its own type; other texts `text`
+        return "refusal" if part.extras.get("type") == "refusal" else None
     if isinstance(part, Opaque) and part.protocol == "openai_chat" and part.slot == "part":
         kind = part.data.get("type")
         return kind if isinstance(kind, str) else None
     return None
 
 
-def _may_hold_other_types(messages: tuple[Message, ...]) -> bool:
+def _may_hold_other_types(messages: tuple[Message, ...], refusals: bool) -> bool:
     """Whether any part could be written with a type of its own: media, a part kept
-    verbatim, or a tool result with parts (most histories hold none: told with C loops)."""
+    verbatim, a tool result with parts, or (`refusals`: the vendor has no refusal part) a
+    refusal. Most histories hold none: told with C loops where the refusals need no look."""
     kinds = part_types(messages)
     if Media in kinds or Opaque in kinds:
         return True
-    if ToolResult not in kinds:
+    if ToolResult not in kinds and not (refusals and Text in kinds):
         return False
-    parts = chain.from_iterable(map(_PARTS, messages))
-    return any(type(p) is ToolResult and type(p.content) is not str  # type: ignore[union-attr]
-               for p in parts)
+    for part in chain.from_iterable(map(_PARTS, messages)):
+        kind = type(part)
+        if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
+            return True
+        if refusals and kind is Text and _chat_type(part) == "refusal":
+            return True
+    return False
 
 
 _PARTS = attrgetter("parts")
@@ -97,9 +105,9 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     if (allowed is None and not refused) or profile.protocol != "openai_chat":
         return draft, ()
     messages = draft.history.messages
-    if not _may_hold_other_types(messages):
-        return draft, ()
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()))
+    if not _may_hold_other_types(messages, types.why("refusal") is not None):
+        return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
     for m, message in enumerate(messages):
@@ -129,6 +137,11 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
     why = types.why(kind)
     if why is None:
         return [part]
+    if isinstance(part, Text):
+        changes.append(Change(NAME, "refusal-as-text", f"a refusal part ({kind}) the "
+                              "provider's API has no type for; sent as plain text", where,
+                              lossless=True))
+        return [Text(part.text, part.extras.without("type"))]
     if why == "unsupported":
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
                               f"({kind}) the model does not take; a text placeholder names it",
