@@ -37,8 +37,7 @@ MEDIA_FORMS: Final[dict[str, dict[str, frozenset[tuple[str, str]]]]] = {
                               ("document", _U), ("file", _B), ("file", _F), ("file", _U)}),
     },
     "openai_responses": {
-        # No audio: see `responses_wire` (the SDK's input content types; a recorded refusal).
-        "message": frozenset({("image", _B), ("image", _U), ("image", _F),
+        "message": frozenset({("image", _B), ("image", _U), ("image", _F), ("audio", _B),
                               ("document", _B), ("document", _F), ("document", _U),
                               ("file", _B), ("file", _F), ("file", _U)}),
     },

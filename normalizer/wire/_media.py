@@ -137,8 +137,7 @@ def _file_fields(media: Media, data_key: str, url_key: str | None, protocol: str
 
 
 def responses_media(part: Mapping[str, Any]) -> Media | None:
-    """input_image and input_file parts (an `input_audio` part, which Responses input does not
-    define, stays an Opaque part: see `responses_wire`)."""
+    """input_image, input_file and input_audio parts."""
     kind = part.get("type")
     media: Media | None = None
     if kind == "input_image":
@@ -149,6 +148,10 @@ def responses_media(part: Mapping[str, Any]) -> Media | None:
     elif kind == "input_file":
         rest = _rest(part, "type", "file_data", "file_id", "file_url", "filename")
         media = _file_media(part, rest, "file_data", "openai_responses")
+    elif kind == "input_audio" and isinstance(part.get("input_audio"), Mapping):
+        inner = part["input_audio"]
+        media = Media("audio", f"audio/{inner.get('format')}", data=inner.get("data"),
+                      extras=_rest(part, "type", "input_audio"))
     return _exact(part, media, responses_wire)
 
 
@@ -162,10 +165,10 @@ def responses_wire(media: Media) -> Wire | None:
         if media.file_id is not None:
             return {"type": "input_image", "file_id": media.file_id, **extras}
         return None
-    # No audio: a Responses input message's content is text, image or file parts
-    # (ResponseInputContentParam in the openai SDK), and gpt-5-mini refused audio sent as a
-    # file (evidence/openai_responses/audio-data-in-user-input-file-rejected-gpt-5-mini-2026).
-    # A Responses body's own `input_audio` part stays as sent (an Opaque part).
+    if media.kind == "audio" and media.data is not None and media.media_type:
+        fmt = media.media_type.removeprefix("audio/")
+        return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
+                **extras}
     if media.kind not in ("document", "file"):
         return None
     inner = _file_fields(media, "file_data", "file_url", "openai_responses")
