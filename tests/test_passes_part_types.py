@@ -156,3 +156,23 @@ def test_deepseek_takes_text_parts_only() -> None:
     assert check(out.body, "deepseek") == ()
     sent = json.dumps(out.body)
     assert "https://example.com/photo.png" in sent and "I can't see it." in sent
+
+
+def test_chat_parts_in_a_responses_body_are_retyped_or_named() -> None:
+    # MervinPraison/PraisonAI#3934: Chat parts appended to a Responses input, answered
+    # "Invalid value: 'text'. Supported values are: 'input_text', ..." by gpt-4o-mini.
+    body = {"model": "gpt-4o-mini", "input": [{"role": "user", "content": [
+        {"type": "text", "text": "What is in this image?"},
+        {"type": "image_url", "image_url": {"url": "https://example.com/a.jpg"}}]}]}
+    assert [v.location for v in check(body, "openai_responses")] == [
+        "input[0].content[0].type", "input[0].content[1].type"]
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert [(c.code, c.lossless) for c in out.changes] == [
+        ("retype-text-part", True), ("unknown-part-type-as-text", False)]
+    assert out.body["input"][0]["content"][0] == {"type": "input_text",
+                                                  "text": "What is in this image?"}
+    assert check(out.body, "openai_responses") == ()
+    # Elsewhere the words cross as text (they were an unknown part before, and dropped).
+    for provider in ("openai", "anthropic", "gemini"):
+        assert "What is in this image?" in json.dumps(
+            normalize_request(body, "openai_responses", provider).body)

@@ -35,6 +35,22 @@ def assistant_content_type(body: Mapping[str, Any], rule: Rule,
                               {"index": i, "part": j, "type": part_type})
 
 
+def content_part_type_unknown(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """`content-part-type-unknown`: a message item's content part whose type is not in
+    params.allowed (a Chat-style `text` or `image_url` part sent to Responses)."""
+    allowed = {str(t) for t in rule.params.get("allowed", ())}
+    for i, item, found, _ in items(body):
+        content = item.get("content")
+        if found != "message" or not isinstance(content, list):
+            continue
+        for j, part in enumerate(content):
+            part_type = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(part_type, str) and part_type not in allowed:
+                yield Finding(f"input[{i}].content[{j}].type",
+                              {"index": i, "part": j, "type": part_type})
+
+
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
     """Duplicate item ids (`fc_…`, `rs_…`, `msg_…`): what the vendor names in its message.
@@ -108,6 +124,7 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
 
 DETECTORS: dict[str, Detector] = {
     "assistant-content-type": assistant_content_type,
+    "content-part-type-unknown": content_part_type_unknown,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
     "thinking-signature-missing": reasoning_not_stored,

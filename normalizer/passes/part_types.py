@@ -3,13 +3,24 @@ that the model does not take (rule content-type-unsupported)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
 
 from normalizer.crossing import media_placeholder, opaque_text
 from normalizer.media import chat_part_type
-from normalizer.model import Change, Media, Message, Opaque, Part, Text, ToolResult, part_types
+from normalizer.model import (
+    EMPTY,
+    Change,
+    Media,
+    Message,
+    Opaque,
+    Part,
+    Text,
+    ToolResult,
+    part_types,
+)
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -35,20 +46,40 @@ def _chat_type(part: object) -> str | None:
     return None
 
 
-def _may_hold_other_types(messages: tuple[Message, ...], refusals: bool) -> bool:
-    """Whether any part could be written with a type of its own: media, a part kept
-    verbatim, a tool result with parts, or (`refusals`: the vendor has no refusal part) a
-    refusal. Most histories hold none: told with C loops where the refusals need no look."""
+def _responses_type(part: object) -> str | None:
+    """The `type` the Responses renderer writes for `part`, where it can be one the vendor
+    lacks: a text's type kept from the body it came in (a Chat-style `text` part sent to
+    Responses), and parts kept verbatim from a Responses body. Media are written with the
+    types Responses has (input_image, input_file, input_audio)."""
+    if isinstance(part, Text):
+        kind = part.extras.get("type")
+        return kind if isinstance(kind, str) else None
+    if isinstance(part, Opaque) and part.protocol == "openai_responses" and part.slot == "part":
+        kind = part.data.get("type")
+        return kind if isinstance(kind, str) else None
+    return None
+
+
+_TYPE_OF: dict[str, Callable[[object], str | None]] = {
+    "openai_chat": _chat_type, "openai_responses": _responses_type}
+
+
+def _may_hold_other_types(messages: tuple[Message, ...], types: _Types) -> bool:
+    """Whether any part could be written with a type the vendor lacks: media, a part kept
+    verbatim, a tool result with parts, or a text with a type of its own the vendor lacks.
+    Most histories hold none: told with C loops where no text needs a look."""
     kinds = part_types(messages)
     if Media in kinds or Opaque in kinds:
         return True
-    if ToolResult not in kinds and not (refusals and Text in kinds):
+    texts = Text in kinds and types.texts_vary
+    if ToolResult not in kinds and not texts:
         return False
     for part in chain.from_iterable(map(_PARTS, messages)):
         kind = type(part)
         if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
             return True
-        if refusals and kind is Text and _chat_type(part) == "refusal":
+        if texts and kind is Text and part.extras is not EMPTY \
+                and types.why(types.type_of(part)) is not None:
             return True
     return False
 
@@ -63,6 +94,13 @@ class _Types:
 
     known: frozenset[str] | None
     refused: frozenset[str]
+    type_of: Callable[[object], str | None]
+
+    @property
+    def texts_vary(self) -> bool:
+        """Whether a text can carry a type the vendor lacks (Chat: a refusal where there is no
+        refusal part; Responses: any type kept from another body)."""
+        return self.type_of is _responses_type or self.why("refusal") is not None
 
     def why(self, kind: str | None) -> str | None:
         """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None."""
@@ -78,7 +116,7 @@ def _unknown(part: Part, types: _Types) -> bool:
     if isinstance(part, ToolResult):
         return not isinstance(part.content, str) and any(
             _unknown(p, types) for p in part.content)
-    return types.why(_chat_type(part)) is not None
+    return types.why(types.type_of(part)) is not None
 
 
 def replace_unknown_part_types(draft: Draft, profile: Profile,
@@ -102,11 +140,13 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     """
     del policy
     allowed, refused = profile.param(RULE, "allowed"), profile.param(MODEL_RULE, "types")
-    if (allowed is None and not refused) or profile.protocol != "openai_chat":
+    type_of = _TYPE_OF.get(profile.protocol)
+    if (allowed is None and not refused) or type_of is None:
         return draft, ()
     messages = draft.history.messages
-    types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()))
-    if not _may_hold_other_types(messages, types.why("refusal") is not None):
+    types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
+                   type_of)
+    if not _may_hold_other_types(messages, types):
         return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
@@ -133,14 +173,19 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
 def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> list[Part]:
     """`part` as it is when the vendor takes its type; else what stands in for it (nothing for
     replayed reasoning), with the change that says so."""
-    kind = _chat_type(part)
+    kind = types.type_of(part)
     why = types.why(kind)
     if why is None:
         return [part]
-    if isinstance(part, Text):
+    if isinstance(part, Text) and kind == "refusal":
         changes.append(Change(NAME, "refusal-as-text", f"a refusal part ({kind}) the "
                               "provider's API has no type for; sent as plain text", where,
                               lossless=True))
+        return [Text(part.text, part.extras.without("type"))]
+    if isinstance(part, Text):
+        changes.append(Change(NAME, "retype-text-part", f"a text part typed {kind!r}, which "
+                              "the provider's API does not have; sent as the text type of its "
+                              "place", where, lossless=True))
         return [Text(part.text, part.extras.without("type"))]
     if why == "unsupported":
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
@@ -153,7 +198,7 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                               f"({kind}) the provider's API has no type for; a text placeholder "
                               "names it", where, lossless=False))
         return [Text(media_placeholder(part))]
-    assert isinstance(part, Opaque)  # `_chat_type` gives a type for media and these only
+    assert isinstance(part, Opaque)  # the type functions give a type for these only
     if part.kind in _REASONING:
         changes.append(Change(NAME, "unknown-part-type-dropped", f"a replayed {kind} block the "
                               "provider's API has no type for; dropped", where, lossless=False))

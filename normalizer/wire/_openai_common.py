@@ -61,10 +61,12 @@ def kind(value: Any) -> str:
 
 # The text part types each protocol has (parse reads these as Text, any other type as Media
 # or Opaque): a Text keeps another than its place's default in extras["type"], written back
-# only where the protocol has that type.
+# only where the protocol has that type. Responses reads Chat's `text` too, which clients
+# put in Responses bodies by mistake (MervinPraison/PraisonAI#3934; OpenAI refuses it:
+# rule content-part-type-unknown), so that the words are not lost on the way elsewhere.
 TEXT_TYPES: dict[str, frozenset[str]] = {
     "openai_chat": frozenset({"text", "refusal"}),
-    "openai_responses": frozenset({"input_text", "output_text", "refusal"}),
+    "openai_responses": frozenset({"input_text", "output_text", "refusal", "text"}),
 }
 
 
