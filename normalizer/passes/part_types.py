@@ -71,20 +71,22 @@ def _may_hold_other_types(messages: tuple[Message, ...], types: _Types) -> bool:
     kinds = part_types(messages)
     if Media in kinds or Opaque in kinds:
         return True
-    texts = Text in kinds and types.texts_vary
-    if ToolResult not in kinds and not texts:
+    if ToolResult in kinds:  # the messages' cached results: most hold a string each
+        contents = map(_CONTENT, chain.from_iterable(map(_RESULTS, messages)))
+        if any(kind is not str for kind in set(map(type, contents))):
+            return True
+    if not (Text in kinds and types.texts_vary):
         return False
-    for part in chain.from_iterable(map(_PARTS, messages)):
-        kind = type(part)
-        if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
-            return True
-        if texts and kind is Text and part.extras is not EMPTY \
-                and types.why(types.type_of(part)) is not None:
-            return True
-    return False
+    # The texts' extras, each distinct object once (most texts share the one empty map).
+    texts = filter(Text.__instancecheck__, chain.from_iterable(map(_PARTS, messages)))
+    return any(types.why(extras.get("type")) is not None
+               for extras in set(map(_EXTRAS, texts)) if extras is not EMPTY)
 
 
 _PARTS = attrgetter("parts")
+_RESULTS = attrgetter("tool_results")
+_CONTENT = attrgetter("content")
+_EXTRAS = attrgetter("extras")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,20 @@ class _Types:
         if self.known is not None and kind not in self.known:
             return "unknown"
         return "unsupported" if kind in self.refused else None
+
+
+def _needs(parts: tuple[Part, ...], types: _Types, texts: bool) -> bool:
+    """`any(_unknown(p, types) for p in parts)`, with the parts that never carry a type of
+    their own (calls, thinking, and texts where `texts` is false) passed over by identity:
+    this runs for every message of a history that holds a media or kept part anywhere."""
+    for part in parts:
+        kind = type(part)
+        if kind is Text:
+            if texts and part.extras is not EMPTY and _unknown(part, types):
+                return True
+        elif (kind is Media or kind is Opaque or kind is ToolResult) and _unknown(part, types):
+            return True
+    return False
 
 
 def _unknown(part: Part, types: _Types) -> bool:
@@ -150,8 +166,9 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
         return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
+    texts = types.texts_vary
     for m, message in enumerate(messages):
-        if not any(_unknown(p, types) for p in message.parts):
+        if not _needs(message.parts, types, texts):
             out.append(message)
             continue
         parts: list[Part] = []
