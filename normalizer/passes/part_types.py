@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from itertools import chain
-from operator import attrgetter
 
 from normalizer.crossing import media_placeholder, opaque_text
 from normalizer.media import chat_part_type
@@ -19,7 +17,6 @@ from normalizer.model import (
     Part,
     Text,
     ToolResult,
-    part_types,
 )
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -64,31 +61,6 @@ _TYPE_OF: dict[str, Callable[[object], str | None]] = {
     "openai_chat": _chat_type, "openai_responses": _responses_type}
 
 
-def _may_hold_other_types(messages: tuple[Message, ...], types: _Types) -> bool:
-    """Whether any part could be written with a type the vendor lacks: media, a part kept
-    verbatim, a tool result with parts, or a text with a type of its own the vendor lacks.
-    Most histories hold none: told with C loops where no text needs a look."""
-    kinds = part_types(messages)
-    if Media in kinds or Opaque in kinds:
-        return True
-    if ToolResult in kinds:  # the messages' cached results: most hold a string each
-        contents = map(_CONTENT, chain.from_iterable(map(_RESULTS, messages)))
-        if any(kind is not str for kind in set(map(type, contents))):
-            return True
-    if not (Text in kinds and types.texts_vary):
-        return False
-    # The texts' extras, each distinct object once (most texts share the one empty map).
-    texts = filter(Text.__instancecheck__, chain.from_iterable(map(_PARTS, messages)))
-    return any(types.why(extras.get("type")) is not None
-               for extras in set(map(_EXTRAS, texts)) if extras is not EMPTY)
-
-
-_PARTS = attrgetter("parts")
-_RESULTS = attrgetter("tool_results")
-_CONTENT = attrgetter("content")
-_EXTRAS = attrgetter("extras")
-
-
 @dataclass(frozen=True, slots=True)
 class _Types:
     """What the target takes: the API's part types (None: not known to be limited) and the
@@ -104,6 +76,12 @@ class _Types:
         refusal part; Responses: any type kept from another body)."""
         return self.type_of is _responses_type or self.why("refusal") is not None
 
+    @property
+    def media_vary(self) -> bool:
+        """Whether a media part can be written with a type the vendor lacks (Chat: video_url,
+        document_url, an audio the model does not take; Responses writes only its own)."""
+        return self.type_of is _chat_type
+
     def why(self, kind: str | None) -> str | None:
         """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None."""
         if kind is None:
@@ -113,18 +91,23 @@ class _Types:
         return "unsupported" if kind in self.refused else None
 
 
-def _needs(parts: tuple[Part, ...], types: _Types, texts: bool) -> bool:
-    """`any(_unknown(p, types) for p in parts)`, with the parts that never carry a type of
-    their own (calls, thinking, and texts where `texts` is false) passed over by identity:
-    this runs for every message of a history that holds a media or kept part anywhere."""
-    for part in parts:
-        kind = type(part)
-        if kind is Text:
-            if texts and part.extras is not EMPTY and _unknown(part, types):
-                return True
-        elif (kind is Media or kind is Opaque or kind is ToolResult) and _unknown(part, types):
-            return True
-    return False
+def _first_needing(messages: tuple[Message, ...], types: _Types) -> int | None:
+    """The index of the first message with a part that cannot go as it is, or None (most
+    histories). One walk, the parts that cannot carry a type of their own (calls,
+    thinking, and texts or media where the vendor's types cannot differ) passed over by
+    identity: this runs on every call, for every message."""
+    texts, media = types.texts_vary, types.media_vary
+    for m, message in enumerate(messages):
+        for part in message.parts:
+            kind = type(part)
+            if kind is Text:
+                if texts and part.extras is not EMPTY and _unknown(part, types):
+                    return m
+            elif (kind is Opaque or (media and kind is Media)
+                  or (kind is ToolResult and type(part.content) is not str)) \
+                    and _unknown(part, types):  # type: ignore[union-attr]
+                return m
+    return None
 
 
 def _unknown(part: Part, types: _Types) -> bool:
@@ -162,13 +145,13 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     messages = draft.history.messages
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
                    type_of)
-    if not _may_hold_other_types(messages, types):
+    first = _first_needing(messages, types)
+    if first is None:
         return draft, ()
     changes: list[Change] = []
-    out: list[Message] = []
-    texts = types.texts_vary
-    for m, message in enumerate(messages):
-        if not _needs(message.parts, types, texts):
+    out: list[Message] = list(messages[:first])
+    for m, message in enumerate(messages[first:], first):
+        if not any(_unknown(p, types) for p in message.parts):
             out.append(message)
             continue
         parts: list[Part] = []
