@@ -109,16 +109,21 @@ def strict_tool_schema(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
                                           f"tools[{k}].function.parameters", rule, k)
 
 
-def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`file` content parts in OpenAI's shape, `{"type": "file", "file": {...}}`, whatever
-    the nested object holds (file_data or file_id): the vendor's `file` part is flat."""
+def _content_lists(body: Body) -> Iterator[tuple[int, str | None, Sequence[Any]]]:
+    """(index, role, content) of each message whose content is a list of parts."""
     msgs = entries(body)
     for i, now in enumerate(roles(body)):
         msg = msgs[i]  # exact types first: the ABC checks ran for every message
         content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
-        if type(content) is not list and (
-                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
-            continue
+        if type(content) is list or (
+                isinstance(content, Sequence) and not isinstance(content, str | bytes)):
+            yield i, now, content
+
+
+def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`file` content parts in OpenAI's shape, `{"type": "file", "file": {...}}`, whatever
+    the nested object holds (file_data or file_id): the vendor's `file` part is flat."""
+    for i, now, content in _content_lists(body):
         for j, part in enumerate(content):
             if isinstance(part, Mapping) and part.get("type") == "file" \
                     and isinstance(part.get("file"), Mapping):
@@ -128,24 +133,13 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
 
 def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Messages holding a content part of a type in params.types, which the model does not
-    take (the profile scopes the rule to those models): one finding per message, as the
-    vendor names the message."""
+    take (the profile scopes the rule to those models): one finding per message and type,
+    as the vendor names the message."""
     refused = frozenset(param(rule.params, "types", ()))
-    for i, kind in _part_types(body):
-        if kind in refused:
-            yield Finding(location=f"messages[{i}]", fields={"index": i, "type": kind})
-
-
-def _part_types(body: Body) -> Iterator[tuple[int, str]]:
-    """(message index, type) of the first part of each type in each message's content."""
-    for i, msg in enumerate(entries(body)):
-        content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
-        if type(content) is not list and (
-                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
-            continue
+    for i, _, content in _content_lists(body):
         kinds = {part.get("type") for part in content if isinstance(part, Mapping)}
-        for kind in sorted(k for k in kinds if isinstance(k, str)):
-            yield i, kind
+        for kind in sorted(k for k in kinds if isinstance(k, str) and k in refused):
+            yield Finding(location=f"messages[{i}]", fields={"index": i, "type": kind})
 
 
 def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -153,13 +147,7 @@ def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iter
     has: another vendor's block replayed, or an OpenAI-compatible extension such as
     `video_url`). Parts with no string type are another rule's (content-part-type-missing)."""
     allowed = frozenset(param(rule.params, "allowed", ()))
-    msgs = entries(body)
-    for i, now in enumerate(roles(body)):
-        msg = msgs[i]
-        content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
-        if type(content) is not list and (
-                not isinstance(content, Sequence) or isinstance(content, str | bytes)):
-            continue
+    for i, now, content in _content_lists(body):
         for j, part in enumerate(content):
             kind = part.get("type") if isinstance(part, Mapping) else None
             if isinstance(kind, str) and kind not in allowed:

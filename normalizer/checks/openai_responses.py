@@ -19,20 +19,27 @@ from normalizer.profiles import Rule
 from normalizer.protocols import answers_reasoning, output_answers
 
 
+def _message_part_types(body: Mapping[str, Any]
+                        ) -> Iterator[tuple[int, Mapping[str, Any], int, str]]:
+    """(item index, item, part index, part type) of each typed part of a message item."""
+    for i, item, found, _ in items(body):
+        content = item.get("content")
+        if found != "message" or not isinstance(content, list):
+            continue
+        for j, part in enumerate(content):
+            part_type = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(part_type, str):
+                yield i, item, j, part_type
+
+
 def assistant_content_type(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
     """`assistant-content-type`: an assistant item with a content type only user items may have."""
     forbidden = {str(t) for t in rule.params.get("forbidden", ("input_text",))}
-    for i, item, found, _ in items(body):
-        content = item.get("content")
-        if found != "message" or item.get("role") != "assistant" \
-                or not isinstance(content, list):
-            continue
-        for j, part in enumerate(content):
-            part_type = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(part_type, str) and part_type in forbidden:
-                yield Finding(f"input[{i}].content[{j}].type",
-                              {"index": i, "part": j, "type": part_type})
+    for i, item, j, part_type in _message_part_types(body):
+        if item.get("role") == "assistant" and part_type in forbidden:
+            yield Finding(f"input[{i}].content[{j}].type",
+                          {"index": i, "part": j, "type": part_type})
 
 
 def content_part_type_unknown(body: Mapping[str, Any], rule: Rule,
@@ -40,15 +47,10 @@ def content_part_type_unknown(body: Mapping[str, Any], rule: Rule,
     """`content-part-type-unknown`: a message item's content part whose type is not in
     params.allowed (a Chat-style `text` or `image_url` part sent to Responses)."""
     allowed = {str(t) for t in rule.params.get("allowed", ())}
-    for i, item, found, _ in items(body):
-        content = item.get("content")
-        if found != "message" or not isinstance(content, list):
-            continue
-        for j, part in enumerate(content):
-            part_type = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(part_type, str) and part_type not in allowed:
-                yield Finding(f"input[{i}].content[{j}].type",
-                              {"index": i, "part": j, "type": part_type})
+    for i, _, j, part_type in _message_part_types(body):
+        if part_type not in allowed:
+            yield Finding(f"input[{i}].content[{j}].type",
+                          {"index": i, "part": j, "type": part_type})
 
 
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from normalizer.model import Change, Message, Part, Text, Thinking, ToolResult
 from normalizer.passes import Draft, Policy
+from normalizer.passes.crossing import with_refusal_part
 from normalizer.profiles import Profile
 
 # Protocols whose wire counts thinking as message content (a block or part of its own);
@@ -150,8 +151,7 @@ def _fill(message: Message, where: str,
     if isinstance(refusal, str) and refusal.strip():
         # The openai SDK keeps a refusal in the message's `refusal` field with content null:
         # the message says something, which a refusal part carries as content.
-        return replace(message, parts=(*message.parts, Text(refusal, {"type": "refusal"})),
-                       extras=message.extras.without("refusal")), Change(
+        return with_refusal_part(message), Change(
             "fill_empty_content", "refusal-field-as-part", f"the {message.role} message's "
             "refusal field (its only content) sent as a refusal part", where, lossless=True)
     if thoughts:

@@ -118,16 +118,21 @@ def _message_fields(message: Message, target: str, named: bool, reported: frozen
 
 
 def _refusal_part(message: Message, target: str, where: str, changes: list[Change]) -> Message:
-    """A Chat assistant message's `refusal` field (the openai SDK's message object keeps the
-    model's refusal there, apart from `content`), for a protocol with no such field: the
+    """A Chat assistant message's `refusal` field, for a protocol with no such field: the
     same text as a refusal part, which Responses writes as one and the others as text."""
-    text = message.extras["refusal"]
-    at = next((j for j, p in enumerate(message.parts) if isinstance(p, ToolCall)),
-              len(message.parts))
-    parts = (*message.parts[:at], Text(text, {"type": "refusal"}), *message.parts[at:])
     changes.append(Change(NAME, "refusal-field-as-part", f"the {message.role} message's refusal "
                           f"field sent as a refusal part in {target}", where, lossless=True))
-    return replace(message, parts=parts, extras=message.extras.without("refusal"))
+    return with_refusal_part(message)
+
+
+def with_refusal_part(message: Message) -> Message:
+    """`message` with its `refusal` field (the openai SDK's message object keeps the model's
+    refusal there, apart from `content`) moved into a refusal part, before its calls."""
+    at = next((j for j, p in enumerate(message.parts) if isinstance(p, ToolCall)),
+              len(message.parts))
+    refusal = Text(message.extras["refusal"], {"type": "refusal"})
+    return replace(message, parts=(*message.parts[:at], refusal, *message.parts[at:]),
+                   extras=message.extras.without("refusal"))
 
 
 def _all_native(parts: tuple[Part, ...], reported: frozenset[str]) -> bool:

@@ -37,10 +37,7 @@ def _chat_type(part: object) -> str | None:
         return chat_part_type(part)
     if isinstance(part, Text):  # a refusal goes as a part of its own type; other texts `text`
         return "refusal" if part.extras.get("type") == "refusal" else None
-    if isinstance(part, Opaque) and part.protocol == "openai_chat" and part.slot == "part":
-        kind = part.data.get("type")
-        return kind if isinstance(kind, str) else None
-    return None
+    return _verbatim_type(part, "openai_chat")
 
 
 def _responses_type(part: object) -> str | None:
@@ -51,7 +48,12 @@ def _responses_type(part: object) -> str | None:
     if isinstance(part, Text):
         kind = part.extras.get("type")
         return kind if isinstance(kind, str) else None
-    if isinstance(part, Opaque) and part.protocol == "openai_responses" and part.slot == "part":
+    return _verbatim_type(part, "openai_responses")
+
+
+def _verbatim_type(part: object, protocol: str) -> str | None:
+    """The type of a content part `protocol`'s body held and the model keeps verbatim."""
+    if isinstance(part, Opaque) and part.protocol == protocol and part.slot == "part":
         kind = part.data.get("type")
         return kind if isinstance(kind, str) else None
     return None
@@ -177,13 +179,11 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
     why = types.why(kind)
     if why is None:
         return [part]
-    if isinstance(part, Text) and kind == "refusal":
+    if isinstance(part, Text):  # the same words under the place's own text type
         changes.append(Change(NAME, "refusal-as-text", f"a refusal part ({kind}) the "
                               "provider's API has no type for; sent as plain text", where,
-                              lossless=True))
-        return [Text(part.text, part.extras.without("type"))]
-    if isinstance(part, Text):
-        changes.append(Change(NAME, "retype-text-part", f"a text part typed {kind!r}, which "
+                              lossless=True) if kind == "refusal" else
+                       Change(NAME, "retype-text-part", f"a text part typed {kind!r}, which "
                               "the provider's API does not have; sent as the text type of its "
                               "place", where, lossless=True))
         return [Text(part.text, part.extras.without("type"))]
