@@ -26,6 +26,7 @@ import normalizer
 from conformance.emulator import Emulator, serve
 from conformance.emulator.errors import rule_unknown_text
 from conformance.probe.cases import RULES_DIR
+from normalizer.scope import scoped
 
 CASES = RULES_DIR  # the rule cases: conformance/probe/cases/rules (the one copy)
 GEMINI_MODEL = "gemini-2.5-flash"
@@ -137,6 +138,6 @@ def test_every_enforced_rule_has_a_case(emu: Emulator) -> None:
     for provider in emu:
         path = CASES / f"{provider}.yaml"
         have = {case.get("rule") for case in _load(path)} if path.is_file() else set()
-        profile = normalizer.load_profile(provider)
+        profile = scoped(normalizer.load_profile(provider))  # what check() serves today
         missing += [f"{provider}:{r.id}" for r in profile.rules if r.enforced and r.id not in have]
     assert missing == []

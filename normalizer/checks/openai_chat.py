@@ -28,6 +28,7 @@ DETECTORS: dict[str, Detector] = {
     "empty-tools": messages.empty_tools,
     "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
     "unknown-tool-field": messages.unknown_tool_field,
+    "tool-description-too-long": messages.tool_description_too_long,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

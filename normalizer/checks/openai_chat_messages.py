@@ -90,6 +90,20 @@ def unknown_tool_field(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
                                   k, name)
 
 
+def tool_description_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A declared function's description longer than params.max_length characters (code
+    points: the unit the vendor counts in is not stated)."""
+    max_length = int(rule.params["max_length"])
+    for k, decl in declared_tools(body):
+        function = decl.get("function")
+        text = function.get("description") if isinstance(function, Mapping) else None
+        if isinstance(text, str) and len(text) > max_length:
+            path = f"tools[{k}].function.description"
+            yield Finding(location=path, fields={"index": k, "param": path,
+                                                 "length": len(text),
+                                                 "max_length": max_length})
+
+
 def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:
     return Finding(location=location, fields={"index": index, "field": name, "param": dotted})
 

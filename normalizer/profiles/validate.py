@@ -37,7 +37,8 @@ _PATTERNS = ("pattern", "default_on_model")  # regular expressions where present
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes")
 # Parameters a detector cannot run without (it reads them unguarded).
-_REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",)}
+_REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
+             "tool-description-too-long": ("max_length",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
