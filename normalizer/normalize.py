@@ -66,6 +66,7 @@ from normalizer.passes.roles import (
     place_system_messages,
 )
 from normalizer.passes.rounds import run_rounds
+from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
 from normalizer.passes.text_types import retype_assistant_texts
@@ -189,6 +190,8 @@ STEPS: dict[str, Step] = {
                                     ("function-response-name-empty",)),
     "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",),
                                  local=True),
+    "server_results_to_text": Step(server_results_to_text, ("server-tool-result-orphan",),
+                                   local=True),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
                                ("name_function_responses",), local=True),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),

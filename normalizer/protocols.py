@@ -185,3 +185,12 @@ def answers_reasoning(item: Mapping[str, Any]) -> bool:
 def anthropic_hosted(kind: str) -> bool:
     """Whether an Anthropic block type is server-side tool activity (`*_tool_result` too)."""
     return kind in ANTHROPIC_HOSTED or (kind.endswith("_tool_result") and kind != "tool_result")
+
+
+def server_result_kind(kind: object) -> bool:
+    """Whether an Anthropic block type is the result of a server tool, which a
+    `server_tool_use` block of its id must precede in the same message (an MCP result's
+    call is an `mcp_tool_use` instead). The check of rule server-tool-result-orphan and its
+    repair read this one test."""
+    return (isinstance(kind, str) and kind.endswith("_tool_result")
+            and kind not in ("tool_result", "mcp_tool_result"))

@@ -68,6 +68,8 @@ RULE_IDS: dict[str, str] = {
                                     "empty name",
     "server-tool-use-as-client": "a server tool call id (Anthropic srvtoolu_) replayed in a "
                                  "client tool_use block",
+    "server-tool-result-orphan": "a server tool result block (Anthropic `*_tool_result`) "
+                                 "without its server_tool_use block before it in the message",
     "whitespace-text-block": "a message whose only content is whitespace text",
     "content-with-tool-calls": "an assistant message with both text content and tool calls",
     "tool-arguments-empty": "a tool call whose arguments string is empty",

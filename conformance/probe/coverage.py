@@ -62,6 +62,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("server-tool-use-as-client", p): "server tool ids (srvtoolu_) are Anthropic's; the "
        "other wires have no server tool blocks to replay as client calls"
        for p in ("openai_chat", "openai_responses", "gemini")},
+    **{("server-tool-result-orphan", p): "server tool result blocks are Anthropic's; the "
+       "other wires carry hosted tool activity as items or parts with no such pairing"
+       for p in ("openai_chat", "openai_responses", "gemini")},
     **{("content-with-tool-calls", p): "text and calls are blocks, parts or items of one "
        "list on this wire, not a content field beside a tool_calls field"
        for p in ("openai_responses", "anthropic", "gemini")},

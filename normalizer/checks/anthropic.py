@@ -260,4 +260,5 @@ DETECTORS: dict[str, Detector] = {
     "thinking-signature-invalid": thinking_signature_invalid,
     "whitespace-text-block": anthropic_blocks.whitespace_text_block,
     "server-tool-use-as-client": anthropic_blocks.server_tool_use_as_client,
+    "server-tool-result-orphan": anthropic_blocks.server_tool_result_orphan,
 }

@@ -1,5 +1,6 @@
 """Detectors for Anthropic content blocks beyond emptiness and pairing: whitespace-only
-text, and server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks."""
+text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, and server tool
+results whose server_tool_use block is not before them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import messages
 from normalizer.profiles import Rule
+from normalizer.protocols import server_result_kind
 
 
 def _blank_only(content: Any) -> bool:
@@ -46,3 +48,26 @@ def server_tool_use_as_client(body: Mapping[str, Any], rule: Rule,
         if ids:
             yield Finding(location=f"messages[{i}].content", fields={"index": i,
                                                                     "ids": ", ".join(ids)})
+
+
+def server_tool_result_orphan(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """A server tool result block (`advisor_tool_result`, `web_search_tool_result`, ...)
+    in an assistant message with no `server_tool_use` block of its `tool_use_id` before it
+    in that message. The first such block of each message is reported."""
+    for i, message in messages(body):
+        content = message.get("content")
+        if message.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        used: set[Any] = set()
+        for j, block in enumerate(content):
+            if not isinstance(block, Mapping):
+                continue
+            kind = block.get("type")
+            if kind == "server_tool_use":
+                used.add(block.get("id"))
+            elif server_result_kind(kind) and block.get("tool_use_id") not in used:
+                yield Finding(location=f"messages[{i}].content[{j}]",
+                              fields={"index": i, "block": j, "type": kind,
+                                      "id": block.get("tool_use_id")})
+                break
