@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from normalizer import check, normalize_request, parse
+from normalizer import check, normalize_request, parse, render
 from normalizer.media import chat_part_type
 from normalizer.model import Media
 from normalizer.wire._media import chat_wire
@@ -158,7 +158,7 @@ def test_deepseek_takes_text_parts_only() -> None:
     assert "https://example.com/photo.png" in sent and "I can't see it." in sent
 
 
-def test_chat_parts_in_a_responses_body_are_retyped_or_named() -> None:
+def test_chat_parts_in_a_responses_body_are_retyped() -> None:
     # MervinPraison/PraisonAI#3934: Chat parts appended to a Responses input, answered
     # "Invalid value: 'text'. Supported values are: 'input_text', ..." by gpt-4o-mini.
     body = {"model": "gpt-4o-mini", "input": [{"role": "user", "content": [
@@ -168,11 +168,32 @@ def test_chat_parts_in_a_responses_body_are_retyped_or_named() -> None:
         "input[0].content[0].type", "input[0].content[1].type"]
     out = normalize_request(body, "openai_responses", "openai_responses")
     assert [(c.code, c.lossless) for c in out.changes] == [
-        ("retype-text-part", True), ("unknown-part-type-as-text", False)]
-    assert out.body["input"][0]["content"][0] == {"type": "input_text",
-                                                  "text": "What is in this image?"}
+        ("retype-text-part", True), ("retype-media-part", True)]
+    assert out.body["input"][0]["content"] == [
+        {"type": "input_text", "text": "What is in this image?"},
+        {"type": "input_image", "image_url": "https://example.com/a.jpg"}]
     assert check(out.body, "openai_responses") == ()
-    # Elsewhere the words cross as text (they were an unknown part before, and dropped).
-    for provider in ("openai", "anthropic", "gemini"):
-        assert "What is in this image?" in json.dumps(
-            normalize_request(body, "openai_responses", provider).body)
+    assert normalize_request(out.body, "openai_responses", "openai_responses").changes == ()
+    # Elsewhere the words cross as text and the image as each vendor's image (both were
+    # unknown parts before, and dropped).
+    for provider, image in (("openai", "image_url"), ("anthropic", "image"),
+                            ("gemini", "fileData")):
+        sent = json.dumps(normalize_request(body, "openai_responses", provider).body)
+        assert "What is in this image?" in sent and "https://example.com/a.jpg" in sent
+        assert f'"{image}"' in sent
+
+
+def test_a_chat_file_part_in_a_responses_body_goes_as_input_file() -> None:
+    pdf = {"filename": "report.pdf", "file_data": "data:application/pdf;base64,JVBERi0="}
+    body = {"model": "gpt-4o-mini", "input": [{"role": "user", "content": [
+        {"type": "input_text", "text": "Summarise it."}, {"type": "file", "file": pdf}]}]}
+    assert parse_render_same(body)
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert [(c.code, c.lossless) for c in out.changes] == [("retype-media-part", True)]
+    assert out.body["input"][0]["content"][1] == {"type": "input_file", **pdf}
+    assert check(out.body, "openai_responses") == ()
+
+
+def parse_render_same(body: dict[str, Any]) -> bool:
+    """The body parsed and rendered back for its own protocol, unrepaired, is the body."""
+    return render(parse(body, "openai_responses"), "openai_responses")["input"] == body["input"]

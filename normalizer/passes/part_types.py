@@ -42,10 +42,11 @@ def _chat_type(part: object) -> str | None:
 
 def _responses_type(part: object) -> str | None:
     """The `type` the Responses renderer writes for `part`, where it can be one the vendor
-    lacks: a text's type kept from the body it came in (a Chat-style `text` part sent to
-    Responses), and parts kept verbatim from a Responses body. Media are written with the
-    types Responses has (input_image, input_file, input_audio)."""
-    if isinstance(part, Text):
+    lacks: a text's or a media part's type kept from the body it came in (a Chat-style
+    `text`, `image_url` or `file` part sent to Responses), and parts kept verbatim from a
+    Responses body. Other media are written with the types Responses has (input_image,
+    input_file, input_audio)."""
+    if isinstance(part, Text | Media):  # a Chat type kept (a media part's: image_url, file)
         kind = part.extras.get("type")
         return kind if isinstance(kind, str) else None
     return _verbatim_type(part, "openai_responses")
@@ -78,12 +79,6 @@ class _Types:
         refusal part; Responses: any type kept from another body)."""
         return self.type_of is _responses_type or self.why("refusal") is not None
 
-    @property
-    def media_vary(self) -> bool:
-        """Whether a media part can be written with a type the vendor lacks (Chat: video_url,
-        document_url, an audio the model does not take; Responses writes only its own)."""
-        return self.type_of is _chat_type
-
     def why(self, kind: str | None) -> str | None:
         """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None."""
         if kind is None:
@@ -96,16 +91,17 @@ class _Types:
 def _first_needing(messages: tuple[Message, ...], types: _Types) -> int | None:
     """The index of the first message with a part that cannot go as it is, or None (most
     histories). One walk, the parts that cannot carry a type of their own (calls,
-    thinking, and texts or media where the vendor's types cannot differ) passed over by
-    identity: this runs on every call, for every message."""
-    texts, media = types.texts_vary, types.media_vary
+    thinking, and texts where the vendor's types cannot differ) passed over by identity:
+    this runs on every call, for every message. Media can differ on both wires (Chat:
+    video_url, document_url; Responses: a Chat image_url or file kept from its body)."""
+    texts = types.texts_vary
     for m, message in enumerate(messages):
         for part in message.parts:
             kind = type(part)
             if kind is Text:
                 if texts and part.extras is not EMPTY and _unknown(part, types):
                     return m
-            elif (kind is Opaque or (media and kind is Media)
+            elif (kind is Opaque or kind is Media
                   or (kind is ToolResult and type(part.content) is not str)) \
                     and _unknown(part, types):  # type: ignore[union-attr]
                 return m
@@ -187,6 +183,13 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                               "the provider's API does not have; sent as the text type of its "
                               "place", where, lossless=True))
         return [Text(part.text, part.extras.without("type"))]
+    if isinstance(part, Media) and "type" in part.extras:
+        native = replace(part, extras=part.extras.without("type"))
+        if types.why(types.type_of(native)) is None:  # the same media in the place's own form
+            changes.append(Change(NAME, "retype-media-part", f"{_a(part.kind)} part typed "
+                                  f"{kind!r}, which the provider's API does not have; sent "
+                                  "in the provider's own form for it", where, lossless=True))
+            return [native]
     if why == "unsupported":
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
                               f"({kind}) the model does not take; a text placeholder names it",

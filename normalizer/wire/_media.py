@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, Final
 
 from normalizer.media import chat_part_type, kind_of
 from normalizer.model import URL_IN_FILE_DATA, Media, freeze, thaw
@@ -47,6 +48,9 @@ def _rest(part: Mapping[str, Any], *own: str) -> dict[str, Any]:
 
 
 # --- OpenAI Chat Completions content parts ---
+
+# Chat part types Responses has no part of that name for (it has input_image and input_file).
+CHAT_ONLY_FORMS: Final = frozenset({"image_url", "file"})
 
 
 def chat_media(part: Mapping[str, Any]) -> Media | None:
@@ -137,9 +141,17 @@ def _file_fields(media: Media, data_key: str, url_key: str | None, protocol: str
 
 
 def responses_media(part: Mapping[str, Any]) -> Media | None:
-    """input_image, input_file and input_audio parts."""
+    """input_image, input_file and input_audio parts; and Chat's image_url and file parts,
+    which clients put in Responses bodies by mistake (MervinPraison/PraisonAI#3934; OpenAI
+    refuses them: rule content-part-type-unknown): read as media with their Chat type kept
+    in extras["type"], so they are written back as sent and the image reaches every other
+    protocol."""
     kind = part.get("type")
     media: Media | None = None
+    if kind in CHAT_ONLY_FORMS:
+        chat = chat_media(part)
+        media = None if chat is None else replace(chat, extras={**chat.extras, "type": kind})
+        return _exact(part, media, responses_wire)
     if kind == "input_image":
         fields = _from_url(part["image_url"]) if isinstance(part.get("image_url"), str) else {}
         if isinstance(part.get("file_id"), str):
@@ -156,7 +168,10 @@ def responses_media(part: Mapping[str, Any]) -> Media | None:
 
 
 def responses_wire(media: Media) -> Wire | None:
-    """Media -> a Responses input part, or None where Responses has no form for it."""
+    """Media -> a Responses input part, or None where Responses has no form for it. A part
+    read from a Chat-style part of a Responses body goes back in that form."""
+    if media.extras.get("type") in CHAT_ONLY_FORMS:
+        return chat_wire(media)
     extras = written(media.extras, "openai_responses", ("type",))
     if media.kind == "image":
         url = _to_url(media)
