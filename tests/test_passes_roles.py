@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from normalizer.model import History, Message, Text, ToolCall, ToolResult, ToolSpec
+from normalizer.model import History, Message, Opaque, Text, ToolCall, ToolResult, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes.content import (
     EMPTY_TEXT,
@@ -62,6 +62,24 @@ def test_system_messages_merge_into_one_at_the_start() -> None:
     assert roles(out) == ["system", "user"]
     assert [p.text for p in out.history.messages[0].parts] == ["a", "b"]  # type: ignore[union-attr]
     assert [(c.code, c.lossless) for c in changes] == [("move-system-message", False)]
+
+
+def test_a_moved_system_messages_other_parts_go_to_the_start_as_text() -> None:
+    # claude-fable-5 takes a role "system" message holding a tool_addition block
+    # (evidence/anthropic/system-role-tool-addition-accepted-fable-5-2026-08.yaml); another
+    # Claude's top-level `system` takes text blocks only.
+    block = {"type": "tool_addition",
+             "tool": {"type": "tool_reference", "name": "lookup_refund_policy"}}
+    added = Message("system", (Opaque("anthropic", "tool_addition", block),))
+    start = draft(say("system", "a"), say("user", "hi"), added)
+    out, changes = place_system_messages(start, profile("anthropic"), POLICY)
+    assert roles(out) == ["system", "user"]
+    first, second = out.history.messages[0].parts
+    assert first == Text("a") and isinstance(second, Text)
+    assert "lookup_refund_policy" in second.text and "tool_addition" in second.text
+    assert [(c.code, c.lossless, c.where) for c in changes] == [
+        ("move-system-message", False, "messages[2]"),
+        ("system-part-as-text", False, "messages[2].parts[0]")]
 
 
 def test_merge_tool_turns_for_response_count_only() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from normalizer.crossing import media_placeholder, opaque_text
 from normalizer.model import ROLES, Change, JsonMap, Media, Message, Opaque, Part, Role, Text
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -58,15 +59,28 @@ def place_system_messages(
     Before: [system "be brief", user "hi", system "answer in French", assistant "salut"]
     After:  [system ("be brief", "answer in French"), user "hi", assistant "salut"]
     Lossless for system messages that were already at the start; lossy for later ones (the
-    point in the conversation where the instruction was given is lost).
+    point in the conversation where the instruction was given is lost). The place at the
+    start takes text only (Anthropic's `system` is a string or text blocks): another part
+    of a moved message (claude-fable-5's `tool_addition` block, sent to another Claude)
+    goes as text describing it, with a change of its own (system-part-as-text, lossy).
     """
     messages = draft.history.messages
     systems = [m for m, msg in enumerate(messages) if msg.role == "system"]
     if len(systems) < 2 and systems in ([], [0]):
         return draft, ()
     lead = _leading_systems(messages)
-    merged = replace(messages[systems[0]], parts=tuple(
-        p for m in systems for p in messages[m].parts))
+    parts: list[Part] = []
+    texted: list[Change] = []
+    for m in systems:
+        for j, part in enumerate(messages[m].parts):
+            if m >= lead and not isinstance(part, Text):
+                part = Text(_described(part))
+                texted.append(Change("place_system_messages", "system-part-as-text",
+                                     "a non-text part of a system message moved to the start, "
+                                     "where only text goes; sent as text describing it",
+                                     f"messages[{m}].parts[{j}]", lossless=False))
+            parts.append(part)
+    merged = replace(messages[systems[0]], parts=tuple(parts))
     rest = tuple(msg for msg in messages if msg.role != "system")
     changes = tuple(Change("place_system_messages",
                            "merge-system-messages" if m < lead else "move-system-message",
@@ -78,7 +92,17 @@ def place_system_messages(
                           f"moved the system message at position {systems[0]} to the start",
                           f"messages[{systems[0]}]", lossless=False), *changes)
     history = replace(draft.history, messages=(merged, *rest))
-    return replace(draft, history=history), changes
+    return replace(draft, history=history), (*changes, *texted)
+
+
+def _described(part: Part) -> str:
+    """A system message's non-text part as text: a protocol's own block as its JSON, media
+    as the placeholder the crossing pass writes."""
+    if isinstance(part, Media):
+        return media_placeholder(part)
+    if isinstance(part, Opaque):
+        return opaque_text(part)
+    return f"[{type(part).__name__.lower()} part]"
 
 
 def _leading_systems(messages: Sequence[Message]) -> int:
