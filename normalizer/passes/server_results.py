@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.crossing import opaque_text
-from normalizer.model import Change, Message, Opaque, Part, Text
+from normalizer.model import Change, Message, Opaque, Part, Text, part_types
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.protocols import server_result_kind
@@ -28,9 +28,12 @@ def server_results_to_text(
     Lossy: the result is no longer a server block, only its record as text. Moving a
     server_tool_use found in another message is not tried: where it went is not known.
     """
+    messages = draft.history.messages
+    if Opaque not in part_types(m for m in messages if m.role == "assistant"):
+        return draft, ()  # most histories: no server blocks, told by one C-level walk
     changes: list[Change] = []
     out: list[Message] = []
-    for i, message in enumerate(draft.history.messages):
+    for i, message in enumerate(messages):
         parts = _texted(message) if message.role == "assistant" else None
         if parts is None:
             out.append(message)
