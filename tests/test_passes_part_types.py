@@ -197,3 +197,44 @@ def test_a_chat_file_part_in_a_responses_body_goes_as_input_file() -> None:
 def parse_render_same(body: dict[str, Any]) -> bool:
     """The body parsed and rendered back for its own protocol, unrepaired, is the body."""
     return render(parse(body, "openai_responses"), "openai_responses")["input"] == body["input"]
+
+
+MP3 = "data:audio/mpeg;base64,SUQzBAAAAAAAI1RTU0U="
+
+
+def _audio_file_body() -> dict[str, Any]:
+    return {"model": "gpt-5-mini", "input": [{"role": "user", "content": [
+        {"type": "input_text", "text": "What does it say?"},
+        {"type": "input_file", "file_data": MP3, "filename": "note.mp3"}]}]}
+
+
+def test_an_audio_input_file_is_refused_in_openais_words_and_sent_as_a_placeholder() -> None:
+    # Recorded (gpt-5-mini, 2026-02): evidence/openai_responses/audio-data-in-user-input-file-*
+    body = _audio_file_body()
+    assert parse_render_same(body)
+    (found,) = check(body, "openai_responses")
+    assert (found.rule, found.location) == ("content-type-unsupported",
+                                            "input[0].content[1].file_data")
+    assert "but got unsupported MIME type 'audio/mpeg'" in found.message
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    (change,) = out.changes
+    assert (change.code, change.lossless) == ("unsupported-part-as-text", False)
+    assert "file input does not take" in change.what
+    assert out.body["input"][0]["content"][1] == {
+        "type": "input_text", "text": "[audio not carried to this provider: note.mp3]"}
+    assert check(out.body, "openai_responses") == ()
+    text = {"type": "input_file", "file_data": "data:text/plain;base64,SGk=", "filename": "a.txt"}
+    assert check({**body, "input": [{"role": "user", "content": [text]}]},
+                 "openai_responses") == ()
+
+
+def test_an_audio_input_file_crosses_as_audio() -> None:
+    # It was an unknown part before (dropped, lossy); Gemini takes the clip inline, and an
+    # audio model on Chat gets input_audio in the format OpenAI names ("mp3", not "mpeg").
+    gemini = normalize_request(_audio_file_body(), "openai_responses", "gemini").body
+    assert {"inlineData": {"mimeType": "audio/mpeg", "data": "SUQzBAAAAAAAI1RTU0U="}} in \
+        gemini["contents"][0]["parts"]
+    chat = normalize_request(_audio_file_body(), "openai_responses", "openai",
+                             model="gpt-audio").body
+    assert chat["messages"][0]["content"][1] == {
+        "type": "input_audio", "input_audio": {"data": "SUQzBAAAAAAAI1RTU0U=", "format": "mp3"}}

@@ -10,6 +10,7 @@ hostile input.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from fnmatch import fnmatchcase
 from typing import Any
 
 from normalizer.check import Detector, Finding
@@ -51,6 +52,33 @@ def content_part_type_unknown(body: Mapping[str, Any], rule: Rule,
         if part_type not in allowed:
             yield Finding(f"input[{i}].content[{j}].type",
                           {"index": i, "part": j, "type": part_type})
+
+
+def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """`content-type-unsupported`: an `input_file` part (in a message item or a function
+    output) whose `file_data` is a data URL of a MIME type matching params.files (globs:
+    `audio/*`), which the file input refuses whatever the model."""
+    refused = tuple(str(g) for g in rule.params.get("files", ()))
+    for where, part in _file_parts(body):
+        data = part.get("file_data")
+        mime = data[5:].split(";", 1)[0] if isinstance(data, str) and \
+            data.startswith("data:") else None
+        if mime and any(fnmatchcase(mime, glob) for glob in refused):
+            yield Finding(f"{where}.file_data", {"param": f"{where}.file_data", "mime": mime})
+
+
+def _file_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(path, part) of each input_file part of a message item's content or of a function
+    output's list."""
+    for i, item, found, _ in items(body):
+        for key in ("content", "output"):
+            parts = item.get(key)
+            if not isinstance(parts, list) or (key == "content") != (found == "message"):
+                continue
+            for j, part in enumerate(parts):
+                if isinstance(part, Mapping) and part.get("type") == "input_file":
+                    yield f"input[{i}].{key}[{j}]", part
 
 
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
@@ -127,6 +155,7 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
 DETECTORS: dict[str, Detector] = {
     "assistant-content-type": assistant_content_type,
     "content-part-type-unknown": content_part_type_unknown,
+    "content-type-unsupported": content_type_unsupported,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
     "thinking-signature-missing": reasoning_not_stored,

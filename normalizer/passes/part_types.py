@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from fnmatch import fnmatchcase
 
 from normalizer.crossing import media_placeholder, opaque_text
 from normalizer.media import chat_part_type
@@ -72,6 +73,7 @@ class _Types:
     known: frozenset[str] | None
     refused: frozenset[str]
     type_of: Callable[[object], str | None]
+    files: tuple[str, ...] = ()  # MIME globs the file part refuses (Responses: audio/*)
 
     @property
     def texts_vary(self) -> bool:
@@ -86,6 +88,16 @@ class _Types:
         if self.known is not None and kind not in self.known:
             return "unknown"
         return "unsupported" if kind in self.refused else None
+
+    def verdict(self, part: object) -> str | None:
+        """`why` for `part`'s type, or "unsupported" for media sent as a file part of a MIME
+        type the file part refuses (an mp3 as a Responses input_file)."""
+        why = self.why(self.type_of(part))
+        if why is None and self.files and isinstance(part, Media) \
+                and part.extras.get("type") == "input_file" and part.media_type \
+                and any(fnmatchcase(part.media_type, glob) for glob in self.files):
+            return "unsupported"
+        return why
 
 
 def _first_needing(messages: tuple[Message, ...], types: _Types) -> int | None:
@@ -113,7 +125,7 @@ def _unknown(part: Part, types: _Types) -> bool:
     if isinstance(part, ToolResult):
         return not isinstance(part.content, str) and any(
             _unknown(p, types) for p in part.content)
-    return types.why(types.type_of(part)) is not None
+    return types.verdict(part) is not None
 
 
 def replace_unknown_part_types(draft: Draft, profile: Profile,
@@ -124,8 +136,9 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     placeholder naming it; another vendor's block kept verbatim in a Chat body (an Anthropic
     `tool_use` or `tool_result`, a Gemini `functionCall`) becomes text describing it; a
     replayed reasoning block (`thinking`) is dropped. Parts the model does not take (rule
-    content-type-unsupported, params.types: audio for a model without audio input) become
-    a placeholder too. All lossy, each named.
+    content-type-unsupported, params.types: audio for a model without audio input;
+    params.files: an audio clip as a Responses input_file) become a placeholder too. All
+    lossy, each named.
 
     Rejected by: OpenAI "Invalid value: 'thinking'. Supported values are: 'text',
     'image_url', 'input_audio', 'refusal', 'audio', and 'file'."; gpt-5-mini "Invalid
@@ -137,12 +150,13 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     """
     del policy
     allowed, refused = profile.param(RULE, "allowed"), profile.param(MODEL_RULE, "types")
+    files = profile.param(MODEL_RULE, "files")
     type_of = _TYPE_OF.get(profile.protocol)
-    if (allowed is None and not refused) or type_of is None:
+    if (allowed is None and not refused and not files) or type_of is None:
         return draft, ()
     messages = draft.history.messages
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
-                   type_of)
+                   type_of, tuple(files or ()))
     first = _first_needing(messages, types)
     if first is None:
         return draft, ()
@@ -172,7 +186,7 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
     """`part` as it is when the vendor takes its type; else what stands in for it (nothing for
     replayed reasoning), with the change that says so."""
     kind = types.type_of(part)
-    why = types.why(kind)
+    why = types.verdict(part)
     if why is None:
         return [part]
     if isinstance(part, Text):  # the same words under the place's own text type
@@ -183,17 +197,19 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                               "the provider's API does not have; sent as the text type of its "
                               "place", where, lossless=True))
         return [Text(part.text, part.extras.without("type"))]
-    if isinstance(part, Media) and "type" in part.extras:
+    if why == "unknown" and isinstance(part, Media) and "type" in part.extras:
         native = replace(part, extras=part.extras.without("type"))
-        if types.why(types.type_of(native)) is None:  # the same media in the place's own form
+        if types.verdict(native) is None:  # the same media in the place's own form
             changes.append(Change(NAME, "retype-media-part", f"{_a(part.kind)} part typed "
                                   f"{kind!r}, which the provider's API does not have; sent "
                                   "in the provider's own form for it", where, lossless=True))
             return [native]
     if why == "unsupported":
+        who = ("the provider's file input does not take" if kind == "input_file"
+               else "the model does not take")
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
-                              f"({kind}) the model does not take; a text placeholder names it",
-                              where, lossless=False))
+                              f"({kind}) {who}; a text placeholder names it", where,
+                              lossless=False))
         return [Text(media_placeholder(part) if isinstance(part, Media)
                      else opaque_text(part))]  # type: ignore[arg-type]
     if isinstance(part, Media):

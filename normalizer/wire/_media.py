@@ -26,6 +26,17 @@ Wire = dict[str, Any]
 _WEB_URL = re.compile(r"https?://", re.IGNORECASE)
 
 
+# Chat and Responses name an input_audio's format "wav" or "mp3" (their API references);
+# a MIME type from another protocol spells them otherwise.
+_AUDIO_FORMATS = {"mpeg": "mp3", "x-wav": "wav", "wave": "wav", "vnd.wave": "wav"}
+
+
+def audio_format(media_type: str) -> str:
+    """The `format` of an OpenAI input_audio part for an audio MIME type (audio/mpeg: mp3)."""
+    sub = media_type.removeprefix("audio/")
+    return _AUDIO_FORMATS.get(sub, sub)
+
+
 def _from_url(url: str) -> dict[str, Any]:
     """A URL as Media fields: a base64 data URL splits into media_type and data."""
     match = _DATA_URL.fullmatch(url)
@@ -108,7 +119,7 @@ def chat_wire(media: Media) -> Wire | None:
     if kind == "video_url" and url is not None:
         return {"type": "video_url", "video_url": {"url": url}, **extras}
     if kind == "input_audio" and media.data is not None and media.media_type:
-        fmt = media.media_type.removeprefix("audio/")
+        fmt = audio_format(media.media_type)
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
                 **extras}
     if kind == "document_url":
@@ -160,6 +171,9 @@ def responses_media(part: Mapping[str, Any]) -> Media | None:
     elif kind == "input_file":
         rest = _rest(part, "type", "file_data", "file_id", "file_url", "filename")
         media = _file_media(part, rest, "file_data", "openai_responses")
+        if media is not None and media.kind not in ("document", "file"):
+            # an audio clip or image sent as a file (pydantic-ai sends audio so): kept a file
+            media = replace(media, extras={**media.extras, "type": kind})
     elif kind == "input_audio" and isinstance(part.get("input_audio"), Mapping):
         inner = part["input_audio"]
         media = Media("audio", f"audio/{inner.get('format')}", data=inner.get("data"),
@@ -173,6 +187,9 @@ def responses_wire(media: Media) -> Wire | None:
     if media.extras.get("type") in CHAT_ONLY_FORMS:
         return chat_wire(media)
     extras = written(media.extras, "openai_responses", ("type",))
+    if media.extras.get("type") == "input_file" and media.kind not in ("document", "file"):
+        inner = _file_fields(media, "file_data", "file_url", "openai_responses")
+        return None if inner is None else {"type": "input_file", **inner, **extras}
     if media.kind == "image":
         url = _to_url(media)
         if url is not None:
@@ -181,7 +198,7 @@ def responses_wire(media: Media) -> Wire | None:
             return {"type": "input_image", "file_id": media.file_id, **extras}
         return None
     if media.kind == "audio" and media.data is not None and media.media_type:
-        fmt = media.media_type.removeprefix("audio/")
+        fmt = audio_format(media.media_type)
         return {"type": "input_audio", "input_audio": {"data": media.data, "format": fmt},
                 **extras}
     if media.kind not in ("document", "file"):
