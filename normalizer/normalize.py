@@ -72,6 +72,7 @@ from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_s
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
+from normalizer.passes.tool_duplicates import drop_duplicate_tools
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.profiles import Profile, load_profile
@@ -200,6 +201,8 @@ STEPS: dict[str, Step] = {
                                           ("strict-tool-schema",)),
     "shorten_tool_descriptions": Step(shorten_tool_descriptions,
                                       ("tool-description-too-long",)),
+    "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),
+                                 ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
     "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,

@@ -27,6 +27,7 @@ RULE_IDS: dict[str, str] = {
     "tool-name-invalid": "a tool name (declared or called) not matching params.pattern / "
                          "params.max_length",
     "tool-name-too-long": "a tool name (declared or called) longer than params.max_length",
+    "duplicate-tool-name": "two tool declarations with the same name",
     "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
     "tool-choice-without-tools": "`tool_choice` set with no `tools`",
     "tool-choice-unknown-tool": "a `tool_choice` that forces a tool the request does not "

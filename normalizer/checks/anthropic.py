@@ -76,6 +76,21 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
             yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "pattern": pattern})
 
 
+def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """The first tool (custom or server) whose name an earlier tool already has; the
+    vendor's text names no index."""
+    tools = body.get("tools")
+    seen: set[str] = set()
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        name = tool.get("name") if isinstance(tool, Mapping) else None
+        if isinstance(name, str) and name in seen:
+            yield Finding(f"tools[{k}].name", {"tool": k, "name": name})
+            return
+        if isinstance(name, str):
+            seen.add(name)
+
+
 def empty_text_block(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """`empty-text-block`: a text block/part whose text is empty."""
     for i, j, block in typed(body, "text"):
@@ -248,6 +263,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,
     "tool-name-invalid": tool_name_invalid,
+    "duplicate-tool-name": duplicate_tool_name,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,

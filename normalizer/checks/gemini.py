@@ -64,6 +64,20 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
             yield Finding(f"{where}.name", {"field": f"{where}.name", "name": name})
 
 
+def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """The first function declaration (across all `tools` entries) whose name an earlier one
+    already has."""
+    seen: set[str] = set()
+    for where, decl in _declarations(body):
+        name = decl.get("name")
+        if isinstance(name, str) and name in seen:
+            yield Finding(f"{where}.name", {"field": f"{where}.name", "name": name})
+            return
+        if isinstance(name, str):
+            seen.add(name)
+
+
 def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:
     """The schemas nested in `schema`, with the proto path the vendor prints for each:
     properties by position (`properties[3].value`), items, anyOf (`any_of[1]`)."""
@@ -222,6 +236,7 @@ DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_message_placement,
     "tool-schema-unsupported": tool_schema_unsupported,
     "tool-name-invalid": tool_name_invalid,
+    "duplicate-tool-name": duplicate_tool_name,
     "tool-arguments-not-object": tool_arguments_not_object,
     "empty-content": empty_content,
     "call-turn-placement": call_turn_placement,
