@@ -141,7 +141,9 @@ def normalize_parts(
         changes.append(Change("normalize_request", "add-model",
                               f"the body named no model; the body for {profile.provider} "
                               f"names {profile.default_model!r} (pass model=)", "model", True))
-    fixed = normalize(parts.history, profile, tools=parts.tools, budget=budget,
+    tools, shadowed = _unshadowed(parts.tools, hosted, profile)
+    changes += shadowed
+    fixed = normalize(parts.history, profile, tools=tools, budget=budget,
                       policy=policy, model=chosen, options=options)
     out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" or (chosen is None and not unnamed):
@@ -181,6 +183,23 @@ def _is_function(decl: Any, protocol: str) -> bool:
     if protocol == "anthropic":
         return decl.get("type") in (None, "custom")
     return "functionDeclarations" in decl or "function_declarations" in decl
+
+
+def _unshadowed(tools: tuple[ToolSpec, ...], hosted: tuple[Any, ...],
+                profile: Profile) -> tuple[tuple[ToolSpec, ...], list[Change]]:
+    """The function declarations without those named as a hosted tool the request keeps
+    (Anthropic: a custom `web_search` beside the server tool `web_search`), where the
+    target refuses two tools of one name (rule duplicate-tool-name); the hosted tool stays,
+    as the history's server blocks name it."""
+    names = {d.get("name") for d in hosted if isinstance(d, Mapping)} - {None}
+    if not names or not profile.enforces("duplicate-tool-name"):
+        return tools, []
+    kept = tuple(t for t in tools if t.name not in names)
+    return kept, [Change("normalize_request", "drop-duplicate-tool",
+                         f"dropped the declaration of function {t.name!r}: the request also "
+                         f"declares the hosted tool {t.name!r}, and the target refuses two "
+                         "tools of one name", "tools", False)
+                  for t in tools if t.name in names]
 
 
 def _hosted_dropped(decl: Any, target: str) -> Change:

@@ -63,3 +63,16 @@ def test_targets_without_a_known_refusal_keep_both(provider: str) -> None:
     out = normalize_request(_chat(BUILT_IN, SEARCH, MCP), "openai_chat", provider)
     assert "drop-duplicate-tool" not in {c.code for c in out.changes}
     assert "An MCP server's memory." in str(out.body)
+
+
+def test_a_function_named_like_a_kept_server_tool_goes() -> None:
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64,
+            "messages": [{"role": "user", "content": "Search the web for it."}],
+            "tools": [{"type": "web_search_20250305", "name": "web_search"},
+                      {"name": "web_search", "description": "Our own search.",
+                       "input_schema": {"type": "object", "properties": {}}}]}
+    assert [v.rule for v in check(body, "anthropic")] == ["duplicate-tool-name"]
+    out = normalize_request(body, "anthropic", "anthropic")
+    assert [(c.code, c.lossless) for c in out.changes] == [("drop-duplicate-tool", False)]
+    assert out.body["tools"] == [{"type": "web_search_20250305", "name": "web_search"}]
+    assert check(out.body, "anthropic") == ()
