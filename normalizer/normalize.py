@@ -31,6 +31,7 @@ from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes._blocks import forget_pairing
 from normalizer.passes._known_ids import forget_ids
 from normalizer.passes.arguments import parse_string_arguments
+from normalizer.passes.block_fields import drop_unknown_block_fields
 from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
     drop_unknown_message_fields,
@@ -193,6 +194,8 @@ STEPS: dict[str, Step] = {
                                  local=True),
     "server_results_to_text": Step(server_results_to_text, ("server-tool-result-orphan",),
                                    local=True),
+    "drop_unknown_block_fields": Step(drop_unknown_block_fields, ("unknown-block-field",),
+                                      local=True),
     "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
                                ("name_function_responses",), local=True),
     "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),

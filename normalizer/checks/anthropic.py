@@ -277,4 +277,6 @@ DETECTORS: dict[str, Detector] = {
     "whitespace-text-block": anthropic_blocks.whitespace_text_block,
     "server-tool-use-as-client": anthropic_blocks.server_tool_use_as_client,
     "server-tool-result-orphan": anthropic_blocks.server_tool_result_orphan,
+    "unknown-message-field": anthropic_blocks.unknown_message_field,
+    "unknown-block-field": anthropic_blocks.unknown_block_field,
 }

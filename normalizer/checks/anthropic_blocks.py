@@ -1,6 +1,7 @@
 """Detectors for Anthropic content blocks beyond emptiness and pairing: whitespace-only
-text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, and server tool
-results whose server_tool_use block is not before them."""
+text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, server tool
+results whose server_tool_use block is not before them, and fields a message or block of
+its kind does not have."""
 
 from __future__ import annotations
 
@@ -71,3 +72,36 @@ def server_tool_result_orphan(body: Mapping[str, Any], rule: Rule,
                               fields={"index": i, "block": j, "type": kind,
                                       "id": block.get("tool_use_id")})
                 break
+
+
+def unknown_message_field(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """A message field not in params.allowed for the message's role (user and assistant
+    take `role` and `content` only): one finding per field."""
+    allowed: Mapping[str, Any] = rule.params.get("allowed") or {}
+    for i, message in messages(body):
+        known = allowed.get(message.get("role"))
+        if known is None:
+            continue
+        for field in message:
+            if field not in known:
+                yield Finding(location=f"messages[{i}].{field}",
+                              fields={"index": i, "field": field})
+
+
+def unknown_block_field(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """A field of a content block not in params.allowed for the block's type (types the
+    params do not list are not checked): one finding per field."""
+    allowed: Mapping[str, Any] = rule.params.get("allowed") or {}
+    for i, message in messages(body):
+        content = message.get("content")
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            known = allowed.get(block.get("type")) if isinstance(block, Mapping) else None
+            if known is None:
+                continue
+            for field in block:
+                if field not in known:
+                    yield Finding(location=f"messages[{i}].content[{j}].{field}",
+                                  fields={"index": i, "block": j, "type": block["type"],
+                                          "field": field})

@@ -1,0 +1,86 @@
+"""Fields a content block of its type does not have (Anthropic validates every block's
+fields and names the first extra one)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from normalizer.model import (
+    EMPTY,
+    STREAM_MARKERS,
+    WIRE_MARKERS,
+    Change,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+)
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+from normalizer.protocols import foreign_extras
+
+RULE = "unknown-block-field"
+
+
+def _block_type(part: Part) -> str | None:
+    """The Anthropic block type a part renders as (media and kept blocks are not checked)."""
+    if isinstance(part, Text):
+        return "text"
+    if isinstance(part, ToolCall):
+        return "tool_use"
+    if isinstance(part, ToolResult):
+        return "tool_result"
+    if isinstance(part, Thinking):
+        return "redacted_thinking" if part.redacted else "thinking"
+    return None
+
+
+def drop_unknown_block_fields(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes content blocks carrying fields their type does not have (rule
+    unknown-block-field, params.allowed by block type): fields kept from the body a block
+    came in that no protocol owns, such as a client's `id` on a text block or a streamed
+    `index` on a tool_use block, or a `cache_control` on a thinking block.
+
+    Rejected by: Anthropic "messages.65.content.1.tool_use.text: Extra inputs are not
+    permitted" (anthropics/claude-code#4378); "messages.13.content.0.thinking.cache_control:
+    Extra inputs are not permitted" (Wei-Shaw/sub2api#225).
+
+    Before: assistant[thinking("…", cache_control={type: ephemeral}), text "Done."]
+    After:  assistant[thinking("…"), text "Done."]
+    Lossy: the dropped fields are named, block by block (the target never reads them).
+    """
+    allowed: Mapping[str, object] = profile.param(RULE, "allowed") or {}
+    if not allowed:
+        return draft, ()
+    unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS
+    keeps = {kind: frozenset(fields) | unwritten  # type: ignore[arg-type]
+             for kind, fields in allowed.items()}
+    changes: list[Change] = []
+    out: list[Message] = []
+    for i, message in enumerate(draft.history.messages):
+        parts: list[Part] | None = None
+        for j, part in enumerate(message.parts):
+            extras = getattr(part, "extras", EMPTY)
+            if extras is EMPTY or not extras:  # most parts share the one empty map
+                continue
+            keep = keeps.get(_block_type(part) or "")
+            extra = [k for k in extras if k not in keep] if keep is not None else []
+            if not extra:
+                continue
+            if parts is None:
+                parts = list(message.parts)
+            parts[j] = replace(part, extras=extras.without(*extra))  # type: ignore[arg-type]
+            changes.append(Change("drop_unknown_block_fields", "drop-block-field",
+                                  f"dropped {', '.join(map(repr, extra))} from a "
+                                  f"{_block_type(part)} block (the target rejects fields its "
+                                  "type does not have)", f"messages[{i}].parts[{j}]",
+                                  lossless=False))
+        out.append(message if parts is None else message.with_parts(tuple(parts)))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
