@@ -17,7 +17,7 @@ Then `normalize` runs with the options, and the result is rendered.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -143,7 +143,7 @@ def normalize_parts(
                               f"names {profile.default_model!r} (pass model=)", "model", True))
     tools, shadowed = _unshadowed(parts.tools, hosted, profile)
     changes += shadowed
-    fixed = normalize(parts.history, profile, tools=tools, budget=budget,
+    fixed = normalize(parts.history, _declaring(profile, hosted), tools=tools, budget=budget,
                       policy=policy, model=chosen, options=options)
     out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" or (chosen is None and not unnamed):
@@ -183,6 +183,17 @@ def _is_function(decl: Any, protocol: str) -> bool:
     if protocol == "anthropic":
         return decl.get("type") in (None, "custom")
     return "functionDeclarations" in decl or "function_declarations" in decl
+
+
+def _declaring(profile: Profile, hosted: tuple[Any, ...]) -> Profile:
+    """The profile to repair with: where the request keeps hosted declarations (Anthropic's
+    memory tool, whose calls are client tool_use blocks named `memory`), it declares tools,
+    so tools-not-declared cannot hold, and declaring the history's tools again would give
+    two tools of one name."""
+    if not hosted or not profile.enforces("tools-not-declared"):
+        return profile
+    return replace(profile, rules=tuple(r for r in profile.rules
+                                        if r.id != "tools-not-declared"))
 
 
 def _unshadowed(tools: tuple[ToolSpec, ...], hosted: tuple[Any, ...],

@@ -46,6 +46,12 @@ SDK_REWRITES = {
     ("gemini", "tool-arguments-not-object"):
         "google-genai 3.4 refuses a string functionCall.args before sending (pydantic "
         "dict_type): the request never reaches the vendor or the emulator",
+    ("gemini", "unknown-message-field"):
+        "google-genai refuses a content field it does not know before sending (pydantic "
+        "extra_forbidden): only a client of Gemini's REST API can send one",
+    ("gemini", "unknown-block-field"):
+        "google-genai refuses a part field it does not know before sending (pydantic "
+        "extra_forbidden): only a client of Gemini's REST API can send one",
 }
 
 

@@ -78,6 +78,35 @@ def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
             seen.add(name)
 
 
+def unknown_message_field(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """A content field in none of params.allowed's lists (a content takes `role` and
+    `parts`): one finding per field."""
+    known = {f for fields in (rule.params.get("allowed") or {}).values() for f in fields}
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        for field in content:
+            if field not in known:
+                yield Finding(f"contents[{i}].{field}", {"field": field, "at": f"contents[{i}]"})
+
+
+def unknown_block_field(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """A part field not in params.allowed["part"] (the Part message's fields, in either
+    spelling the API reads): one finding per field."""
+    known = set((rule.params.get("allowed") or {}).get("part", ()))
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        raw = content.get("parts")
+        for j, part in enumerate(raw if isinstance(raw, list) else ()):
+            if not isinstance(part, Mapping):
+                continue
+            for field in part:
+                if field not in known:
+                    at = f"contents[{i}].parts[{j}]"
+                    yield Finding(f"{at}.{field}", {"field": field, "at": at})
+
+
 def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:
     """The schemas nested in `schema`, with the proto path the vendor prints for each:
     properties by position (`properties[3].value`), items, anyOf (`any_of[1]`)."""
@@ -237,6 +266,8 @@ DETECTORS: dict[str, Detector] = {
     "tool-schema-unsupported": tool_schema_unsupported,
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
+    "unknown-message-field": unknown_message_field,
+    "unknown-block-field": unknown_block_field,
     "tool-arguments-not-object": tool_arguments_not_object,
     "empty-content": empty_content,
     "call-turn-placement": call_turn_placement,

@@ -1,11 +1,13 @@
 """Fields a content block of its type does not have (Anthropic validates every block's
-fields and names the first extra one)."""
+fields and names the first extra one; Gemini's JSON parser names every unknown field of a
+part)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
+from normalizer.media import GEMINI_SIGNATURE
 from normalizer.model import (
     EMPTY,
     STREAM_MARKERS,
@@ -25,7 +27,7 @@ from normalizer.protocols import foreign_extras
 RULE = "unknown-block-field"
 
 
-def _block_type(part: Part) -> str | None:
+def _anthropic_block(part: Part) -> str | None:
     """The Anthropic block type a part renders as (media and kept blocks are not checked)."""
     if isinstance(part, Text):
         return "text"
@@ -38,6 +40,22 @@ def _block_type(part: Part) -> str | None:
     return None
 
 
+def _gemini_part(part: Part) -> str | None:
+    """Gemini has one Part message: every part but media (written by the media module) and
+    kept parts is checked against it."""
+    return "part" if isinstance(part, Text | ToolCall | ToolResult | Thinking) else None
+
+
+# Per protocol: the block type a part renders as, and the extras keys its renderer reads
+# for itself (Gemini: the call's and response's own fields, nested by the renderer, and a
+# non-thought part's signature) rather than writing them as fields of the block.
+_BLOCKS: dict[str, tuple[Callable[[Part], str | None], frozenset[str]]] = {
+    "anthropic": (_anthropic_block, frozenset()),
+    "gemini": (_gemini_part, frozenset({"function_call", "function_response", "response",
+                                        GEMINI_SIGNATURE})),
+}
+
+
 def drop_unknown_block_fields(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
@@ -48,16 +66,19 @@ def drop_unknown_block_fields(
 
     Rejected by: Anthropic "messages.65.content.1.tool_use.text: Extra inputs are not
     permitted" (anthropics/claude-code#4378); "messages.13.content.0.thinking.cache_control:
-    Extra inputs are not permitted" (Wei-Shaw/sub2api#225).
+    Extra inputs are not permitted" (Wei-Shaw/sub2api#225); Gemini "Invalid JSON payload
+    received. Unknown name "id" at 'contents[1].parts[0]': Cannot find field."
+    (Chevey339/kelivo#543).
 
     Before: assistant[thinking("…", cache_control={type: ephemeral}), text "Done."]
     After:  assistant[thinking("…"), text "Done."]
     Lossy: the dropped fields are named, block by block (the target never reads them).
     """
     allowed: Mapping[str, object] = profile.param(RULE, "allowed") or {}
-    if not allowed:
+    if not allowed or profile.protocol not in _BLOCKS:
         return draft, ()
-    unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS
+    block_type, read = _BLOCKS[profile.protocol]
+    unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS | read
     keeps = {kind: frozenset(fields) | unwritten  # type: ignore[arg-type]
              for kind, fields in allowed.items()}
     changes: list[Change] = []
@@ -68,18 +89,19 @@ def drop_unknown_block_fields(
             extras = getattr(part, "extras", EMPTY)
             if extras is EMPTY or not extras:  # most parts share the one empty map
                 continue
-            keep = keeps.get(_block_type(part) or "")
+            kind = block_type(part)
+            keep = keeps.get(kind) if kind is not None else None
             extra = [k for k in extras if k not in keep] if keep is not None else []
             if not extra:
                 continue
             if parts is None:
                 parts = list(message.parts)
             parts[j] = replace(part, extras=extras.without(*extra))  # type: ignore[arg-type]
+            block = "part" if kind == "part" else f"{kind} block"
             changes.append(Change("drop_unknown_block_fields", "drop-block-field",
-                                  f"dropped {', '.join(map(repr, extra))} from a "
-                                  f"{_block_type(part)} block (the target rejects fields its "
-                                  "type does not have)", f"messages[{i}].parts[{j}]",
-                                  lossless=False))
+                                  f"dropped {', '.join(map(repr, extra))} from a {block} "
+                                  "(the target rejects fields it does not have)",
+                                  f"messages[{i}].parts[{j}]", lossless=False))
         out.append(message if parts is None else message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()

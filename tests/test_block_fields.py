@@ -1,7 +1,7 @@
-"""Fields an Anthropic message or content block does not have (rules unknown-message-field
-and unknown-block-field): refused in Anthropic's words, each at its own path; normalize
-drops the ones no protocol owns with a change naming them (a field another protocol owns
-is already not written, and the crossing pass reports a content one)."""
+"""Fields a message or content block does not have (rules unknown-message-field and
+unknown-block-field, Anthropic and Gemini): refused in each vendor's words at the field's
+own path; normalize drops the ones no protocol owns with a change naming them (a field
+another protocol owns is not written anyway, and the crossing pass reports a content one)."""
 
 from __future__ import annotations
 
@@ -63,3 +63,38 @@ def test_normalize_drops_fields_no_protocol_owns_and_names_them() -> None:
         {"type": "thinking", "thinking": "Greet back.", "signature": SIGNATURE},
         {"type": "text", "text": "Hello!"}]}
     assert normalize_request(out.body, "anthropic", "anthropic").changes == ()
+
+
+def _gemini(*contents: dict[str, Any]) -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "Hi!"}]}, *contents,
+                         {"role": "user", "parts": [{"text": "And then?"}]}]}
+
+
+def test_gemini_names_an_unknown_part_or_content_field_at_its_place() -> None:
+    part = _gemini({"role": "model", "parts": [{"text": "Hello!", "id": "p_1"}]})
+    (found,) = check(part, "gemini")
+    assert (found.rule, found.message) == (
+        "unknown-block-field",
+        "Invalid JSON payload received. Unknown name \"id\" at 'contents[1].parts[0]': "
+        "Cannot find field.")
+    content = _gemini({"role": "model", "saved_at": "t", "parts": [{"text": "Hello!"}]})
+    (found,) = check(content, "gemini")
+    assert (found.rule, found.location) == ("unknown-message-field", "contents[1].saved_at")
+
+
+def test_gemini_takes_its_part_fields_in_either_spelling() -> None:
+    body = _gemini({"role": "model", "parts": [
+        {"text": "Let me look.", "thought": True, "thoughtSignature": "c2ln"},
+        {"function_call": {"name": "search", "args": {}}, "thought_signature": "c2ln"}]})
+    assert [v.rule for v in check(body, "gemini")
+            if v.rule.startswith("unknown-")] == []
+
+
+def test_gemini_normalize_drops_what_no_protocol_owns() -> None:
+    body = _gemini({"role": "model", "x_saved_at": "t",
+                    "parts": [{"text": "Hello!", "x_trace": "t-1"}]})
+    out = normalize_request(body, "gemini", "gemini")
+    assert sorted((c.code, c.lossless) for c in out.changes) == [
+        ("drop-block-field", False), ("drop-message-field", False)]
+    assert out.body["contents"][1] == {"role": "model", "parts": [{"text": "Hello!"}]}
+    assert check(out.body, "gemini") == ()
