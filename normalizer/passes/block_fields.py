@@ -81,19 +81,22 @@ def drop_unknown_block_fields(
     unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS | read
     keeps = {kind: frozenset(fields) | unwritten  # type: ignore[arg-type]
              for kind, fields in allowed.items()}
+    common = frozenset.intersection(*keeps.values())  # what every block type may carry
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
         parts: list[Part] | None = None
         for j, part in enumerate(message.parts):
             extras = getattr(part, "extras", EMPTY)
-            if extras is EMPTY or not extras:  # most parts share the one empty map
+            # Most parts share the one empty map, or carry only what any block may (a C-level
+            # subset test, before the part's block type is worked out).
+            if extras is EMPTY or extras.keys() <= common:
                 continue
             kind = block_type(part)
             keep = keeps.get(kind) if kind is not None else None
-            extra = [k for k in extras if k not in keep] if keep is not None else []
-            if not extra:
+            if keep is None or extras.keys() <= keep:  # a C-level subset test: most parts
                 continue
+            extra = [k for k in extras if k not in keep]
             if parts is None:
                 parts = list(message.parts)
             parts[j] = replace(part, extras=extras.without(*extra))  # type: ignore[arg-type]
