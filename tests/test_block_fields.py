@@ -98,3 +98,20 @@ def test_gemini_normalize_drops_what_no_protocol_owns() -> None:
         ("drop-block-field", False), ("drop-message-field", False)]
     assert out.body["contents"][1] == {"role": "model", "parts": [{"text": "Hello!"}]}
     assert check(out.body, "gemini") == ()
+
+
+def test_responses_names_an_unknown_message_item_field_and_normalize_drops_it() -> None:
+    # microsoft/agent-framework#2203: a client's `metadata` on a user message item.
+    body = {"model": "gpt-4o-mini", "input": [
+        {"role": "user", "content": "Weather in Tokyo?", "metadata": {"client": "ChatClient"}}]}
+    (found,) = check(body, "openai_responses")
+    assert (found.rule, found.message, found.error["code"]) == (
+        "unknown-message-field", "Unknown parameter: 'input[0].metadata'.", "unknown_parameter")
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert [(c.code, c.lossless) for c in out.changes] == [("drop-message-field", False)]
+    assert out.body["input"] == [{"role": "user", "content": "Weather in Tokyo?"}]
+    kept = {"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
+            "phase": "final_answer", "content": [{"type": "output_text", "text": "Sunny."}]}
+    # The fields recorded Responses requests put on message items pass (id, status, phase).
+    assert check({"model": "gpt-5.4", "input": [{"role": "user", "content": "Hi"}, kept]},
+                 "openai_responses") == ()

@@ -81,6 +81,21 @@ def _file_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any
                     yield f"input[{i}].{key}[{j}]", part
 
 
+def unknown_message_field(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """`unknown-message-field`: a message item's field not in params.allowed for its role
+    (by the role as written: user, system, developer, assistant); one finding per field."""
+    allowed: Mapping[str, Any] = rule.params.get("allowed") or {}
+    for i, item, found, _ in items(body):
+        known = allowed.get(item.get("role")) if found == "message" else None
+        if known is None:
+            continue
+        for field in item:
+            if field not in known:
+                yield Finding(f"input[{i}].{field}", {"param": f"input[{i}].{field}",
+                                                      "field": field})
+
+
 def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
                            model: str | None) -> Iterator[Finding]:
     """Duplicate item ids (`fc_…`, `rs_…`, `msg_…`): what the vendor names in its message.
@@ -156,6 +171,7 @@ DETECTORS: dict[str, Detector] = {
     "assistant-content-type": assistant_content_type,
     "content-part-type-unknown": content_part_type_unknown,
     "content-type-unsupported": content_type_unsupported,
+    "unknown-message-field": unknown_message_field,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
     "thinking-signature-missing": reasoning_not_stored,

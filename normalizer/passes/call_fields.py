@@ -181,9 +181,17 @@ def _empty_list(value: object) -> bool:
     return isinstance(value, tuple | list) and not value
 
 
+# Keys of a message's extras a protocol's renderer reads for itself, not message fields:
+# Responses writes `instructions` as the request's field and an assistant message's `item`
+# fields onto its message items.
+_READ_BY_RENDERER: dict[str, frozenset[str]] = {
+    "openai_responses": frozenset({"instructions", "item"})}
+
+
 def _unwritten(protocol: str) -> frozenset[str]:
     """The extras keys `protocol`'s renderer never writes as message fields."""
-    keys = foreign_extras(protocol) | STREAM_MARKERS | WIRE_MARKERS
+    keys = (foreign_extras(protocol) | STREAM_MARKERS | WIRE_MARKERS
+            | _READ_BY_RENDERER.get(protocol, frozenset()))
     # Foreign keys, yet fields of a Chat message, which the Chat renderer writes there.
     return keys - CHAT_MESSAGE_FIELDS if protocol == "openai_chat" else keys
 
