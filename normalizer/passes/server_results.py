@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.crossing import opaque_text
-from normalizer.model import Change, Message, Opaque, Part, Text, part_types
+from normalizer.model import Change, Message, Opaque, Text, part_types
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.protocols import server_result_kind
@@ -34,35 +34,34 @@ def server_results_to_text(
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(messages):
-        parts = _texted(message) if message.role == "assistant" else None
-        if parts is None:
+        orphans = _orphans(message) if message.role == "assistant" else []
+        if not orphans:
             out.append(message)
             continue
-        for j, (old, new) in enumerate(zip(message.parts, parts, strict=True)):
-            if old is not new:
-                assert isinstance(old, Opaque)
-                changes.append(Change(
-                    "server_results_to_text", "orphan-server-result-as-text",
-                    f"{old.kind} {old.data.get('tool_use_id')!r} has no server_tool_use "
-                    "before it in its message; sent as text", f"messages[{i}].parts[{j}]",
-                    lossless=False))
-        out.append(message.with_parts(parts))
+        parts = list(message.parts)
+        for j, block in orphans:
+            parts[j] = Text(opaque_text(block))
+            changes.append(Change(
+                "server_results_to_text", "orphan-server-result-as-text",
+                f"{block.kind} {block.data.get('tool_use_id')!r} has no server_tool_use "
+                "before it in its message; sent as text", f"messages[{i}].parts[{j}]",
+                lossless=False))
+        out.append(message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _texted(message: Message) -> tuple[Part, ...] | None:
-    """The message's parts with each orphan server result as text; None when it has none."""
+def _orphans(message: Message) -> list[tuple[int, Opaque]]:
+    """(index, block) of each server result in `message` with no server_tool_use of its id
+    before it."""
     used: set[object] = set()
-    parts: list[Part] | None = None
+    found: list[tuple[int, Opaque]] = []
     for j, part in enumerate(message.parts):
         if not isinstance(part, Opaque) or part.protocol != "anthropic":
             continue
         if part.kind == "server_tool_use":
             used.add(part.data.get("id"))
         elif server_result_kind(part.kind) and part.data.get("tool_use_id") not in used:
-            if parts is None:
-                parts = list(message.parts)
-            parts[j] = Text(opaque_text(part))
-    return None if parts is None else tuple(parts)
+            found.append((j, part))
+    return found
