@@ -72,13 +72,15 @@ def _file_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any
     """(path, part) of each input_file part of a message item's content or of a function
     output's list."""
     for i, item, found, _ in items(body):
-        for key in ("content", "output"):
-            parts = item.get(key)
-            if not isinstance(parts, list) or (key == "content") != (found == "message"):
-                continue
-            for j, part in enumerate(parts):
-                if isinstance(part, Mapping) and part.get("type") == "input_file":
-                    yield f"input[{i}].{key}[{j}]", part
+        key = _PART_LISTS.get(found)
+        parts = item.get(key) if key is not None else None
+        for j, part in enumerate(parts if isinstance(parts, list) else ()):
+            if isinstance(part, Mapping) and part.get("type") == "input_file":
+                yield f"input[{i}].{key}[{j}]", part
+
+
+# Where an item of each kind holds content parts.
+_PART_LISTS = {"message": "content", "function_call_output": "output"}
 
 
 def unknown_message_field(body: Mapping[str, Any], rule: Rule,

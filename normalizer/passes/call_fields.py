@@ -215,6 +215,9 @@ def drop_unknown_message_fields(
     """
     allowed = profile.param("unknown-message-field", "allowed", {}) or {}
     unwritten = _unwritten(profile.protocol)
+    # A Chat tool message's fields are its result's extras; on the other wires a result's
+    # extras are fields of its block or part (drop_unknown_block_fields' business).
+    results = profile.protocol == "openai_chat"
     keeps = {role: frozenset(known) | unwritten for role, known in allowed.items()}
     changes: list[Change] = []
     out: list[Message] = []
@@ -226,7 +229,7 @@ def drop_unknown_message_fields(
         # Most messages and parts share the one empty map: nothing to read there.
         own = [] if message.extras is EMPTY else _unknown(message.extras, keep)
         if not own:
-            for result in message.tool_results:  # a loop, not any(): one per message
+            for result in message.tool_results if results else ():  # a loop, not any()
                 if result.extras is not EMPTY and _unknown(result.extras, keep):
                     break
             else:
@@ -234,7 +237,7 @@ def drop_unknown_message_fields(
                 continue
         extra = list(own)
         gone: dict[int, list[str]] = {}  # part index -> its fields to drop
-        for j, part in enumerate(message.parts):
+        for j, part in enumerate(message.parts if results else ()):
             if isinstance(part, ToolResult) and part.extras is not EMPTY:
                 found = _unknown(part.extras, keep)
                 if found:

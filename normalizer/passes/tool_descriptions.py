@@ -28,14 +28,15 @@ def shorten_tool_descriptions(
     After:  tools=[search, its first 1,023 characters + "…"]
     Lossy: the model no longer reads the rest; the change quotes where the cut fell.
     """
-    limit = profile.param("tool-description-too-long", "max_length")
-    if limit is None or all(len(t.description) <= int(limit) for t in draft.tools):
+    param = profile.param("tool-description-too-long", "max_length")
+    limit = None if param is None else int(param)
+    if limit is None or all(len(t.description) <= limit for t in draft.tools):
         return draft, ()
-    keep = int(limit) - len(MARK)
+    keep = limit - len(MARK)
     changes: list[Change] = []
     tools: list[ToolSpec] = []
     for tool in draft.tools:
-        if len(tool.description) <= int(limit):
+        if len(tool.description) <= limit:
             tools.append(tool)
             continue
         tail = tool.description[keep:]
