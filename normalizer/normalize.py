@@ -45,7 +45,11 @@ from normalizer.passes.documents import send_documents_as_urls
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
 from normalizer.passes.names import rewrite_tool_names
-from normalizer.passes.options import drop_json_response_type_with_tools, drop_unknown_tool_choice
+from normalizer.passes.options import (
+    drop_json_response_type_with_tools,
+    drop_unknown_tool_choice,
+    unforce_tool_choice_with_thinking,
+)
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
     answer_unanswered_calls,
@@ -213,6 +217,9 @@ STEPS: dict[str, Step] = {
                                            ("declare_missing_tools",)),
     "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
                                      ("rewrite_tool_names", "declare_missing_tools")),
+    "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
+                                              ("tool-choice-with-thinking",),
+                                              ("drop_unknown_tool_choice",)),
     "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
                                                ("response-format-with-tools",),
                                                ("declare_missing_tools",)),

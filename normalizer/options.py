@@ -15,6 +15,7 @@ Responses "Create", Anthropic "Messages", Gemini "generateContent" GenerationCon
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -224,3 +225,36 @@ def thinking_enabled(options: Mapping[str, Any], protocol: str) -> bool:
     `thinking.type` enabled/adaptive, Gemini `thinkingConfig`, OpenAI reasoning effort)."""
     thinking = _read_thinking(options, protocol)
     return bool(thinking and thinking["on"])
+
+
+def forced_tool_choice(choice: Any) -> str | None:
+    """How a Chat or Anthropic `tool_choice` forces a call: "required" (Chat "required",
+    Anthropic {"type": "any"}), "named" (one tool: Chat {"type": "function", ...},
+    Anthropic {"type": "tool", ...}), or None (auto, none, absent)."""
+    if choice == "required":
+        return "required"
+    if not isinstance(choice, Mapping):
+        return None
+    kind = choice.get("type")
+    if kind == "any":
+        return "required"
+    return "named" if kind in ("tool", "function") else None
+
+
+def thinking_on_by_rule(body: Mapping[str, Any], params: Mapping[str, Any],
+                        model: str | None) -> bool:
+    """Whether thinking is on, read as a rule's params say the vendor reads it: the request
+    field `params.field` (a dotted path, default `thinking.type`) means on when its value is
+    in `params.on` (default ["enabled"]) and off when in `params.off` (default ["disabled"]);
+    when it says neither, thinking is on exactly where `params.default_on_model` (a regex)
+    matches the model. Vendors that copy the Chat wire spell the switch each their own way
+    (DeepSeek and Moonshot `thinking.type`, DashScope `enable_thinking`), and some models
+    think unless told not to."""
+    value = _get(body, tuple(str(params.get("field") or "thinking.type").split(".")))
+    if value is not None:
+        if value in (params.get("on") or ("enabled",)):
+            return True
+        if value in (params.get("off") or ("disabled",)):
+            return False
+    pattern = params.get("default_on_model")
+    return bool(pattern and isinstance(model, str) and re.search(str(pattern), model))

@@ -83,7 +83,8 @@ RULE_IDS: dict[str, str] = {
                                   "calling",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
-    "tool-choice-with-thinking": "a tool_choice that forces a call while thinking is on",
+    "tool-choice-with-thinking": "a `tool_choice` that forces a tool call (params.forces: "
+                                 "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)
     "tool-description-too-long": "a tool description longer than params.max_length",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -259,6 +259,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
+    "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

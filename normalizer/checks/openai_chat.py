@@ -27,6 +27,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-without-tools": messages.tool_choice_without_tools,
     "empty-tools": messages.empty_tools,
     "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
+    "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "unknown-tool-field": messages.unknown_tool_field,
     "tool-description-too-long": messages.tool_description_too_long,
     "empty-content": messages.empty_content,

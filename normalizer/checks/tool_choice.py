@@ -1,9 +1,15 @@
-"""`tool-choice-unknown-tool`: a `tool_choice` that forces a tool the request does not
-declare, read in the Chat Completions and the Anthropic shapes.
+"""`tool_choice` rules, read in the Chat Completions and the Anthropic shapes.
+
+`tool-choice-unknown-tool`: a `tool_choice` that forces a tool the request does not
+declare.
 
 Chat: `{"type": "function", "function": {"name": N}}` against `tools[].function.name`.
 Anthropic: `{"type": "tool", "name": N}` against `tools[].name`. A choice with no
 declarations at all is `tool-choice-without-tools`, not this rule.
+
+`tool-choice-with-thinking`: a `tool_choice` that forces a call while thinking is on. The
+forms a vendor refuses (params.forces: "required", "named") and how its request says
+thinking is on (params.field, on, off, default_on_model) are the profile's.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.options import forced_tool_choice, thinking_on_by_rule
 from normalizer.profiles import Rule
 
 
@@ -38,6 +45,18 @@ def anthropic_unknown_tool(body: Mapping[str, Any], rule: Rule,
     declared = {_get(t, "name") for t in _tools(body)}
     if isinstance(name, str) and declared and name not in declared:
         yield Finding("tool_choice.name", {"name": name})
+
+
+def forced_with_thinking(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    """A `tool_choice` of a form in params.forces while thinking is on by the rule's reading."""
+    if not isinstance(body, Mapping):
+        return
+    form = forced_tool_choice(body.get("tool_choice"))
+    if form is None or form not in (rule.params.get("forces") or ("required", "named")):
+        return
+    if thinking_on_by_rule(body, rule.params, model):
+        yield Finding("tool_choice", {"form": form})
 
 
 def _tools(body: Mapping[str, Any]) -> list[Any]:

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from normalizer.model import Change, JsonMap, thaw
+from normalizer.options import forced_tool_choice, thinking_on_by_rule
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -95,6 +96,46 @@ def drop_unknown_tool_choice(
                         f"removed tool_choice forcing {name!r}: no tool of that name is "
                         "declared", key, lossless=False)
     return replace(draft, options=JsonMap(options)), (change,)
+
+
+def unforce_tool_choice_with_thinking(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a `tool_choice` that forces a call while thinking is on (rule
+    tool-choice-with-thinking), read as the profile's rule reads it (which forms it refuses,
+    how the request turns thinking on, which models think by default: `policy.model`): the
+    choice becomes auto, thinking stays on. Lossy: the model may answer without calling the
+    tool. Turning thinking off instead would keep the forced call and lose the reasoning the
+    caller asked for; apps that prefer that can send thinking off themselves.
+
+    Rejected by: Anthropic "Thinking may not be enabled when tool_choice forces tool use."
+    (pydantic/pydantic-ai#2425); DeepSeek V4 "Thinking mode does not support this
+    tool_choice" (deepseek-ai/DeepSeek-V3#1376); DashScope and Moonshot (their profiles).
+
+    Before: thinking {type: enabled, budget_tokens: 2048}, tool_choice {type: any}
+    After:  thinking {type: enabled, budget_tokens: 2048}, tool_choice {type: auto}
+    """
+    rule = profile.rule("tool-choice-with-thinking")
+    if rule is None or not rule.enforced:
+        return draft, ()
+    key = "tool_choice"
+    choice = draft.options.get(key)
+    form = forced_tool_choice(choice)
+    if form is None or form not in (rule.params.get("forces") or ("required", "named")) \
+            or not thinking_on_by_rule(draft.options, rule.params, policy.model):
+        return draft, ()
+    auto: Any = "auto"
+    if profile.protocol == "anthropic" and isinstance(choice, Mapping):
+        # disable_parallel_tool_use and the like mean the same under auto
+        auto = {**{k: v for k, v in thaw(choice).items() if k not in ("type", "name")},
+                "type": "auto"}
+    name = _chosen_name(choice)
+    forced = f"a call of {name!r}" if name else "a tool call"
+    change = Change("unforce_tool_choice_with_thinking", "unforce-tool-choice",
+                    f"tool_choice forced {forced} while thinking is on, which the target "
+                    "refuses; set to auto (thinking kept): the model may answer without "
+                    "calling a tool", key, lossless=False)
+    return replace(draft, options=JsonMap({**thaw(draft.options), key: auto})), (change,)
 
 
 def _chosen_name(choice: Any) -> str | None:
