@@ -115,3 +115,58 @@ def test_responses_names_an_unknown_message_item_field_and_normalize_drops_it() 
     # The fields recorded Responses requests put on message items pass (id, status, phase).
     assert check({"model": "gpt-5.4", "input": [{"role": "user", "content": "Hi"}, kept]},
                  "openai_responses") == ()
+
+
+def test_gemini_names_an_unknown_field_inside_a_call_or_response_at_the_proto_path() -> None:
+    # 0x4m4/hexstrike-ai#70: an MCP client's `content` beside `response`.
+    body = _gemini(
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "search",
+                                                      "args": {}, "thought_signature": "x"}}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "search",
+                                                         "response": {"hits": 3},
+                                                         "content": "3 hits"}}]})
+    found = [(v.rule, v.location, v.message) for v in check(body, "gemini")
+             if v.rule == "unknown-block-field"]
+    assert found == [
+        ("unknown-block-field", "contents[1].parts[0].functionCall.thought_signature",
+         "Invalid JSON payload received. Unknown name \"thought_signature\" at "
+         "'contents[1].parts[0].function_call': Cannot find field."),
+        ("unknown-block-field", "contents[2].parts[0].functionResponse.content",
+         "Invalid JSON payload received. Unknown name \"content\" at "
+         "'contents[2].parts[0].function_response': Cannot find field.")]
+
+
+def test_gemini_takes_every_field_of_its_call_and_response_messages() -> None:
+    body = _gemini(
+        {"role": "model", "parts": [{"function_call": {
+            "id": "c1", "name": "search", "args": {}, "partial_args": [],
+            "will_continue": False}}]},
+        {"role": "user", "parts": [{"functionResponse": {
+            "id": "c1", "name": "search", "response": {"hits": 3}, "parts": [],
+            "willContinue": False, "scheduling": "SILENT"}}]})
+    assert [v for v in check(body, "gemini") if v.rule == "unknown-block-field"] == []
+
+
+def test_gemini_normalize_drops_the_inner_fields_and_keeps_the_rest_of_the_call() -> None:
+    body = _gemini(
+        {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "search",
+                                                      "args": {"q": "x"}, "index": 0},
+                                     "x_trace": "t-1"}]},
+        {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "search",
+                                                         "response": {"hits": 3},
+                                                         "content": "3 hits",
+                                                         "scheduling": "SILENT"}}]})
+    body["tools"] = [{"functionDeclarations": [{"name": "search",
+                                                "parameters": {"type": "object"}}]}]
+    out = normalize_request(body, "gemini", "gemini", model="gemini-2.5-flash")
+    dropped = [(c.where, c.what) for c in out.changes if c.code == "drop-block-field"]
+    assert dropped == [
+        ("messages[1].parts[0]", "dropped 'x_trace' from a part and 'index' from a part's "
+                                 "function_call (the target rejects fields it does not have)"),
+        ("messages[2].parts[0]", "dropped 'content' from a part's function_response (the "
+                                 "target rejects fields it does not have)")]
+    call, response = (out.body["contents"][k]["parts"][0] for k in (1, 2))
+    assert call == {"functionCall": {"id": "c1", "name": "search", "args": {"q": "x"}}}
+    assert response["functionResponse"]["scheduling"] == "SILENT"
+    assert "content" not in response["functionResponse"]
+    assert [v.rule for v in check(out.body, "gemini")] == []

@@ -90,21 +90,38 @@ def unknown_message_field(body: Mapping[str, Any], rule: Rule,
                 yield Finding(f"contents[{i}].{field}", {"field": field, "at": f"contents[{i}]"})
 
 
+# The part fields holding a call and a function response (both spellings), and the name
+# of each in params.allowed and in the vendor's error path (its proto field name).
+_NESTED = {"functionCall": "function_call", "function_call": "function_call",
+           "functionResponse": "function_response", "function_response": "function_response"}
+
+
 def unknown_block_field(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """A part field not in params.allowed["part"] (the Part message's fields, in either
-    spelling the API reads): one finding per field."""
-    known = set((rule.params.get("allowed") or {}).get("part", ()))
+    spelling the API reads), or a field of a part's functionCall / functionResponse not in
+    params.allowed["function_call"] / ["function_response"] (where the profile lists them):
+    one finding per field, at the path the vendor prints (`…parts[0].function_call`)."""
+    allowed = rule.params.get("allowed") or {}
+    known = set(allowed.get("part", ()))
+    inner = {name: set(allowed[name]) for name in set(_NESTED.values()) if name in allowed}
     found = contents(body)
     for i, content in zip(found.index, found.items, strict=True):
         raw = content.get("parts")
         for j, part in enumerate(raw if isinstance(raw, list) else ()):
             if not isinstance(part, Mapping):
                 continue
-            for field in part:
+            at = f"contents[{i}].parts[{j}]"
+            for field, value in part.items():
                 if field not in known:
-                    at = f"contents[{i}].parts[{j}]"
                     yield Finding(f"{at}.{field}", {"field": field, "at": at})
+                    continue
+                name = _NESTED.get(field)
+                if name in inner and isinstance(value, Mapping):
+                    for key in value:
+                        if key not in inner[name]:
+                            yield Finding(f"{at}.{field}.{key}",
+                                          {"field": key, "at": f"{at}.{name}"})
 
 
 def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:

@@ -56,6 +56,21 @@ _BLOCKS: dict[str, tuple[Callable[[Part], str | None], frozenset[str]]] = {
 }
 
 
+# Gemini keeps a call's and a function response's own unknown fields nested under these
+# extras keys (the renderer writes them inside functionCall / functionResponse).
+_NESTED = {ToolCall: "function_call", ToolResult: "function_response"}
+
+
+def _inner_unknown(part: Part, extras: Mapping[str, object],
+                   nested: Mapping[str, frozenset[str]]) -> tuple[str, list[str]] | None:
+    """The nested extras key of a call or result and its fields the target does not have."""
+    key = _NESTED.get(type(part))
+    inner = extras.get(key) if key in nested else None  # type: ignore[arg-type]
+    if not isinstance(inner, Mapping) or inner.keys() <= nested[key]:  # type: ignore[index]
+        return None
+    return key, [k for k in inner if k not in nested[key]]  # type: ignore[index, misc]
+
+
 def drop_unknown_block_fields(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
@@ -79,8 +94,10 @@ def drop_unknown_block_fields(
         return draft, ()
     block_type, read = _BLOCKS[profile.protocol]
     unwritten = foreign_extras(profile.protocol) | STREAM_MARKERS | WIRE_MARKERS | read
+    nested = {key: frozenset(allowed[key])  # type: ignore[arg-type]
+              for key in _NESTED.values() if key in allowed and profile.protocol == "gemini"}
     keeps = {kind: frozenset(fields) | unwritten  # type: ignore[arg-type]
-             for kind, fields in allowed.items()}
+             for kind, fields in allowed.items() if kind not in nested}
     common = frozenset.intersection(*keeps.values())  # what every block type may carry
     changes: list[Change] = []
     out: list[Message] = []
@@ -88,23 +105,33 @@ def drop_unknown_block_fields(
         parts: list[Part] | None = None
         for j, part in enumerate(message.parts):
             extras = getattr(part, "extras", EMPTY)
-            # Most parts share the one empty map, or carry only what any block may (a C-level
-            # subset test, before the part's block type is worked out).
-            if extras is EMPTY or extras.keys() <= common:
+            if extras is EMPTY:  # most parts share the one empty map
+                continue
+            inner = _inner_unknown(part, extras, nested) if nested else None
+            # Most other parts carry only what any block may (a C-level subset test, before
+            # the part's block type is worked out).
+            if inner is None and extras.keys() <= common:
                 continue
             kind = block_type(part)
             keep = keeps.get(kind) if kind is not None else None
-            if keep is None or extras.keys() <= keep:  # a C-level subset test: most parts
+            if keep is None or (inner is None and extras.keys() <= keep):
                 continue
             extra = [k for k in extras if k not in keep]
+            kept = extras.without(*extra)
+            said = [f"{', '.join(map(repr, extra))} from a "
+                    + ("part" if kind == "part" else f"{kind} block")] if extra else []
+            if inner is not None:
+                key, fields = inner
+                rest = extras[key].without(*fields)
+                kept = kept.without(key) if not rest else kept.merged(**{key: rest})
+                said.append(f"{', '.join(map(repr, fields))} from a part's {key}")
             if parts is None:
                 parts = list(message.parts)
-            parts[j] = replace(part, extras=extras.without(*extra))  # type: ignore[arg-type]
-            block = "part" if kind == "part" else f"{kind} block"
+            parts[j] = replace(part, extras=kept)  # type: ignore[arg-type]
             changes.append(Change("drop_unknown_block_fields", "drop-block-field",
-                                  f"dropped {', '.join(map(repr, extra))} from a {block} "
-                                  "(the target rejects fields it does not have)",
-                                  f"messages[{i}].parts[{j}]", lossless=False))
+                                  f"dropped {' and '.join(said)} (the target rejects fields "
+                                  "it does not have)", f"messages[{i}].parts[{j}]",
+                                  lossless=False))
         out.append(message if parts is None else message.with_parts(tuple(parts)))
     if not changes:
         return draft, ()
