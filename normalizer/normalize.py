@@ -44,6 +44,7 @@ from normalizer.passes.crossing import cross_parts
 from normalizer.passes.documents import send_documents_as_urls
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
+from normalizer.passes.json_mode import mention_json_for_json_mode
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
     drop_json_response_type_with_tools,
@@ -217,6 +218,8 @@ STEPS: dict[str, Step] = {
                                            ("declare_missing_tools",)),
     "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
                                      ("rewrite_tool_names", "declare_missing_tools")),
+    "mention_json_for_json_mode": Step(mention_json_for_json_mode,
+                                       ("response-format-json-word",)),
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
                                               ("tool-choice-with-thinking",),
                                               ("drop_unknown_tool_choice",)),

@@ -5,11 +5,11 @@ vLLM). Vendor differences live in each profile's params, never here."""
 from __future__ import annotations
 
 from normalizer.check import Detector
+from normalizer.checks import json_mode, tool_choice
 from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
 from normalizer.checks import openai_chat_pairing as pairing
-from normalizer.checks import tool_choice
 
 DETECTORS: dict[str, Detector] = {
     "orphan-tool-result": pairing.orphan_tool_result,
@@ -47,4 +47,5 @@ DETECTORS: dict[str, Detector] = {
     "content-part-type-unknown": fields.content_part_type_unknown,
     "content-type-unsupported": fields.content_type_unsupported,
     "system-message-placement": messages.system_message_placement,
+    "response-format-json-word": json_mode.chat_json_word,
 }

@@ -1,0 +1,75 @@
+"""JSON mode without the word "json" in the messages (rule response-format-json-word)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from normalizer.model import Change, Message, Text
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+RULE = "response-format-json-word"
+INSTRUCTION = "Respond in JSON."
+
+
+def mention_json_for_json_mode(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes JSON mode requested while no message says "json" (rule
+    response-format-json-word): OpenAI, DeepSeek and DashScope refuse it. Where Responses
+    `instructions` hold the word but no input message does, the instructions become an
+    input system message (lossless: the same text, where the vendor looks). Otherwise a
+    system message "Respond in JSON." goes right after the leading system messages: an
+    instruction the request already implies, added (nothing is lost; the change says it).
+
+    Rejected by: OpenAI "'messages' must contain the word 'json' in some form, to use
+    'response_format' of type 'json_object'." (meta-llama/PurpleLlama#94); DeepSeek
+    "Prompt must contain the word 'json' …" (Canner/WrenAI#1581).
+
+    Before: [system "Summarise.", user "…"], response_format {type: json_object}
+    After:  [system "Summarise.", system "Respond in JSON.", user "…"]
+    """
+    if not profile.enforces(RULE) or not _json_mode(draft.options, profile.protocol):
+        return draft, ()
+    messages = draft.history.messages
+    counted = [m for m in messages if not _instructions(m, profile.protocol)]
+    if any(_says_json(m) for m in counted):
+        return draft, ()
+    if len(counted) < len(messages) and _says_json(messages[0]):
+        moved = replace(messages[0], extras=messages[0].extras.without("instructions"))
+        change = Change("mention_json_for_json_mode", "instructions-as-input-message",
+                        "moved the instructions into an input system message: JSON mode "
+                        "needs the word 'json' in the input messages, and only the "
+                        "instructions held it", "messages[0]", lossless=True)
+        return _with(draft, (moved, *messages[1:])), (change,)
+    at = next((k for k, m in enumerate(messages) if m.role != "system"), len(messages))
+    added = Message("system", (Text(INSTRUCTION),))
+    change = Change("mention_json_for_json_mode", "add-json-instruction",
+                    f"added a system message {INSTRUCTION!r}: JSON mode needs the word "
+                    "'json' in the messages, and none held it", f"messages[{at}]",
+                    lossless=True)
+    return _with(draft, (*messages[:at], added, *messages[at:])), (change,)
+
+
+def _json_mode(options: Mapping[str, Any], protocol: str) -> bool:
+    if protocol == "openai_responses":
+        text = options.get("text")
+        found = text.get("format") if isinstance(text, Mapping) else None
+    else:
+        found = options.get("response_format")
+    return isinstance(found, Mapping) and found.get("type") == "json_object"
+
+
+def _instructions(message: Message, protocol: str) -> bool:
+    """A Responses `instructions` message, which the vendor does not search."""
+    return protocol == "openai_responses" and message.extras.get("instructions") is True
+
+
+def _says_json(message: Message) -> bool:
+    return any(isinstance(p, Text) and "json" in p.text.casefold() for p in message.parts)
+
+
+def _with(draft: Draft, messages: tuple[Message, ...]) -> Draft:
+    return replace(draft, history=replace(draft.history, messages=messages))
