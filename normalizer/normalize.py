@@ -58,6 +58,7 @@ from normalizer.passes.pairing import (
     drop_orphan_tool_results,
 )
 from normalizer.passes.part_types import replace_unknown_part_types
+from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
@@ -218,6 +219,8 @@ STEPS: dict[str, Step] = {
                                            ("declare_missing_tools",)),
     "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
                                      ("rewrite_tool_names", "declare_missing_tools")),
+    "sanitize_participant_names": Step(sanitize_participant_names,
+                                       ("message-name-invalid",), local=True),
     "mention_json_for_json_mode": Step(mention_json_for_json_mode,
                                        ("response-format-json-word",)),
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,

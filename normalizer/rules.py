@@ -45,6 +45,8 @@ RULE_IDS: dict[str, str] = {
     "role-order": "a role the vendor does not accept right after the previous role",
     "system-message-placement": "a system message where the protocol has no place for it",
     "unknown-message-field": "a message field the vendor does not know (params.allowed)",
+    "message-name-invalid": "a message's `name` (the participant's name) not matching "
+                            "params.pattern",
     "unknown-block-field": "a field of a content block the vendor does not know for the "
                            "block's type (params.allowed)",
     "empty-tool-calls": "an assistant message with an empty `tool_calls` list",

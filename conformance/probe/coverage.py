@@ -24,6 +24,8 @@ _CHAT_FIELD = "a message field of the Chat Completions wire (DeepSeek's reasonin
 _RESPONSES_ITEM = "reasoning items are a Responses API item type"
 
 NOT_APPLICABLE: dict[tuple[str, str], str] = {
+    **{("message-name-invalid", p): "only Chat Completions messages carry a participant "
+       "`name`" for p in ("openai_responses", "anthropic", "gemini")},
     **{(rule, protocol): _NO_TURNS
        for rule in ("call-turn-placement", "function-response-count",
                     "thought-signature-missing", "thought-signature-invalid")

@@ -35,6 +35,7 @@ DETECTORS: dict[str, Detector] = {
     "last-message-role": messages.last_message_role,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
+    "message-name-invalid": messages.message_name_invalid,
     "empty-tool-calls": messages.empty_tool_calls,
     "reasoning-content-required": messages.reasoning_content_required,
     "strict-tool-schema": fields.strict_tool_schema,

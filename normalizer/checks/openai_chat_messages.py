@@ -201,3 +201,15 @@ def system_message_placement(body: Body, rule: Rule, model: str | None) -> Itera
             started = True
         elif started:
             yield Finding(location=f"messages[{i}].role", fields={"index": i, "role": now})
+
+
+def message_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A message's participant `name` that does not match params.pattern (tool messages'
+    `name` is the function's, left to the tool-name rules)."""
+    match = re.compile(str(param(rule.params, "pattern", r"^[a-zA-Z0-9_-]+$"))).fullmatch
+    for i, msg in enumerate(entries(body)):
+        name = msg.get("name") if msg is not None and role(msg) != "tool" else None
+        if isinstance(name, str) and match(name) is None:
+            where = f"messages[{i}].name"
+            yield Finding(location=where, fields={"param": where, "name": name,
+                                                  "pattern": rule.params.get("pattern")})

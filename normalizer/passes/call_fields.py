@@ -250,7 +250,7 @@ def drop_unknown_message_fields(
                       if j in gone else part for j, part in enumerate(message.parts))
         out.append(replace(message, parts=parts, extras=message.extras.without(*own)))
         changes.append(Change("drop_unknown_message_fields", "drop-message-field",
-                              f"dropped {', '.join(map(repr, dict.fromkeys(extra)))} from a "
+                              f"dropped {', '.join(map(repr, dict.fromkeys(extra)))} from the "
                               f"{message.role} message (the target rejects unknown fields)",
                               f"messages[{i}]", lossless=False))
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
