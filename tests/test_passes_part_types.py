@@ -238,3 +238,46 @@ def test_an_audio_input_file_crosses_as_audio() -> None:
                              model="gpt-audio").body
     assert chat["messages"][0]["content"][1] == {
         "type": "input_audio", "input_audio": {"data": "SUQzBAAAAAAAI1RTU0U=", "format": "mp3"}}
+
+
+# An image of a media type Anthropic does not take (anthropics/claude-code#5955): a 1x1 PNG
+# labelled HEIC, as a Gemini history may hold (Gemini takes HEIC and HEIF).
+PIXEL = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElF"
+         "TkSuQmCC")
+
+
+def _image(media_type: str) -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": media_type,
+                                        "data": PIXEL}}
+
+
+def test_anthropic_refuses_an_inline_image_of_another_media_type_at_its_path() -> None:
+    body = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "What is it?"},
+                                     _image("image/heic")]},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
+                                           "name": "shot", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": [_image("image/bmp")]}]}],
+        "tools": [{"name": "shot", "input_schema": {"type": "object"}}]}
+    found = [(v.rule, v.message) for v in check(body, "anthropic")]
+    tail = ": Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'"
+    assert found == [
+        ("content-type-unsupported", "messages.0.content.1.image.source.base64.media_type" + tail),
+        ("content-type-unsupported",
+         "messages.2.content.0.tool_result.content.0.image.source.base64.media_type" + tail)]
+    fixed = normalize_request(body, "anthropic", "anthropic")
+    assert [(c.code, c.lossless) for c in fixed.changes] == [
+        ("unsupported-part-as-text", False), ("unsupported-part-as-text", False)]
+    assert "image/heic" in fixed.changes[0].what
+    assert check(fixed.body, "anthropic") == ()
+
+
+def test_a_gemini_heic_image_goes_to_anthropic_as_a_placeholder_and_png_as_is() -> None:
+    for mime, kept in (("image/heic", False), ("image/png", True)):
+        body = {"contents": [{"role": "user", "parts": [
+            {"text": "What is it?"}, {"inlineData": {"mimeType": mime, "data": PIXEL}}]}]}
+        out = normalize_request(body, "gemini", "anthropic", model="claude-haiku-4-5")
+        blocks = out.body["messages"][0]["content"]
+        assert (blocks[1]["type"] == "image") is kept
+        assert check(out.body, "anthropic") == ()

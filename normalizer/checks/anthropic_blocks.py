@@ -1,7 +1,7 @@
 """Detectors for Anthropic content blocks beyond emptiness and pairing: whitespace-only
 text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, server tool
-results whose server_tool_use block is not before them, and fields a message or block of
-its kind does not have."""
+results whose server_tool_use block is not before them, fields a message or block of its
+kind does not have, and inline images of a media type the API does not take."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.checks.anthropic_walk import messages
+from normalizer.checks.anthropic_walk import blocks_by_type, messages
 from normalizer.profiles import Rule
 from normalizer.protocols import server_result_kind
 
@@ -105,3 +105,33 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
                     yield Finding(location=f"messages[{i}].content[{j}].{field}",
                                   fields={"index": i, "block": j, "type": block["type"],
                                           "field": field})
+
+
+def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """An inline (base64) image block, in a message's content or inside a tool_result's,
+    whose media_type is not in params.images, at the path the API prints
+    (`messages.62.content.0.tool_result.content.0.image.source.base64.media_type`)."""
+    images = set(rule.params.get("images") or ())
+    if not images:
+        return
+    by_type = blocks_by_type(body)
+    for i, j, block in by_type.get("image", ()):
+        yield from _unsupported_image(block, images, f"messages.{i}.content.{j}")
+    for i, j, block in by_type.get("tool_result", ()):
+        inner = block.get("content")
+        for k, part in enumerate(inner if isinstance(inner, list) else ()):
+            if isinstance(part, Mapping) and part.get("type") == "image":
+                yield from _unsupported_image(
+                    part, images, f"messages.{i}.content.{j}.tool_result.content.{k}")
+
+
+def _unsupported_image(block: Mapping[str, Any], images: set[str],
+                       at: str) -> Iterator[Finding]:
+    source = block.get("source")
+    if not isinstance(source, Mapping) or source.get("type") != "base64":
+        return
+    mime = source.get("media_type")
+    if isinstance(mime, str) and mime not in images:
+        yield Finding(location=f"{at}.image.source.base64.media_type",
+                      fields={"at": f"{at}.image.source.base64.media_type", "mime": mime})

@@ -61,8 +61,14 @@ def _verbatim_type(part: object, protocol: str) -> str | None:
     return None
 
 
+def _no_type(part: object) -> None:
+    """Anthropic: blocks of a type it lacks are crossed before the passes run; only the
+    media types of its images are checked (`_Types.images`)."""
+    return None
+
+
 _TYPE_OF: dict[str, Callable[[object], str | None]] = {
-    "openai_chat": _chat_type, "openai_responses": _responses_type}
+    "openai_chat": _chat_type, "openai_responses": _responses_type, "anthropic": _no_type}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +80,7 @@ class _Types:
     refused: frozenset[str]
     type_of: Callable[[object], str | None]
     files: tuple[str, ...] = ()  # MIME globs the file part refuses (Responses: audio/*)
+    images: frozenset[str] = frozenset()  # inline image MIME types taken (none: any)
 
     @property
     def texts_vary(self) -> bool:
@@ -91,13 +98,18 @@ class _Types:
 
     def verdict(self, part: object) -> str | None:
         """`why` for `part`'s type, or "unsupported" for media sent as a file part of a MIME
-        type the file part refuses (an mp3 as a Responses input_file)."""
+        type the file part refuses (an mp3 as a Responses input_file), or for an inline
+        image of a MIME type the vendor's images do not take (HEIC to Anthropic)."""
         why = self.why(self.type_of(part))
-        if why is None and self.files and isinstance(part, Media) \
-                and part.extras.get("type") == "input_file" and part.media_type \
+        if why is not None or not isinstance(part, Media):
+            return why
+        if self.files and part.extras.get("type") == "input_file" and part.media_type \
                 and any(fnmatchcase(part.media_type, glob) for glob in self.files):
             return "unsupported"
-        return why
+        if self.images and part.kind == "image" and part.data is not None \
+                and part.media_type and part.media_type not in self.images:
+            return "unsupported"
+        return None
 
 
 def _first_needing(messages: tuple[Message, ...], types: _Types) -> int | None:
@@ -150,13 +162,13 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     """
     del policy
     allowed, refused = profile.param(RULE, "allowed"), profile.param(MODEL_RULE, "types")
-    files = profile.param(MODEL_RULE, "files")
+    files, images = profile.param(MODEL_RULE, "files"), profile.param(MODEL_RULE, "images")
     type_of = _TYPE_OF.get(profile.protocol)
-    if (allowed is None and not refused and not files) or type_of is None:
+    if (allowed is None and not refused and not files and not images) or type_of is None:
         return draft, ()
     messages = draft.history.messages
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
-                   type_of, tuple(files or ()))
+                   type_of, tuple(files or ()), frozenset(images or ()))
     first = _first_needing(messages, types)
     if first is None:
         return draft, ()
@@ -206,9 +218,11 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
             return [native]
     if why == "unsupported":
         who = ("the provider's file input does not take" if kind == "input_file"
+               else "the provider's images do not take" if kind is None
                else "the model does not take")
+        label = kind if kind is not None else getattr(part, "media_type", None)
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
-                              f"({kind}) {who}; a text placeholder names it", where,
+                              f"({label}) {who}; a text placeholder names it", where,
                               lossless=False))
         return [Text(media_placeholder(part) if isinstance(part, Media)
                      else opaque_text(part))]  # type: ignore[arg-type]
