@@ -281,3 +281,36 @@ def test_a_gemini_heic_image_goes_to_anthropic_as_a_placeholder_and_png_as_is() 
         blocks = out.body["messages"][0]["content"]
         assert (blocks[1]["type"] == "image") is kept
         assert check(out.body, "anthropic") == ()
+
+
+GIF = "R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="
+
+
+def test_gemini_refuses_a_gif_or_an_image_jpg_label_in_its_words() -> None:
+    body = {"contents": [{"role": "user", "parts": [
+        {"text": "What?"}, {"inline_data": {"mime_type": "image/jpg", "data": PIXEL}},
+        {"inlineData": {"mimeType": "image/gif", "data": GIF}},
+        {"inlineData": {"mimeType": "application/pdf", "data": PIXEL}}]}]}
+    found = [(v.rule, v.location, v.message) for v in check(body, "gemini")]
+    assert found == [
+        ("content-type-unsupported", "contents[0].parts[1].inline_data.mime_type",
+         "Unsupported MIME type: image/jpg"),
+        ("content-type-unsupported", "contents[0].parts[2].inline_data.mime_type",
+         "Unsupported MIME type: image/gif")]
+
+
+def test_image_jpg_is_relabelled_and_a_gif_becomes_a_placeholder_for_gemini() -> None:
+    body = {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What?"},
+        {"type": "image_url", "image_url": {"url": f"data:image/jpg;base64,{PIXEL}"}},
+        {"type": "image_url", "image_url": {"url": f"data:image/gif;base64,{GIF}"}}]}]}
+    out = normalize_request(body, "openai_chat", "gemini", model="gemini-2.5-flash")
+    parts = out.body["contents"][0]["parts"]
+    assert parts[1] == {"inlineData": {"mimeType": "image/jpeg", "data": PIXEL}}
+    assert parts[2] == {"text": "[image not carried to this provider: image/gif]"}
+    assert [(c.code, c.lossless) for c in out.changes
+            if c.pass_name == "replace_unknown_part_types"] == [
+        ("relabel-media-type", True), ("unsupported-part-as-text", False)]
+    assert check(out.body, "gemini") == ()
+    # OpenAI takes both as they are (no rule of its own is known for them)
+    assert [c.code for c in normalize_request(body, "openai_chat", "openai").changes] == []

@@ -124,6 +124,28 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
                                           {"field": key, "at": f"{at}.{name}"})
 
 
+def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """An inline image (inlineData with an image/* MIME type) of a type not in
+    params.images: Gemini takes PNG, JPEG, WebP, HEIC and HEIF, not GIF, and not the
+    non-standard image/jpg some clients write."""
+    images = set(rule.params.get("images") or ())
+    if not images:
+        return
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        raw = content.get("parts")
+        for j, part in enumerate(raw if isinstance(raw, list) else ()):
+            if not isinstance(part, Mapping):
+                continue
+            inline = part.get("inlineData", part.get("inline_data"))
+            if not isinstance(inline, Mapping):
+                continue
+            mime = inline.get("mimeType", inline.get("mime_type"))
+            if isinstance(mime, str) and mime.startswith("image/") and mime not in images:
+                yield Finding(f"contents[{i}].parts[{j}].inline_data.mime_type", {"mime": mime})
+
+
 def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:
     """The schemas nested in `schema`, with the proto path the vendor prints for each:
     properties by position (`properties[3].value`), items, anyOf (`any_of[1]`)."""
@@ -293,4 +315,5 @@ DETECTORS: dict[str, Detector] = {
     "thought-signature-missing": thought_signature_missing,
     "function-response-name-empty": gemini_parts.function_response_name_empty,
     "response-format-with-tools": gemini_parts.response_format_with_tools,
+    "content-type-unsupported": content_type_unsupported,
 }

@@ -62,13 +62,16 @@ def _verbatim_type(part: object, protocol: str) -> str | None:
 
 
 def _no_type(part: object) -> None:
-    """Anthropic: blocks of a type it lacks are crossed before the passes run; only the
-    media types of its images are checked (`_Types.images`)."""
+    """Anthropic and Gemini: blocks or parts of a type they lack are crossed before the
+    passes run; only the media types of their inline images are checked (`_Types.images`)."""
     return None
 
 
 _TYPE_OF: dict[str, Callable[[object], str | None]] = {
-    "openai_chat": _chat_type, "openai_responses": _responses_type, "anthropic": _no_type}
+    "openai_chat": _chat_type, "openai_responses": _responses_type, "anthropic": _no_type,
+    "gemini": _no_type}
+# A non-standard spelling some clients write, and the type it means: relabelled, not lost.
+_SAME_TYPE = {"image/jpg": "image/jpeg"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +219,13 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                                   f"{kind!r}, which the provider's API does not have; sent "
                                   "in the provider's own form for it", where, lossless=True))
             return [native]
+    if why == "unsupported" and isinstance(part, Media) and kind is None \
+            and _SAME_TYPE.get(part.media_type or "") in types.images:
+        same = _SAME_TYPE[part.media_type]  # type: ignore[index]
+        changes.append(Change(NAME, "relabel-media-type", f"an image labelled "
+                              f"{part.media_type!r}, which the provider does not take; sent "
+                              f"as {same!r}, the same type", where, lossless=True))
+        return [replace(part, media_type=same)]
     if why == "unsupported":
         who = ("the provider's file input does not take" if kind == "input_file"
                else "the provider's images do not take" if kind is None
