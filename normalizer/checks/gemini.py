@@ -18,7 +18,14 @@ from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.checks import gemini_parts
-from normalizer.checks.gemini_walk import Contents, call_parts, contents, get, parts
+from normalizer.checks.gemini_walk import (
+    Contents,
+    call_parts,
+    contents,
+    get,
+    parts,
+    placed_parts,
+)
 from normalizer.profiles import Rule
 
 
@@ -105,23 +112,17 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
     allowed = rule.params.get("allowed") or {}
     known = set(allowed.get("part", ()))
     inner = {name: set(allowed[name]) for name in set(_NESTED.values()) if name in allowed}
-    found = contents(body)
-    for i, content in zip(found.index, found.items, strict=True):
-        raw = content.get("parts")
-        for j, part in enumerate(raw if isinstance(raw, list) else ()):
-            if not isinstance(part, Mapping):
+    for at, part in placed_parts(body):
+        for field, value in part.items():
+            if field not in known:
+                yield Finding(f"{at}.{field}", {"field": field, "at": at})
                 continue
-            at = f"contents[{i}].parts[{j}]"
-            for field, value in part.items():
-                if field not in known:
-                    yield Finding(f"{at}.{field}", {"field": field, "at": at})
-                    continue
-                name = _NESTED.get(field)
-                if name in inner and isinstance(value, Mapping):
-                    for key in value:
-                        if key not in inner[name]:
-                            yield Finding(f"{at}.{field}.{key}",
-                                          {"field": key, "at": f"{at}.{name}"})
+            name = _NESTED.get(field)
+            if name in inner and isinstance(value, Mapping):
+                for key in value:
+                    if key not in inner[name]:
+                        yield Finding(f"{at}.{field}.{key}",
+                                      {"field": key, "at": f"{at}.{name}"})
 
 
 def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
@@ -132,18 +133,11 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
     images = set(rule.params.get("images") or ())
     if not images:
         return
-    found = contents(body)
-    for i, content in zip(found.index, found.items, strict=True):
-        raw = content.get("parts")
-        for j, part in enumerate(raw if isinstance(raw, list) else ()):
-            if not isinstance(part, Mapping):
-                continue
-            inline = part.get("inlineData", part.get("inline_data"))
-            if not isinstance(inline, Mapping):
-                continue
-            mime = inline.get("mimeType", inline.get("mime_type"))
-            if isinstance(mime, str) and mime.startswith("image/") and mime not in images:
-                yield Finding(f"contents[{i}].parts[{j}].inline_data.mime_type", {"mime": mime})
+    for at, part in placed_parts(body):
+        inline = get(part, "inlineData", "inline_data")
+        mime = get(inline, "mimeType", "mime_type") if isinstance(inline, Mapping) else None
+        if isinstance(mime, str) and mime.startswith("image/") and mime not in images:
+            yield Finding(f"{at}.inline_data.mime_type", {"mime": mime})
 
 
 def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:

@@ -8,7 +8,7 @@ snake_case as the proto names them).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,17 @@ def parts(content: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     if not isinstance(found, list):
         return []
     return [p for p in found if type(p) is dict or isinstance(p, Mapping)]
+
+
+def placed_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(path, part) of every part that is an object, the path with the body's own indexes
+    (`contents[1].parts[0]`), as the vendor prints it."""
+    found = contents(body)
+    for i, content in zip(found.index, found.items, strict=True):
+        raw = content.get("parts")
+        for j, part in enumerate(raw if isinstance(raw, list) else ()):
+            if type(part) is dict or isinstance(part, Mapping):
+                yield f"contents[{i}].parts[{j}]", part
 
 
 def role(content: Mapping[str, Any]) -> str:
