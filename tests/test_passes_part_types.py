@@ -314,3 +314,32 @@ def test_image_jpg_is_relabelled_and_a_gif_becomes_a_placeholder_for_gemini() ->
     assert check(out.body, "gemini") == ()
     # OpenAI takes both as they are (no rule of its own is known for them)
     assert [c.code for c in normalize_request(body, "openai_chat", "openai").changes] == []
+
+
+def test_openai_holds_two_copies_of_the_rule_each_with_its_own_params() -> None:
+    from normalizer.profiles import load_profile
+    from normalizer.scope import scoped
+
+    profile = scoped(load_profile("openai"), model="gpt-4.1-mini")
+    assert profile.param("content-type-unsupported", "types") == ("input_audio",)
+    assert "image/webp" in profile.param("content-type-unsupported", "images")
+    audio = scoped(load_profile("openai"), model="gpt-4o-audio-preview")
+    assert audio.param("content-type-unsupported", "types") is None  # that copy is scoped out
+    assert audio.param("content-type-unsupported", "images") is not None
+
+
+def test_a_heic_photo_reaches_openai_as_a_placeholder_and_is_named() -> None:
+    body = {"contents": [{"role": "user", "parts": [
+        {"text": "What is it?"}, {"inlineData": {"mimeType": "image/heic", "data": PIXEL}}]}]}
+    raw = {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What is it?"},
+        {"type": "image_url", "image_url": {"url": f"data:image/heic;base64,{PIXEL}"}}]}]}
+    (violation,) = check(raw, "openai")
+    assert (violation.location, violation.message) == (
+        "messages[0].content[1].image_url",
+        "You uploaded an unsupported image. Please make sure your image has of one the "
+        "following formats: ['png', 'jpeg', 'gif', 'webp'].")
+    out = normalize_request(body, "gemini", "openai", model="gpt-4.1-mini")
+    assert out.body["messages"][0]["content"][1] == {
+        "type": "text", "text": "[image not carried to this provider: image/heic]"}
+    assert check(out.body, "openai") == ()

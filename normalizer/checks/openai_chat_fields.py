@@ -134,12 +134,30 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
 def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Messages holding a content part of a type in params.types, which the model does not
     take (the profile scopes the rule to those models): one finding per message and type,
-    as the vendor names the message."""
+    as the vendor names the message. And, where params.images lists the image MIME types
+    taken, each image_url part whose data URL declares another."""
     refused = frozenset(param(rule.params, "types", ()))
+    images = frozenset(param(rule.params, "images", ()))
     for i, _, content in _content_lists(body):
         kinds = {part.get("type") for part in content if isinstance(part, Mapping)}
         for kind in sorted(k for k in kinds if isinstance(k, str) and k in refused):
             yield Finding(location=f"messages[{i}]", fields={"index": i, "type": kind})
+        if images:
+            yield from _unsupported_images(i, content, images)
+
+
+def _unsupported_images(i: int, content: Sequence[Any],
+                        images: frozenset[str]) -> Iterator[Finding]:
+    for j, part in enumerate(content):
+        if not isinstance(part, Mapping) or part.get("type") != "image_url":
+            continue
+        found = part.get("image_url")
+        url = found.get("url") if isinstance(found, Mapping) else found
+        if isinstance(url, str) and url.startswith("data:image/"):
+            mime = url[5:].split(";", 1)[0].split(",", 1)[0]
+            if mime not in images:
+                yield Finding(location=f"messages[{i}].content[{j}].image_url",
+                              fields={"index": i, "part": j, "mime": mime})
 
 
 def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -92,7 +92,8 @@ class _Types:
         return self.type_of is _responses_type or self.why("refusal") is not None
 
     def why(self, kind: str | None) -> str | None:
-        """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None."""
+        """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None
+        (`verdict` adds "image-type": an image of a MIME type the vendor does not take)."""
         if kind is None:
             return None
         if self.known is not None and kind not in self.known:
@@ -111,7 +112,7 @@ class _Types:
             return "unsupported"
         if self.images and part.kind == "image" and part.data is not None \
                 and part.media_type and part.media_type not in self.images:
-            return "unsupported"
+            return "image-type"
         return None
 
 
@@ -219,20 +220,22 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                                   f"{kind!r}, which the provider's API does not have; sent "
                                   "in the provider's own form for it", where, lossless=True))
             return [native]
-    if why == "unsupported" and isinstance(part, Media) and kind is None \
-            and _SAME_TYPE.get(part.media_type or "") in types.images:
-        same = _SAME_TYPE[part.media_type]  # type: ignore[index]
-        changes.append(Change(NAME, "relabel-media-type", f"an image labelled "
-                              f"{part.media_type!r}, which the provider does not take; sent "
-                              f"as {same!r}, the same type", where, lossless=True))
-        return [replace(part, media_type=same)]
+    if why == "image-type" and isinstance(part, Media):
+        same = _SAME_TYPE.get(part.media_type or "")
+        if same in types.images:
+            changes.append(Change(NAME, "relabel-media-type", f"an image labelled "
+                                  f"{part.media_type!r}, which the provider does not take; "
+                                  f"sent as {same!r}, the same type", where, lossless=True))
+            return [replace(part, media_type=same)]
+        changes.append(Change(NAME, "unsupported-part-as-text", f"an image part "
+                              f"({part.media_type}) the provider's images do not take; a "
+                              "text placeholder names it", where, lossless=False))
+        return [Text(media_placeholder(part))]
     if why == "unsupported":
         who = ("the provider's file input does not take" if kind == "input_file"
-               else "the provider's images do not take" if kind is None
                else "the model does not take")
-        label = kind if kind is not None else getattr(part, "media_type", None)
         changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(_kind(part))} part "
-                              f"({label}) {who}; a text placeholder names it", where,
+                              f"({kind}) {who}; a text placeholder names it", where,
                               lossless=False))
         return [Text(media_placeholder(part) if isinstance(part, Media)
                      else opaque_text(part))]  # type: ignore[arg-type]

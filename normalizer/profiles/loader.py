@@ -107,11 +107,14 @@ class Profile:
         return found is not None and found.enforced
 
     def param(self, rule_id: str, name: str, default: Any = None) -> Any:
-        """A parameter of an enforced rule, or `default` when the rule is off or absent."""
-        found = self.rule(rule_id)
-        if found is None or not found.enforced:
-            return default
-        return found.params.get(name, default)
+        """A parameter of an enforced rule, or `default` when the rule is off or absent: from
+        the first enforced copy of the id that sets it. Copies scoped apart hold one at a
+        time; two that hold together each say their own part (OpenAI refuses audio parts for
+        some models and some image types for all: one copy each)."""
+        for rule in self.rules:
+            if rule.id == rule_id and rule.enforced and name in rule.params:
+                return rule.params[name]
+        return default
 
 
 def load_profile(spec: str | Path | Profile) -> Profile:
