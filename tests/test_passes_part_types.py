@@ -4,6 +4,7 @@ and a provider without the rule gets them as sent."""
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -343,3 +344,22 @@ def test_a_heic_photo_reaches_openai_as_a_placeholder_and_is_named() -> None:
     assert out.body["messages"][0]["content"][1] == {
         "type": "text", "text": "[image not carried to this provider: image/heic]"}
     assert check(out.body, "openai") == ()
+
+
+def test_anthropic_takes_base64_documents_as_pdf_only_and_plain_text_as_text() -> None:
+    # langchain-ai/langchain#37576: a CSV as a base64 document block.
+    csv = base64.b64encode(b"a,b,c\n1,2,3\n").decode()
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [{"role": "user",
+            "content": [{"type": "text", "text": "summarize"},
+                        {"type": "document", "source": {"type": "base64",
+                                                        "media_type": "text/csv",
+                                                        "data": csv}}]}]}
+    (found,) = check(body, "anthropic")
+    assert found.message == ("messages.0.content.1.document.source.base64.media_type: Input "
+                             "should be 'application/pdf'")
+    fixed = normalize_request(body, "anthropic", "anthropic")
+    assert fixed.body["messages"][0]["content"][1] == {
+        "type": "document", "source": {"type": "text", "media_type": "text/plain",
+                                       "data": "a,b,c\n1,2,3\n"}}
+    assert [(c.code, c.lossless) for c in fixed.changes] == [("document-as-text", True)]
+    assert check(fixed.body, "anthropic") == ()

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.checks.anthropic_walk import blocks_by_type, messages
+from normalizer.checks.anthropic_walk import messages
 from normalizer.profiles import Rule
 from normalizer.protocols import server_result_kind
 
@@ -109,29 +109,38 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
 
 def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
                              model: str | None) -> Iterator[Finding]:
-    """An inline (base64) image block, in a message's content or inside a tool_result's,
-    whose media_type is not in params.images, at the path the API prints
-    (`messages.62.content.0.tool_result.content.0.image.source.base64.media_type`)."""
-    images = set(rule.params.get("images") or ())
-    if not images:
-        return
-    by_type = blocks_by_type(body)
-    for i, j, block in by_type.get("image", ()):
-        yield from _unsupported_image(block, images, f"messages.{i}.content.{j}")
-    for i, j, block in by_type.get("tool_result", ()):
-        inner = block.get("content")
-        for k, part in enumerate(inner if isinstance(inner, list) else ()):
-            if isinstance(part, Mapping) and part.get("type") == "image":
-                yield from _unsupported_image(
-                    part, images, f"messages.{i}.content.{j}.tool_result.content.{k}")
+    """An inline (base64) image or document block, in a message's content or inside a
+    tool_result's, whose media_type is not in params.images / params.documents, at the path
+    the API prints (`messages.62.content.0.tool_result.content.0.image.source.base64.
+    media_type`), with what it takes as pydantic lists it (`'a', 'b' or 'c'`)."""
+    taken = {kind: tuple(rule.params.get(key) or ())
+             for kind, key in (("image", "images"), ("document", "documents"))}
+    for i, message in messages(body):
+        content = message.get("content")
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            kind = block.get("type") if isinstance(block, Mapping) else None
+            if kind == "tool_result":
+                inner = block.get("content")
+                for k, part in enumerate(inner if isinstance(inner, list) else ()):
+                    found = part.get("type") if isinstance(part, Mapping) else None
+                    if isinstance(found, str) and taken.get(found):
+                        yield from _unsupported_source(
+                            part, found, taken[found],
+                            f"messages.{i}.content.{j}.tool_result.content.{k}")
+            elif isinstance(kind, str) and taken.get(kind):
+                yield from _unsupported_source(block, kind, taken[kind],
+                                               f"messages.{i}.content.{j}")
 
 
-def _unsupported_image(block: Mapping[str, Any], images: set[str],
-                       at: str) -> Iterator[Finding]:
+def _unsupported_source(block: Mapping[str, Any], kind: str, allowed: tuple[str, ...],
+                        at: str) -> Iterator[Finding]:
     source = block.get("source")
     if not isinstance(source, Mapping) or source.get("type") != "base64":
         return
     mime = source.get("media_type")
-    if isinstance(mime, str) and mime not in images:
-        yield Finding(location=f"{at}.image.source.base64.media_type",
-                      fields={"at": f"{at}.image.source.base64.media_type", "mime": mime})
+    if isinstance(mime, str) and mime not in allowed:
+        quoted = [f"'{m}'" for m in allowed]
+        expected = quoted[0] if len(quoted) == 1 else \
+            f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+        where = f"{at}.{kind}.source.base64.media_type"
+        yield Finding(location=where, fields={"at": where, "mime": mime, "expected": expected})

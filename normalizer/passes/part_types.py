@@ -3,6 +3,8 @@ that the model does not take (rule content-type-unsupported)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -84,6 +86,7 @@ class _Types:
     type_of: Callable[[object], str | None]
     files: tuple[str, ...] = ()  # MIME globs the file part refuses (Responses: audio/*)
     images: frozenset[str] = frozenset()  # inline image MIME types taken (none: any)
+    documents: frozenset[str] = frozenset()  # inline (base64) document MIME types taken
 
     @property
     def texts_vary(self) -> bool:
@@ -93,7 +96,8 @@ class _Types:
 
     def why(self, kind: str | None) -> str | None:
         """Why a part of this type cannot go as it is ("unknown", "unsupported"), or None
-        (`verdict` adds "image-type": an image of a MIME type the vendor does not take)."""
+        (`verdict` adds "image-type" and "document-type": an inline image or document of a
+        MIME type the vendor does not take)."""
         if kind is None:
             return None
         if self.known is not None and kind not in self.known:
@@ -113,6 +117,9 @@ class _Types:
         if self.images and part.kind == "image" and part.data is not None \
                 and part.media_type and part.media_type not in self.images:
             return "image-type"
+        if self.documents and part.kind == "document" and part.data is not None \
+                and part.media_type and part.media_type not in self.documents:
+            return "document-type"
         return None
 
 
@@ -167,12 +174,15 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
     del policy
     allowed, refused = profile.param(RULE, "allowed"), profile.param(MODEL_RULE, "types")
     files, images = profile.param(MODEL_RULE, "files"), profile.param(MODEL_RULE, "images")
+    documents = profile.param(MODEL_RULE, "documents")
     type_of = _TYPE_OF.get(profile.protocol)
-    if (allowed is None and not refused and not files and not images) or type_of is None:
+    if (allowed is None and not refused and not files and not images and not documents) \
+            or type_of is None:
         return draft, ()
     messages = draft.history.messages
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
-                   type_of, tuple(files or ()), frozenset(images or ()))
+                   type_of, tuple(files or ()), frozenset(images or ()),
+                   frozenset(documents or ()))
     first = _first_needing(messages, types)
     if first is None:
         return draft, ()
@@ -220,17 +230,8 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                                   f"{kind!r}, which the provider's API does not have; sent "
                                   "in the provider's own form for it", where, lossless=True))
             return [native]
-    if why == "image-type" and isinstance(part, Media):
-        same = _SAME_TYPE.get(part.media_type or "")
-        if same in types.images:
-            changes.append(Change(NAME, "relabel-media-type", f"an image labelled "
-                                  f"{part.media_type!r}, which the provider does not take; "
-                                  f"sent as {same!r}, the same type", where, lossless=True))
-            return [replace(part, media_type=same)]
-        changes.append(Change(NAME, "unsupported-part-as-text", f"an image part "
-                              f"({part.media_type}) the provider's images do not take; a "
-                              "text placeholder names it", where, lossless=False))
-        return [Text(media_placeholder(part))]
+    if why in ("image-type", "document-type") and isinstance(part, Media):
+        return _media_of_another_type(part, why, types, where, changes)
     if why == "unsupported":
         who = ("the provider's file input does not take" if kind == "input_file"
                else "the model does not take")
@@ -253,6 +254,39 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                           "API has no type for; sent as text describing it", where,
                           lossless=False))
     return [Text(opaque_text(part))]
+
+
+def _media_of_another_type(part: Media, why: str, types: _Types, where: str,
+                           changes: list[Change]) -> list[Part]:
+    """An inline image or document of a MIME type the provider does not take: the same
+    content under a type it takes where there is one (image/jpg as image/jpeg; a text/*
+    document as plain text), else a placeholder naming it."""
+    same = _SAME_TYPE.get(part.media_type or "")
+    if why == "image-type" and same in types.images:
+        changes.append(Change(NAME, "relabel-media-type", f"an image labelled "
+                              f"{part.media_type!r}, which the provider does not take; sent "
+                              f"as {same!r}, the same type", where, lossless=True))
+        return [replace(part, media_type=same)]
+    text = _plain_text(part) if why == "document-type" else None
+    if text is not None:
+        changes.append(Change(NAME, "document-as-text", f"a {part.media_type} document the "
+                              "provider takes as base64 only when it is a PDF; sent as a "
+                              "plain-text document, the same text", where, lossless=True))
+        return [replace(part, data=None, text=text, media_type="text/plain")]
+    changes.append(Change(NAME, "unsupported-part-as-text", f"{_a(part.kind)} part "
+                          f"({part.media_type}) the provider's {part.kind}s do not take; a "
+                          "text placeholder names it", where, lossless=False))
+    return [Text(media_placeholder(part))]
+
+
+def _plain_text(part: Media) -> str | None:
+    """A text/* document's content as text, where its base64 data decodes as UTF-8."""
+    if not (part.media_type or "").startswith("text/") or part.data is None:
+        return None
+    try:
+        return base64.b64decode(part.data, validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _kind(part: Part) -> str:
