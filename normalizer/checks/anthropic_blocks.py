@@ -9,22 +9,28 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.checks.anthropic_walk import messages
+from normalizer.checks.anthropic_walk import blocks_by_type, messages
 from normalizer.profiles import Rule
 from normalizer.protocols import server_result_kind
 
 
 def _blank_only(content: Any) -> bool:
     """Content whose only blocks are text blocks holding whitespace (at least one
-    character: an empty text is the empty-text-block rule's)."""
+    character: an empty text is the empty-text-block rule's). Stops at the first block
+    that is not blank text: most messages hold a call, a result or words."""
     if isinstance(content, str):
         return bool(content) and not content.strip()
-    if not isinstance(content, list) or not content:
+    if not isinstance(content, list):
         return False
-    texts = [b.get("text") for b in content if isinstance(b, Mapping) and b.get("type") == "text"]
-    return (len(texts) == len(content) and all(isinstance(t, str) and not t.strip()
-                                               for t in texts)
-            and any(texts))
+    some = False
+    for block in content:
+        if not isinstance(block, Mapping) or block.get("type") != "text":
+            return False
+        text = block.get("text")
+        if not isinstance(text, str) or text.strip():
+            return False
+        some = some or bool(text)
+    return some
 
 
 def whitespace_text_block(body: Mapping[str, Any], rule: Rule,
@@ -39,24 +45,34 @@ def whitespace_text_block(body: Mapping[str, Any], rule: Rule,
 def server_tool_use_as_client(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
     """Client `tool_use` blocks whose id has a server tool prefix (params.prefixes,
-    default `srvtoolu_`): the API does not let a client tool_result close it."""
+    default `srvtoolu_`): the API does not let a client tool_result close it. Read off the
+    shared blocks by type: only tool_use blocks are looked at."""
     prefixes = tuple(rule.params.get("prefixes") or ("srvtoolu_",))
-    for i, message in messages(body):
-        content = message.get("content")
-        ids = [b.get("id") for b in (content if isinstance(content, list) else ())
-               if isinstance(b, Mapping) and b.get("type") == "tool_use"
-               and isinstance(b.get("id"), str) and b["id"].startswith(prefixes)]
-        if ids:
-            yield Finding(location=f"messages[{i}].content", fields={"index": i,
-                                                                    "ids": ", ".join(ids)})
+    by_message: dict[int, list[str]] = {}
+    for i, _, block in blocks_by_type(body).get("tool_use", ()):
+        found = block.get("id")
+        if isinstance(found, str) and found.startswith(prefixes):
+            by_message.setdefault(i, []).append(found)
+    for i, ids in by_message.items():  # rows come in body order
+        yield Finding(location=f"messages[{i}].content", fields={"index": i,
+                                                                "ids": ", ".join(ids)})
 
 
 def server_tool_result_orphan(body: Mapping[str, Any], rule: Rule,
                               model: str | None) -> Iterator[Finding]:
     """A server tool result block (`advisor_tool_result`, `web_search_tool_result`, ...)
     in an assistant message with no `server_tool_use` block of its `tool_use_id` before it
-    in that message. The first such block of each message is reported."""
-    for i, message in messages(body):
+    in that message. The first such block of each message is reported. Only the messages
+    holding a server result are walked (most histories have none)."""
+    by_type = blocks_by_type(body)
+    holding = sorted({i for kind, rows in by_type.items() if server_result_kind(kind)
+                      for i, _, _ in rows})
+    if not holding:
+        return
+    found = messages(body)
+    at = {i: message for i, message in found}
+    for i in holding:
+        message = at[i]
         content = message.get("content")
         if message.get("role") != "assistant" or not isinstance(content, list):
             continue
@@ -78,10 +94,11 @@ def unknown_message_field(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """A message field not in params.allowed for the message's role (user and assistant
     take `role` and `content` only): one finding per field."""
-    allowed: Mapping[str, Any] = rule.params.get("allowed") or {}
+    allowed = {role: frozenset(fields) for role, fields in
+               (rule.params.get("allowed") or {}).items()}
     for i, message in messages(body):
         known = allowed.get(message.get("role"))
-        if known is None:
+        if known is None or message.keys() <= known:  # a C-level subset test: most messages
             continue
         for field in message:
             if field not in known:
@@ -92,19 +109,22 @@ def unknown_message_field(body: Mapping[str, Any], rule: Rule,
 def unknown_block_field(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """A field of a content block not in params.allowed for the block's type (types the
-    params do not list are not checked): one finding per field."""
-    allowed: Mapping[str, Any] = rule.params.get("allowed") or {}
-    for i, message in messages(body):
-        content = message.get("content")
-        for j, block in enumerate(content if isinstance(content, list) else ()):
-            known = allowed.get(block.get("type")) if isinstance(block, Mapping) else None
-            if known is None:
+    params do not list are not checked): one finding per field, in body order. Read off the
+    shared blocks by type, one C-level subset test per block."""
+    allowed = {kind: frozenset(fields) for kind, fields in
+               (rule.params.get("allowed") or {}).items()}
+    by_type = blocks_by_type(body)
+    found: list[tuple[int, int, Finding]] = []
+    for kind, known in allowed.items():
+        for i, j, block in by_type.get(kind, ()):
+            if block.keys() <= known:
                 continue
-            for field in block:
-                if field not in known:
-                    yield Finding(location=f"messages[{i}].content[{j}].{field}",
-                                  fields={"index": i, "block": j, "type": block["type"],
-                                          "field": field})
+            found += [(i, j, Finding(location=f"messages[{i}].content[{j}].{field}",
+                                     fields={"index": i, "block": j, "type": kind,
+                                             "field": field}))
+                      for field in block if field not in known]
+    found.sort(key=lambda row: (row[0], row[1]))  # stable: fields keep their order
+    yield from (finding for _, _, finding in found)
 
 
 def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
@@ -115,21 +135,21 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
     media_type`), with what it takes as pydantic lists it (`'a', 'b' or 'c'`)."""
     taken = {kind: tuple(rule.params.get(key) or ())
              for kind, key in (("image", "images"), ("document", "documents"))}
-    for i, message in messages(body):
-        content = message.get("content")
-        for j, block in enumerate(content if isinstance(content, list) else ()):
-            kind = block.get("type") if isinstance(block, Mapping) else None
-            if kind == "tool_result":
-                inner = block.get("content")
-                for k, part in enumerate(inner if isinstance(inner, list) else ()):
-                    found = part.get("type") if isinstance(part, Mapping) else None
-                    if isinstance(found, str) and taken.get(found):
-                        yield from _unsupported_source(
-                            part, found, taken[found],
-                            f"messages.{i}.content.{j}.tool_result.content.{k}")
-            elif isinstance(kind, str) and taken.get(kind):
-                yield from _unsupported_source(block, kind, taken[kind],
-                                               f"messages.{i}.content.{j}")
+    by_type = blocks_by_type(body)  # the shared reading: no walk of every block here
+    found: list[tuple[tuple[int, int, int], Finding]] = []
+    for kind, allowed in taken.items():
+        for i, j, block in by_type.get(kind, ()) if allowed else ():
+            found += [((i, j, -1), f) for f in _unsupported_source(
+                block, kind, allowed, f"messages.{i}.content.{j}")]
+    for i, j, block in by_type.get("tool_result", ()):
+        inner = block.get("content")
+        for k, part in enumerate(inner if isinstance(inner, list) else ()):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            allowed = taken.get(kind) if isinstance(kind, str) else None
+            if allowed:
+                found += [((i, j, k), f) for f in _unsupported_source(
+                    part, str(kind), allowed, f"messages.{i}.content.{j}.tool_result.content.{k}")]
+    yield from (f for _, f in sorted(found, key=lambda pair: pair[0]))
 
 
 def _unsupported_source(block: Mapping[str, Any], kind: str, allowed: tuple[str, ...],

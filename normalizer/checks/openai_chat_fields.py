@@ -21,6 +21,7 @@ from normalizer.checks.openai_chat_walk import (
 )
 from normalizer.checks.strict_schema import strict_schema_findings
 from normalizer.profiles import Rule
+from normalizer.shared_reading import Rows, shared
 
 Body = Mapping[str, Any]
 
@@ -120,10 +121,28 @@ def _content_lists(body: Body) -> Iterator[tuple[int, str | None, Sequence[Any]]
             yield i, now, content
 
 
+@shared
+def _other_parts(body: Body) -> Rows:
+    """(index, role, content, types) of each message whose content list holds a part whose
+    `type` is anything but "text" (types: those types), read once for the detectors of part
+    types: most messages hold text parts only, and no detector needs to walk them again."""
+    found: tuple[list[int], list[str | None], list[Sequence[Any]], list[frozenset[Any]]] = (
+        [], [], [], [])
+    for i, now, content in _content_lists(body):
+        others = {p.get("type") if isinstance(p, Mapping) else None for p in content}
+        others.discard("text")
+        if others:
+            for column, value in zip(found, (i, now, content, frozenset(others)), strict=True):
+                column.append(value)  # type: ignore[attr-defined]
+    return Rows(*found)
+
+
 def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`file` content parts in OpenAI's shape, `{"type": "file", "file": {...}}`, whatever
     the nested object holds (file_data or file_id): the vendor's `file` part is flat."""
-    for i, now, content in _content_lists(body):
+    for i, now, content, kinds in _other_parts(body):
+        if "file" not in kinds:
+            continue
         for j, part in enumerate(content):
             if isinstance(part, Mapping) and part.get("type") == "file" \
                     and isinstance(part.get("file"), Mapping):
@@ -138,11 +157,10 @@ def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Itera
     taken, each image_url part whose data URL declares another."""
     refused = frozenset(param(rule.params, "types", ()))
     images = frozenset(param(rule.params, "images", ()))
-    for i, _, content in _content_lists(body):
-        kinds = {part.get("type") for part in content if isinstance(part, Mapping)}
+    for i, _, content, kinds in _other_parts(body):
         for kind in sorted(k for k in kinds if isinstance(k, str) and k in refused):
             yield Finding(location=f"messages[{i}]", fields={"index": i, "type": kind})
-        if images:
+        if images and "image_url" in kinds:
             yield from _unsupported_images(i, content, images)
 
 
@@ -165,9 +183,14 @@ def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iter
     has: another vendor's block replayed, or an OpenAI-compatible extension such as
     `video_url`). Parts with no string type are another rule's (content-part-type-missing)."""
     allowed = frozenset(param(rule.params, "allowed", ()))
-    for i, now, content in _content_lists(body):
+    rows = _other_parts(body) if "text" in allowed else (
+        (i, now, content, None) for i, now, content in _content_lists(body))
+    for i, now, content, kinds in rows:
+        if kinds is not None and kinds <= allowed:
+            continue
         for j, part in enumerate(content):
             kind = part.get("type") if isinstance(part, Mapping) else None
             if isinstance(kind, str) and kind not in allowed:
                 yield Finding(location=f"messages[{i}].content[{j}].type",
                               fields={"index": i, "part": j, "role": now, "type": kind})
+

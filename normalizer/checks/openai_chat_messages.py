@@ -208,7 +208,9 @@ def message_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[
     `name` is the function's, left to the tool-name rules)."""
     match = re.compile(str(param(rule.params, "pattern", r"^[a-zA-Z0-9_-]+$"))).fullmatch
     for i, msg in enumerate(entries(body)):
-        name = msg.get("name") if msg is not None and role(msg) != "tool" else None
+        if msg is None or "name" not in msg or role(msg) == "tool":  # most messages: no name
+            continue
+        name = msg["name"]
         if isinstance(name, str) and match(name) is None:
             where = f"messages[{i}].name"
             yield Finding(location=where, fields={"param": where, "name": name,
