@@ -70,3 +70,16 @@ def test_nothing_is_added_where_a_message_already_says_it() -> None:
     body = _chat("Summarise as JSON.", "Text.")
     assert normalize_request(body, "openai_chat", "openai").changes == ()
     assert normalize_request(_chat("Summarise.", "Text."), "openai_chat", "groq").changes == ()
+
+
+def test_a_chat_tool_result_saying_json_counts_as_the_vendor_reads_it() -> None:
+    body = {"model": "gpt-4o", "response_format": CHAT_JSON, "messages": [
+        {"role": "user", "content": "Look it up."},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "lookup", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"format": "json"}'}],
+        "tools": [{"type": "function", "function": {"name": "lookup",
+                                                    "parameters": {"type": "object"}}}]}
+    assert check(body, "openai") == ()
+    assert normalize_request(body, "openai_chat", "openai").changes == ()

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, Message, Text
+from normalizer.model import Change, Message, Text, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -35,9 +35,10 @@ def mention_json_for_json_mode(
         return draft, ()
     messages = draft.history.messages
     counted = [m for m in messages if not _instructions(m, profile.protocol)]
-    if any(_says_json(m) for m in counted):
+    results = profile.protocol == "openai_chat"  # a Chat tool message is a message too
+    if any(_says_json(m, results) for m in counted):
         return draft, ()
-    if len(counted) < len(messages) and _says_json(messages[0]):
+    if len(counted) < len(messages) and _says_json(messages[0], False):
         moved = replace(messages[0], extras=messages[0].extras.without("instructions"))
         change = Change("mention_json_for_json_mode", "instructions-as-input-message",
                         "moved the instructions into an input system message: JSON mode "
@@ -67,8 +68,11 @@ def _instructions(message: Message, protocol: str) -> bool:
     return protocol == "openai_responses" and message.extras.get("instructions") is True
 
 
-def _says_json(message: Message) -> bool:
-    return any(isinstance(p, Text) and "json" in p.text.casefold() for p in message.parts)
+def _says_json(message: Message, results: bool) -> bool:
+    """Whether the message's text (and, with `results`, its tool results' text) holds the
+    word, as the vendors' checks read the wire (json_mode.py in normalizer/checks)."""
+    return any((isinstance(p, Text) or (results and isinstance(p, ToolResult)))
+               and "json" in p.text.casefold() for p in message.parts)
 
 
 def _with(draft: Draft, messages: tuple[Message, ...]) -> Draft:

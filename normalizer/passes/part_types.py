@@ -106,8 +106,9 @@ class _Types:
 
     def verdict(self, part: object) -> str | None:
         """`why` for `part`'s type, or "unsupported" for media sent as a file part of a MIME
-        type the file part refuses (an mp3 as a Responses input_file), or for an inline
-        image of a MIME type the vendor's images do not take (HEIC to Anthropic)."""
+        type the file part refuses (an mp3 as a Responses input_file), "image-type" for an
+        inline image of a MIME type the vendor's images do not take (HEIC to Anthropic), and
+        "document-type" for an inline document likewise (a base64 CSV to Anthropic)."""
         why = self.why(self.type_of(part))
         if why is not None or not isinstance(part, Media):
             return why
@@ -284,7 +285,8 @@ def _plain_text(part: Media) -> str | None:
     if not (part.media_type or "").startswith("text/") or part.data is None:
         return None
     try:
-        return base64.b64decode(part.data, validate=True).decode("utf-8")
+        # Not validated: MIME-style base64 wraps its lines, and a text decodes the same.
+        return base64.b64decode(part.data).decode("utf-8")
     except (binascii.Error, ValueError):
         return None
 
