@@ -148,6 +148,11 @@ def _read_tool_choice(options: Mapping[str, Any], protocol: str) -> dict[str, An
         config = value.get("functionCallingConfig") or {} if isinstance(value, Mapping) else {}
         mode = {"ANY": "required", "NONE": "none"}.get(str(config.get("mode")), "auto")
         return {"mode": mode, "names": list(config.get("allowedFunctionNames") or [])}
+    return _choice_of(value)
+
+
+def _choice_of(value: Any) -> dict[str, Any] | None:
+    """A Chat, Responses or Anthropic `tool_choice` value, read as `_read_tool_choice` says."""
     if isinstance(value, str):
         return {"mode": {"any": "required"}.get(value, value), "names": []}
     if not isinstance(value, Mapping):
@@ -231,14 +236,21 @@ def forced_tool_choice(choice: Any) -> str | None:
     """How a Chat or Anthropic `tool_choice` forces a call: "required" (Chat "required",
     Anthropic {"type": "any"}), "named" (one tool: Chat {"type": "function", ...},
     Anthropic {"type": "tool", ...}), or None (auto, none, absent)."""
-    if choice == "required":
-        return "required"
-    if not isinstance(choice, Mapping):
+    read = _choice_of(choice)
+    if read is None or read["mode"] != "required":
         return None
-    kind = choice.get("type")
-    if kind == "any":
-        return "required"
-    return "named" if kind in ("tool", "function") else None
+    return "named" if read["names"] else "required"
+
+
+def refused_forcing(request: Mapping[str, Any], params: Mapping[str, Any],
+                    model: str | None) -> str | None:
+    """The forced form of the request's `tool_choice` when a tool-choice-with-thinking rule
+    with these params refuses it (a form in params.forces while thinking is on, read as
+    `thinking_on_by_rule` reads it), else None: what check() flags and normalize repairs."""
+    form = forced_tool_choice(request.get("tool_choice"))
+    if form is None or form not in (params.get("forces") or ("required", "named")):
+        return None
+    return form if thinking_on_by_rule(request, params, model) else None
 
 
 def thinking_on_by_rule(body: Mapping[str, Any], params: Mapping[str, Any],

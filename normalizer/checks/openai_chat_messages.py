@@ -17,6 +17,7 @@ from normalizer.checks.openai_chat_walk import (
     roles,
     with_calls,
 )
+from normalizer.options import thinking_on_by_rule
 from normalizer.profiles import Rule
 
 Body = Mapping[str, Any]
@@ -168,12 +169,10 @@ def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
 
 
 def _thinking_on(body: Body, rule: Rule, model: str | None) -> bool:
-    thinking = body.get("thinking") if isinstance(body, Mapping) else None
-    kind = thinking.get("type") if isinstance(thinking, Mapping) else None
-    if kind in ("enabled", "disabled"):
-        return kind == "enabled"
-    pattern = rule.params.get("default_on_model")
-    return bool(pattern and isinstance(model, str) and re.search(str(pattern), model))
+    # This rule's own params.field names the message field it requires, not the switch:
+    # only its default_on_model is handed on (the switch is thinking.type).
+    return thinking_on_by_rule(body, {"default_on_model": rule.params.get("default_on_model")},
+                               model)
 
 
 def reasoning_content_required(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.options import forced_tool_choice, thinking_on_by_rule
+from normalizer.options import refused_forcing
 from normalizer.profiles import Rule
 
 
@@ -50,12 +50,8 @@ def anthropic_unknown_tool(body: Mapping[str, Any], rule: Rule,
 def forced_with_thinking(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
     """A `tool_choice` of a form in params.forces while thinking is on by the rule's reading."""
-    if not isinstance(body, Mapping):
-        return
-    form = forced_tool_choice(body.get("tool_choice"))
-    if form is None or form not in (rule.params.get("forces") or ("required", "named")):
-        return
-    if thinking_on_by_rule(body, rule.params, model):
+    form = refused_forcing(body, rule.params, model) if isinstance(body, Mapping) else None
+    if form is not None:
         yield Finding("tool_choice", {"form": form})
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from normalizer.model import Change, JsonMap, thaw
-from normalizer.options import forced_tool_choice, thinking_on_by_rule
+from normalizer.options import refused_forcing
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -120,9 +120,7 @@ def unforce_tool_choice_with_thinking(
         return draft, ()
     key = "tool_choice"
     choice = draft.options.get(key)
-    form = forced_tool_choice(choice)
-    if form is None or form not in (rule.params.get("forces") or ("required", "named")) \
-            or not thinking_on_by_rule(draft.options, rule.params, policy.model):
+    if refused_forcing(draft.options, rule.params, policy.model) is None:
         return draft, ()
     auto: Any = "auto"
     if profile.protocol == "anthropic" and isinstance(choice, Mapping):
