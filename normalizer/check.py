@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -108,19 +109,40 @@ def _reporter(rule: Rule) -> Callable[[Finding], Violation]:
     error = None if any(isinstance(v, str) and _templated(v) for v in rule.error.values()) \
         else JsonMap(rule.error)
 
+    rule_id, status, confidence, source = rule.id, rule.status, rule.confidence, rule.source
+    # Only a message naming {location} needs it merged into the finding's fields: a dict
+    # copy per violation saved where the error is constant
+    direct = error is not None and not _names_location(rule.message)
+
     def report(finding: Finding) -> Violation:
-        fields = {"location": finding.location, **finding.fields}
+        location = finding.location
+        if error is not None:
+            return _violation(rule_id, location, status, message if message is not None
+                              else fill(rule.message, finding.fields if direct
+                                        else {"location": location, **finding.fields}),
+                              error, confidence, source)
+        fields = {"location": location, **finding.fields}
         return _violation(  # the fields in Violation's order, every one final already
-            rule.id, finding.location, rule.status,
+            rule_id, location, status,
             fill(rule.message, fields) if message is None else message,
             JsonMap({k: (fill(v, fields) if isinstance(v, str) else v)
                      for k, v in rule.error.items()}) if error is None else error,
-            rule.confidence, rule.source)
+            confidence, source)
     return report
 
 
 # Violation without its generated __init__ (half the cost; see model.slot_maker).
 _violation = slot_maker(Violation)
+
+
+def _names_location(template: str) -> bool:
+    """Whether `template` reads the `location` field (True where it cannot be parsed: fill()
+    then decides, with every field)."""
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+    except ValueError:
+        return True
+    return any(re.split(r"[.\[]", name, maxsplit=1)[0] == "location" for name in names)
 
 
 def _templated(text: str) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from functools import reduce
 from typing import Any
 
-from normalizer.skeleton import Arr, ByType, Obj, OneOf, Spec
+from normalizer.skeleton import NULL, Arr, ByType, Obj, OneOf, Spec
 
 Fits = Callable[[Any], bool]
 # id(spec) -> (spec, compiled): the spec is held so its id cannot be reused while cached.
@@ -37,6 +37,9 @@ def fits(value: Any, spec: Spec) -> bool:
 def compile_spec(spec: Spec) -> Fits:
     """The spec as one function of a value."""
     if isinstance(spec, OneOf):
+        if NULL in spec.options:  # `x or null`: null asked first, by identity
+            rest = tuple(compile_spec(o) for o in spec.options if o != NULL)
+            return _or_null(_one_of(rest)) if rest else (lambda value: value is None)
         return _one_of(tuple(compile_spec(option) for option in spec.options))
     if isinstance(spec, Arr):
         return _array(compile_spec(spec.item))
@@ -67,6 +70,9 @@ def _array(item: Fits) -> Fits:
 
 
 def _object(required: tuple[str, ...], fields: dict[str, Fits]) -> Fits:
+    if not required and not fields:  # any object (tools, Gemini's inline data)
+        return lambda value: type(value) is dict or isinstance(value, Mapping)
+
     def fits_object(value: Any) -> bool:
         # dict first: the abc check of Mapping is the slow path, and bodies are dicts
         if type(value) is not dict and not isinstance(value, Mapping):
@@ -93,6 +99,10 @@ def _by_type(cases: dict[str, Fits], default: Fits) -> Fits:
 def _one_of(options: tuple[Fits, ...]) -> Fits:
     # a chain of `or`s: no generator per value (options are two or three)
     return reduce(_either, options[1:], options[0]) if options else lambda value: False
+
+
+def _or_null(other: Fits) -> Fits:
+    return lambda value: value is None or other(value)
 
 
 def _either(first: Fits, second: Fits) -> Fits:

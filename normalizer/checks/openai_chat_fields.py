@@ -116,8 +116,9 @@ def _content_lists(body: Body) -> Iterator[tuple[int, str | None, Sequence[Any]]
     for i, now in enumerate(roles(body)):
         msg = msgs[i]  # exact types first: the ABC checks ran for every message
         content = msg.get("content") if type(msg) is dict or isinstance(msg, Mapping) else None
-        if type(content) is list or (
-                isinstance(content, Sequence) and not isinstance(content, str | bytes)):
+        if type(content) is list or (  # a string or None, most often: no ABC check
+                type(content) is not str and content is not None
+                and isinstance(content, Sequence) and not isinstance(content, bytes)):
             yield i, now, content
 
 
@@ -129,7 +130,8 @@ def _other_parts(body: Body) -> Rows:
     found: tuple[list[int], list[str | None], list[Sequence[Any]], list[frozenset[Any]]] = (
         [], [], [], [])
     for i, now, content in _content_lists(body):
-        others = {p.get("type") if isinstance(p, Mapping) else None for p in content}
+        others = {p.get("type") if type(p) is dict or isinstance(p, Mapping) else None
+                  for p in content}
         others.discard("text")
         if others:
             for column, value in zip(found, (i, now, content, frozenset(others)), strict=True):

@@ -97,6 +97,8 @@ def text_or_none(obj: Any, key: str) -> str | None:
 def tool_calls(msg: Entry) -> list[tuple[int, Mapping[str, Any]]]:
     """(position, call) for each tool call object of an assistant message."""
     raw = msg.get("tool_calls") if msg is not None else None
+    if raw is None:  # most messages: no ABC check (a profiled hot spot at 100,000 messages)
+        return []
     if type(raw) is not list and (not isinstance(raw, Sequence) or isinstance(raw, str | bytes)):
         return []  # a list asked first: the ABC check ran for every message
     return [(j, c) for j, c in enumerate(raw) if type(c) is dict or isinstance(c, Mapping)]
