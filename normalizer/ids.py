@@ -217,8 +217,11 @@ def _id_search(rule: Constraint) -> Callable[[str, set[str]], str]:
         caps = ()
 
     def search(original: str, used: set[str]) -> str:
-        clean = _UNSAFE.sub("_", original)
-        if clean not in used and accepts(clean):
+        # The substitution keeps the length: where that length is refused and no readable
+        # candidate is tried (Mistral: 9 characters), the clean id is never made.
+        readable = bool(caps) or shortest <= len(original) <= longest
+        clean = _UNSAFE.sub("_", original) if readable else original
+        if readable and clean not in used and accepts(clean):
             return clean
         for salt in range(_MAX_SALT):
             number = _hashed(original, salt)

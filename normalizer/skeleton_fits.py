@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from functools import reduce
 from typing import Any
 
-from normalizer.skeleton import NULL, Arr, ByType, Obj, OneOf, Spec
+from normalizer.skeleton import NULL, Arr, ByType, Obj, OneOf, Scalar, Spec
 
 Fits = Callable[[Any], bool]
 # id(spec) -> (spec, compiled): the spec is held so its id cannot be reused while cached.
@@ -44,8 +44,11 @@ def compile_spec(spec: Spec) -> Fits:
     if isinstance(spec, Arr):
         return _array(compile_spec(spec.item))
     if isinstance(spec, Obj):
-        return _object(spec.required, {name: compile_spec(sub)
-                                       for name, sub in spec.fields.items()})
+        strings = frozenset(name for name, sub in spec.fields.items()
+                            if isinstance(sub, Scalar) and sub.types == (str,))
+        return _object(spec.required, strings, {name: compile_spec(sub)
+                                                for name, sub in spec.fields.items()
+                                                if name not in strings})
     if isinstance(spec, ByType):
         return _by_type({kind: compile_spec(case) for kind, case in spec.cases.items()},
                         compile_spec(spec.default))
@@ -69,8 +72,12 @@ def _array(item: Fits) -> Fits:
     return fits_array
 
 
-def _object(required: tuple[str, ...], fields: dict[str, Fits]) -> Fits:
-    if not required and not fields:  # any object (tools, Gemini's inline data)
+def _object(required: tuple[str, ...], strings: frozenset[str],
+            fields: dict[str, Fits]) -> Fits:
+    """`strings`: the fields that must be strings, tested in the loop itself (most fields
+    of a body are: a function call each was a fifth of the skeleton test); `fields`: the
+    others' compiled specs."""
+    if not required and not strings and not fields:  # any object (tools, inline data)
         return lambda value: type(value) is dict or isinstance(value, Mapping)
 
     def fits_object(value: Any) -> bool:
@@ -81,6 +88,10 @@ def _object(required: tuple[str, ...], fields: dict[str, Fits]) -> Fits:
             if name not in value:
                 return False
         for name, item in value.items():
+            if name in strings:
+                if type(item) is not str and not isinstance(item, str):
+                    return False
+                continue
             check = fields.get(name)
             if check is not None and not check(item):
                 return False

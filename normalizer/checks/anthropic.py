@@ -143,6 +143,9 @@ def duplicate_tool_result(body: Mapping[str, Any], rule: Rule,
     for t, role in enumerate(every.roles):
         if role != "user" or not every.has_results(t):
             continue
+        found = every.result_ids(t)
+        if len(set(found)) == len(found):  # the usual turn: no id twice
+            continue
         seen: set[str] = set()
         for i, j, call_id in every.results_of(t):
             if call_id in seen:
@@ -160,10 +163,10 @@ def missing_tool_result(body: Mapping[str, Any], rule: Rule,
     for t, role in enumerate(every.roles[:-1]):
         if role != "assistant" or not every.has_calls(t):
             continue
-        calls = every.calls_of(t)
-        answered = {cid for _, _, cid in every.results_of(t + 1)} \
-            if every.roles[t + 1] == "user" else set()
-        missing = [(i, j, cid) for i, j, cid in calls if cid not in answered]
+        answered = set(every.result_ids(t + 1)) if every.roles[t + 1] == "user" else set()
+        if answered.issuperset(every.call_ids(t)):  # the usual turn: every call answered
+            continue
+        missing = [(i, j, cid) for i, j, cid in every.calls_of(t) if cid not in answered]
         if missing:
             i, j, _ = missing[0]
             yield Finding(f"messages[{i}].content[{j}]",
@@ -177,10 +180,11 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
     for t, role in enumerate(every.roles):
         if role != "user" or not every.has_results(t):
             continue
-        results = every.results_of(t)
-        called = {cid for _, _, cid in every.calls_of(t - 1)} \
+        called = set(every.call_ids(t - 1)) \
             if t > 0 and every.roles[t - 1] == "assistant" else set()
-        orphans = [(i, j, cid) for i, j, cid in results if cid not in called]
+        if called.issuperset(every.result_ids(t)):  # the usual turn: every result called
+            continue
+        orphans = [(i, j, cid) for i, j, cid in every.results_of(t) if cid not in called]
         if orphans:
             i, j, _ = orphans[0]
             yield Finding(f"messages[{i}].content[{j}].tool_use_id",

@@ -46,6 +46,15 @@ class Turns:
         """(message, block, id) of each tool result of the turn."""
         return self.results.between(self.result_at[turn], self.result_at[turn + 1])
 
+    def call_ids(self, turn: int) -> tuple[str, ...]:
+        """The ids of the turn's tool calls alone: the pairing detectors ask every turn,
+        and need the rows only where one breaks a rule."""
+        return self.calls.columns[2][self.call_at[turn]:self.call_at[turn + 1]]
+
+    def result_ids(self, turn: int) -> tuple[str, ...]:
+        """The tool_use_ids of the turn's tool results alone (see call_ids)."""
+        return self.results.columns[2][self.result_at[turn]:self.result_at[turn + 1]]
+
 
 @shared
 def messages(body: Mapping[str, Any]) -> Rows:
