@@ -279,3 +279,45 @@ def test_the_index_taken_over_after_any_edit_equals_the_plain_queries(
     assert ([(at, list(tools)) for at, tools in index.blocks],
             [index.hits(k) for k in range(len(index.blocks))]) == _plain(edited)
     _blocks.forget_pairing()
+
+
+@pytest.mark.parametrize("every", [2, 5, 100])
+def test_the_index_taken_over_after_many_edits_equals_the_plain_queries(every: int) -> None:
+    """Every `every`-th message made anew and every 101st dropped: with a difference every few
+    messages the stretches are found through a map of the old tuple (`_runs_by_map`), with
+    few of them by walking both tuples in step (`_runs`); either way the index is what the
+    plain queries find."""
+    from normalizer.passes import _blocks
+
+    base = histories.history(2000, histories.SEED).messages
+    edited = tuple(Message(m.role, m.parts, m.origin, m.extras) if k % every == 0 else m
+                   for k, m in enumerate(base) if k % 101 != 3)
+    keys, old = list(map(id, edited)), list(map(id, base))
+    assert (_blocks._runs(keys, old) is None) == (every < 100)
+    _blocks.forget_pairing()
+    pairing(base)
+    index = pairing(edited)
+    assert ([(at, list(tools)) for at, tools in index.blocks],
+            [index.hits(k) for k in range(len(index.blocks))]) == _plain(edited)
+    _blocks.forget_pairing()
+
+
+def test_both_ways_of_finding_stretches_find_identical_messages() -> None:
+    """Each stretch either way is the same messages in the same order in both tuples, and
+    the walk in step finds no stretch the map does not (it may cut one in two)."""
+    from normalizer.passes import _blocks
+
+    base = histories.history(3000, 7).messages
+    edited = list(base)
+    for k in range(40, 2900, 97):  # a few edits of each kind, spread out
+        edited[k] = Message(base[k].role, base[k].parts, base[k].origin, base[k].extras)
+        del edited[k + 5]
+        edited.insert(k + 20, Message("user", (Text("u"),)))
+    keys, old = list(map(id, edited)), list(map(id, base))
+    walked, mapped = _blocks._runs(keys, old), _blocks._runs_by_map(keys, old)
+    assert walked is not None
+    for runs in (walked, mapped):
+        for i, end, j in runs:
+            assert keys[i:end] == old[j:j + end - i]
+    covered = {k for i, end, _ in mapped for k in range(i, end)}
+    assert {k for i, end, _ in walked for k in range(i, end)} <= covered
