@@ -227,9 +227,10 @@ def test_rewrite_tool_names_in_declarations_calls_and_results() -> None:
 @pytest.mark.parametrize("provider", ["openai", "mistral", "anthropic", "gemini"])
 def test_ids_remembered_between_passes_are_those_of_their_tuple(
         provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """dedupe and assign leave the id set of the tuple they hand on for the next id pass
-    (`_known_ids`): each time a pass is served from memory, the set must be exactly the
-    tuple's ids, and a set asked for as its own must not be the remembered one."""
+    """dedupe (which gathers the ids in its own walk, whether it renames or not) and assign
+    leave the id set of the tuple they hand on for the next id pass (`_known_ids`): each
+    time a pass is served from memory, the set must be exactly the tuple's ids, and a set
+    asked for as its own must not be the remembered one."""
     import importlib
 
     from normalizer.passes import _known_ids
@@ -255,8 +256,7 @@ def test_ids_remembered_between_passes_are_those_of_their_tuple(
             served.append(len(messages))
         return ids
 
-    for module in ("normalizer.passes.ids", "normalizer.passes.pairing"):
-        monkeypatch.setattr(importlib.import_module(module), "known_ids", checked)
+    monkeypatch.setattr(importlib.import_module("normalizer.passes.ids"), "known_ids", checked)
     monkeypatch.setattr(importlib.import_module("normalizer.passes.ids"), "remembered_ids",
                         checked_memory)
     normalize = importlib.import_module("normalizer.normalize").normalize
