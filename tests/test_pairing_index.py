@@ -281,19 +281,19 @@ def test_the_index_taken_over_after_any_edit_equals_the_plain_queries(
     _blocks.forget_pairing()
 
 
-@pytest.mark.parametrize("every", [2, 5, 100])
+@pytest.mark.parametrize("every", [2, 5, 200])
 def test_the_index_taken_over_after_many_edits_equals_the_plain_queries(every: int) -> None:
-    """Every `every`-th message made anew and every 101st dropped: with a difference every few
-    messages the stretches are found through a map of the old tuple (`_runs_by_map`), with
-    few of them by walking both tuples in step (`_runs`); either way the index is what the
-    plain queries find."""
-    from normalizer.passes import _blocks
+    """Every `every`-th message made anew and every 211th dropped: with a difference every
+    few messages the stretches are found through a map of the old tuple
+    (`stretches_by_map`), with few of them by walking both tuples in step (`stretches`);
+    either way the index is what the plain queries find."""
+    from normalizer.passes import _blocks, _stretches
 
     base = histories.history(2000, histories.SEED).messages
     edited = tuple(Message(m.role, m.parts, m.origin, m.extras) if k % every == 0 else m
-                   for k, m in enumerate(base) if k % 101 != 3)
+                   for k, m in enumerate(base) if k % 211 != 3)
     keys, old = list(map(id, edited)), list(map(id, base))
-    assert (_blocks._runs(keys, old) is None) == (every < 100)
+    assert (_stretches.stretches(keys, old) is None) == (every < 200)
     _blocks.forget_pairing()
     pairing(base)
     index = pairing(edited)
@@ -305,7 +305,7 @@ def test_the_index_taken_over_after_many_edits_equals_the_plain_queries(every: i
 def test_both_ways_of_finding_stretches_find_identical_messages() -> None:
     """Each stretch either way is the same messages in the same order in both tuples, and
     the walk in step finds no stretch the map does not (it may cut one in two)."""
-    from normalizer.passes import _blocks
+    from normalizer.passes import _stretches
 
     base = histories.history(3000, 7).messages
     edited = list(base)
@@ -314,7 +314,7 @@ def test_both_ways_of_finding_stretches_find_identical_messages() -> None:
         del edited[k + 5]
         edited.insert(k + 20, Message("user", (Text("u"),)))
     keys, old = list(map(id, edited)), list(map(id, base))
-    walked, mapped = _blocks._runs(keys, old), _blocks._runs_by_map(keys, old)
+    walked, mapped = _stretches.stretches(keys, old), _stretches.stretches_by_map(keys, old)
     assert walked is not None
     for runs in (walked, mapped):
         for i, end, j in runs:

@@ -11,11 +11,11 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain, compress, count, repeat
-from operator import ne, sub
+from itertools import chain, repeat
 from typing import cast
 
 from normalizer.model import Message, Part, ToolCall, ToolResult
+from normalizer.passes._stretches import stretches, stretches_by_map
 
 Slot = tuple[int, int]  # (message index, part index)
 # A block's results as flat (message, part, call) triples, in order: the message counted
@@ -308,78 +308,11 @@ def _reused(last: Pairing, messages: tuple[Message, ...]
     out: list[tuple[int, int, int, int, int]] = []
     n = len(messages)
     old_keys = list(map(id, old))
-    runs = _runs(keys, old_keys)
-    for i, i1, j0 in _runs_by_map(keys, old_keys) if runs is None else runs:
+    runs = stretches(keys, old_keys)
+    for i, i1, j0 in stretches_by_map(keys, old_keys) if runs is None else runs:
         closed = i1 == n or messages[i1].role != "tool"
         out.extend(_run_blocks(last, starts, i, i1, j0, closed))
     return out
-
-
-# How far ahead, in each tuple, a difference is looked past before every old message is
-# looked up by identity (a map of the whole old tuple).
-_LOOK_AHEAD = 4
-
-
-def _runs(keys: list[int], old: list[int]) -> list[tuple[int, int, int]] | None:
-    """(start, end, old start) of each stretch where keys[start:end] is old[old start:...]
-    element for element: both walked in step, a stretch scanned in C up to the first
-    difference; there, the few next places of each are tried for the two to meet again
-    (messages made anew, dropped or put in: most edits between two indexed tuples), and
-    only where they do not, is the message looked up in a map of every old message. A
-    message found nowhere starts no stretch. Stretches need not be the longest possible:
-    blocks not taken over are walked again (the map of a 100,000-message tuple cost more,
-    per message, than that of a 10,000-message one: its lookups miss the caches). None
-    where the two differ in more than one place in eight: `_runs_by_map` then
-    costs less than a stretch per message."""
-    n, m = len(keys), len(old)
-    found: list[tuple[int, int, int]] = []
-    where: dict[int, int] | None = None
-    new_at, old_at = iter(keys), iter(old)
-    i = j = 0
-    differences = n // 8 + 16
-    while i < n and j < m:
-        differences -= 1
-        if differences < 0:
-            return None
-        new_at.__setstate__(i)  # list iterators start anywhere in O(1)
-        old_at.__setstate__(j)
-        same = next(compress(count(), map(ne, new_at, old_at)), min(n - i, m - j))
-        if same:
-            found.append((i, i + same, j))
-            i, j = i + same, j + same
-            if i >= n or j >= m:
-                break
-        i, j, where = _meet(keys, old, i, j, where)
-    return found
-
-
-def _runs_by_map(keys: list[int], old: list[int]) -> list[tuple[int, int, int]]:
-    """What `_runs` finds, the longest stretches, with every message looked up in a map of
-    the old ones (C loops: map, zip)."""
-    where = dict(zip(old, range(len(old)), strict=True))
-    js = list(map(where.get, keys, repeat(-2, len(keys))))
-    # A stretch ends where the next message is not the next old one (new, or from elsewhere).
-    ends = [i for i, step in enumerate(map(sub, js[1:], js), 1) if step != 1]
-    ends.append(len(keys))
-    starts = [0, *ends[:-1]]
-    return [(i, i1, js[i]) for i, i1 in zip(starts, ends, strict=True) if js[i] >= 0]
-
-
-def _meet(keys: list[int], old: list[int], i: int, j: int, where: dict[int, int] | None
-          ) -> tuple[int, int, dict[int, int] | None]:
-    """Where keys[i:] and old[j:] (which differ at their first) meet again: the nearest
-    places a, b (a + b up to twice the look-ahead) with keys[i + a] is old[j + b]; else
-    keys[i] looked up in `where` (made at the first need), or, not there, the next one."""
-    n, m = len(keys), len(old)
-    for total in range(1, 2 * _LOOK_AHEAD + 1):
-        for a in range(total + 1):
-            b = total - a
-            if i + a < n and j + b < m and keys[i + a] == old[j + b]:
-                return i + a, j + b, where
-    if where is None:
-        where = dict(zip(old, range(m), strict=True))
-    at = where.get(keys[i])
-    return (i + 1, j, where) if at is None else (i, at, where)
 
 
 def _run_blocks(last: Pairing, starts: list[int], i: int, i1: int, j0: int, closed: bool
