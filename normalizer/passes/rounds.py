@@ -69,12 +69,14 @@ class _Ids:
         self._sets: dict[int, tuple[tuple[Message, ...], set[int]]] = {}
 
     def listed(self, messages: tuple[Message, ...]) -> list[int]:
+        """The id of each message, in order."""
         hit = self._lists.get(id(messages))
         if hit is None or hit[0] is not messages:
             hit = self._lists[id(messages)] = (messages, list(map(id, messages)))
         return hit[1]
 
     def held(self, messages: tuple[Message, ...]) -> set[int]:
+        """The ids of the messages, as a set."""
         hit = self._sets.get(id(messages))
         if hit is None or hit[0] is not messages:
             hit = self._sets[id(messages)] = (messages, set(self.listed(messages)))
