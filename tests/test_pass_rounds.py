@@ -108,3 +108,29 @@ def test_local_passes_are_local_and_idempotent(provider: str,
     monkeypatch.undo()
     for name, draft, profile, policy in seen:
         _check(name, draft, profile, policy)
+
+
+@pytest.mark.parametrize("seed", [histories.SEED, 7])
+@pytest.mark.parametrize("every", [3, 40, 400])
+def test_the_messages_looked_at_again_include_every_new_one(seed: int, every: int) -> None:
+    """The confirming rounds look at the messages a settled tuple does not hold (found by the
+    stretches both share, or, where many are new, a set): every new message is among them,
+    in order, and what else is there is a message of the tuple (settled, hence harmless)."""
+    from normalizer.passes import rounds
+
+    settled = histories.history(1200, seed).messages
+    edited = list(settled)
+    for k in range(5, len(settled) - 40, every):
+        edited[k] = Message(settled[k].role, settled[k].parts, settled[k].origin,
+                            settled[k].extras)  # made anew
+        del edited[k + 2]  # dropped
+        edited.insert(k + 9, Message("user", (Text("later"),)))  # put in
+        edited[k + 20], edited[k + 30] = edited[k + 30], edited[k + 20]  # moved
+    messages = tuple(edited)
+    looked = rounds._not_in(messages, settled, rounds._Ids())
+    held = set(map(id, settled))
+    assert [m for m in messages if id(m) not in held] == [m for m in looked
+                                                         if id(m) not in held]
+    positions = {id(m): k for k, m in enumerate(messages)}
+    assert all(id(m) in positions for m in looked)
+    assert [positions[id(m)] for m in looked] == sorted(positions[id(m)] for m in looked)
