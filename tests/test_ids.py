@@ -227,7 +227,7 @@ def test_rewrite_tool_names_in_declarations_calls_and_results() -> None:
 @pytest.mark.parametrize("provider", ["openai", "mistral", "anthropic", "gemini"])
 def test_ids_remembered_between_passes_are_those_of_their_tuple(
         provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """dedupe (which gathers the ids in its own walk, whether it renames or not) and assign
+    """dedupe (which gathers the ids in the walk that finds repeated ones) and assign
     leave the id set of the tuple they hand on for the next id pass (`_known_ids`): each
     time a pass is served from memory, the set must be exactly the tuple's ids, and a set
     asked for as its own must not be the remembered one."""

@@ -4,8 +4,8 @@ Three passes need every id of a history in a row (dedupe_tool_call_ids and
 assign_missing_call_ids to pick new ids that collide with none, rewrite_tool_call_ids to
 tell that every id is accepted), and each walk of a 100,000-message history costs ~50 ms.
 A pass that changed ids knows the ids of the tuple it hands on (the set it kept to avoid
-collisions), and dedupe gathers them in the walk it makes anyway, so it leaves that set
-here for the next one. A tuple and its messages never
+collisions: dedupe gathers them in the walk that finds the repeated ones), so it leaves
+that set here for the next one. A tuple and its messages never
 change, so identity is a safe key; the set is exact, never a superset.
 """
 

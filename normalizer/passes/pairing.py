@@ -23,7 +23,7 @@ from normalizer.passes._blocks import (
     tools_end,
     with_parts,
 )
-from normalizer.passes._known_ids import remember_ids
+from normalizer.passes._known_ids import id_set, remember_ids
 from normalizer.profiles import Profile
 from normalizer.protocols import output_answers
 
@@ -253,7 +253,6 @@ def dedupe_tool_call_ids(
     per_turn = not profile.enforces("duplicate-tool-call-id")
     repeated, taken = _repeated_calls(draft.history.messages, per_turn)
     if not repeated:
-        remember_ids(draft.history.messages, taken)  # for the id passes after it
         return draft, ()
     messages = list(draft.history.messages)
     renames: dict[str, str] = {}
@@ -278,34 +277,61 @@ def _repeated_calls(messages: tuple[Message, ...], per_turn: bool
     """Call turn index -> the indexes (among its calls) of the calls whose id an earlier
     call already has: anywhere before, or (`per_turn`) earlier in the same turn. The fresh
     ids given to them collide with no id of the history, so they cannot make a later call
-    a repeat: the original ids alone decide, in one walk. And every call and result id of
-    the history (`id_set`), gathered in the same walk: the ids a fresh one must miss (a
-    second walk of a 100,000-message history for them cost ~50 ms)."""
+    a repeat: the original ids alone decide, in one walk. And, where there is a repeat,
+    every call and result id of the history (`id_set`), the ids a fresh one must miss:
+    gathered from the first repeat on in the same walk (`_gathering`), since a second walk
+    of a 100,000-message history cost ~50 ms; empty where there is none (most histories,
+    and every confirming round), which then costs no set."""
     seen: set[str] = set()
-    every: set[str] = set()
     found: dict[int, list[int]] = {}
     for i, message in enumerate(messages):
-        for result in message.tool_results:
-            every.add(result.call_id)  # type: ignore[arg-type]  # None: discarded below
-        calls = message.tool_calls
-        if not calls:
-            continue
-        if message.role != "assistant":
-            every.update(call.id for call in calls)  # type: ignore[misc]
+        if message.role != "assistant" or not message.tool_calls:
             continue
         if per_turn:
             seen = set()
-        for c, call in enumerate(calls):
-            cid = call.id
-            if cid is None:
-                continue
-            every.add(cid)
-            if cid in seen:
-                found.setdefault(i, []).append(c)
-            else:
-                seen.add(cid)
-    every.discard(None)  # type: ignore[arg-type]
-    return found, every
+        repeats = _repeats(message.tool_calls, seen)
+        if repeats:
+            found[i] = repeats
+            return found, _gathering(messages, i, per_turn, seen, found)
+    return found, set()
+
+
+def _repeats(calls: tuple[ToolCall, ...], seen: set[str]) -> list[int]:
+    """The indexes of the calls whose id is in `seen` or earlier among `calls`; the others'
+    ids are added to `seen`."""
+    found: list[int] = []
+    for c, call in enumerate(calls):
+        cid = call.id
+        if cid is None:
+            continue
+        if cid in seen:
+            found.append(c)
+        else:
+            seen.add(cid)
+    return found
+
+
+def _gathering(messages: tuple[Message, ...], first: int, per_turn: bool, seen: set[str],
+               found: dict[int, list[int]]) -> set[str]:
+    """`_repeated_calls` from the message after `first` (its first repeat) on, adding to
+    `found`, and gathering every id: those up to `first` read again, the rest as it goes."""
+    every: set[str | None] = set(id_set(messages[:first + 1]))
+    for i in range(first + 1, len(messages)):
+        message = messages[i]
+        for result in message.tool_results:
+            every.add(result.call_id)
+        calls = message.tool_calls
+        for call in calls:
+            every.add(call.id)
+        if not calls or message.role != "assistant":
+            continue
+        if per_turn:
+            seen = set()
+        repeats = _repeats(calls, seen)
+        if repeats:
+            found[i] = repeats
+    every.discard(None)
+    return every  # type: ignore[return-value]
 
 
 def _fresh_ids(calls: Sequence[ToolCall], repeats: list[int], taken: set[str],
