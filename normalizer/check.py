@@ -139,7 +139,7 @@ def _names_location(template: str) -> bool:
     """Whether `template` reads the `location` field (True where it cannot be parsed: fill()
     then decides, with every field)."""
     try:
-        names = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+        names = template_fields(template)
     except ValueError:
         return True
     return any(re.split(r"[.\[]", name, maxsplit=1)[0] == "location" for name in names)

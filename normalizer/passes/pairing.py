@@ -286,19 +286,21 @@ def _repeated_calls(messages: tuple[Message, ...], per_turn: bool
     found: dict[int, list[int]] = {}
     for i, message in enumerate(messages):
         if message.role != "assistant" or not message.tool_calls:
-            continue
-        if per_turn:
-            seen = set()
-        repeats = _repeats(message.tool_calls, seen)
+            continue  # asked here, not in a call per message: most messages are no call turn
+        repeats, seen = _repeats(message.tool_calls, seen, per_turn)
         if repeats:
             found[i] = repeats
             return found, _gathering(messages, i, per_turn, seen, found)
     return found, set()
 
 
-def _repeats(calls: tuple[ToolCall, ...], seen: set[str]) -> list[int]:
-    """The indexes of the calls whose id is in `seen` or earlier among `calls`; the others'
-    ids are added to `seen`."""
+def _repeats(calls: tuple[ToolCall, ...], seen: set[str], per_turn: bool
+             ) -> tuple[list[int], set[str]]:
+    """The indexes of a call turn's calls whose id is in `seen` (the ids before it: a new
+    set for each turn when `per_turn`) or earlier in the turn, and the set the next turn goes
+    on with, the others' ids added."""
+    if per_turn:
+        seen = set()
     found: list[int] = []
     for c, call in enumerate(calls):
         cid = call.id
@@ -308,7 +310,7 @@ def _repeats(calls: tuple[ToolCall, ...], seen: set[str]) -> list[int]:
             found.append(c)
         else:
             seen.add(cid)
-    return found
+    return found, seen
 
 
 def _gathering(messages: tuple[Message, ...], first: int, per_turn: bool, seen: set[str],
@@ -323,11 +325,9 @@ def _gathering(messages: tuple[Message, ...], first: int, per_turn: bool, seen: 
         calls = message.tool_calls
         for call in calls:
             every.add(call.id)
-        if not calls or message.role != "assistant":
+        if message.role != "assistant" or not calls:
             continue
-        if per_turn:
-            seen = set()
-        repeats = _repeats(calls, seen)
+        repeats, seen = _repeats(calls, seen, per_turn)
         if repeats:
             found[i] = repeats
     every.discard(None)
