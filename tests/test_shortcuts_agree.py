@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import random
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
@@ -28,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import histories  # benchmarks/ is put on the path just above
 import test_pass_rounds  # its corpus: the scenarios and damaged histories
+from glued import Case, glued
 
 NORMALIZE = importlib.import_module("normalizer.normalize")
 ROUNDS = importlib.import_module("normalizer.passes.rounds")
@@ -51,21 +51,7 @@ def _output(result: Normalized) -> str:
                       sort_keys=True, default=repr)
 
 
-def _glued(seed: int) -> test_pass_rounds.Case:
-    """Scenario histories and damaged benchmark histories, shuffled and joined into one long
-    history (each piece's system prompt and tail land mid-history: more damage), with the
-    tools, options and policy of one of them."""
-    rng = random.Random(seed)
-    cases = test_pass_rounds._cases()
-    picks = [rng.choice(cases) for _ in range(40)]
-    pieces = [case[0] for case in picks]
-    rng.shuffle(pieces)
-    messages: tuple[Message, ...] = tuple(m for piece in pieces for m in piece.messages)
-    _, tools, options, policy = picks[0]
-    return History(messages, pieces[0].extras), tools, options, policy
-
-
-def _heavily_damaged(seed: int, monkeypatch: pytest.MonkeyPatch) -> test_pass_rounds.Case:
+def _heavily_damaged(seed: int, monkeypatch: pytest.MonkeyPatch) -> Case:
     """A benchmark history with every damage five times as often (one episode in two)."""
     with monkeypatch.context() as patch:
         patch.setattr(histories, "DAMAGE_RATES",
@@ -77,7 +63,8 @@ def _heavily_damaged(seed: int, monkeypatch: pytest.MonkeyPatch) -> test_pass_ro
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_normalize_gives_the_same_output_with_its_shortcuts_off(
         provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    cases = [_glued(1), _glued(2), _heavily_damaged(3, monkeypatch),
+    corpus = test_pass_rounds._cases()  # the scenarios and damaged benchmark histories
+    cases = [glued(1, 40, corpus), glued(2, 40, corpus), _heavily_damaged(3, monkeypatch),
              _heavily_damaged(4, monkeypatch)]
     assert all(len(case[0].messages) > BLOCKS._REUSE_FROM for case in cases)
     protocol = load_profile(provider).protocol

@@ -36,6 +36,7 @@ from normalizer.model import (
     thaw,
 )
 from normalizer.passes import Draft, Policy
+from normalizer.passes._blocks import describe_result
 from normalizer.profiles import Profile
 from normalizer.protocols import foreign_extras
 
@@ -294,8 +295,9 @@ def _result(result: ToolResult, target: str, where: str, changes: list[Change],
         text = json.dumps(thaw(result.value), ensure_ascii=False)
         # Media beside a structured value (a Gemini functionResponse with parts) stay.
         content = (Text(text), *content) if content and not isinstance(content, str) else text
-        changes.append(Change(NAME, "structured-result-as-json", f"a structured tool result "
-                              f"sent as JSON text in {target}", where, lossless=True))
+        changes.append(Change(NAME, "structured-result-as-json", f"the structured "
+                              f"{describe_result(result)} sent as JSON text in {target}",
+                              where, lossless=True))
         return replace(result, content=content, value=None)
     if content == result.content:
         return result
