@@ -70,3 +70,25 @@ def test_an_item_kept_verbatim_keeps_its_id_and_a_later_one_loses_it() -> None:
     items, codes = _normalized(reference, CALL, OUTPUT)
     assert items[0] == reference and "id" not in items[1]
     assert codes == ["drop-duplicate-item-id"]
+
+
+def test_a_hosted_item_replayed_twice_goes_as_text_the_second_time() -> None:
+    # The API's schema requires a web_search_call's id: the later copy cannot go by value.
+    # The item is pydantic/pydantic-ai's recorded one (scenarios/real/responses-web-search-
+    # call-to-others.yaml).
+    search = {"action": {"query": "weather: San Francisco, CA", "type": "search"},
+              "id": "ws_028829e50fbcad090068c9c8306aec8195ae9451d32175ed69",
+              "status": "completed", "type": "web_search_call"}
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}, search, SAID,
+                                        {"role": "user", "content": "Again"}, search, SAID]}
+    assert {v.rule for v in check(body, "openai_responses")} == {"duplicate-tool-call-id"}
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert not check(out.body, "openai_responses")
+    items = out.body["input"]
+    assert items[1] == search
+    assert [item for item in items[2:] if item.get("id") == search["id"]] == []
+    assert "weather: San Francisco, CA" in str(items[4:])  # the later search, as text
+    assert [(c.code, c.lossless) for c in out.changes] == [
+        ("duplicate-item-as-text", False), ("drop-duplicate-item-id", True)]
+    again = normalize_request(out.body, "openai_responses", "openai_responses")
+    assert again.changes == ()

@@ -1,12 +1,14 @@
-"""Responses item ids given twice: the same `fc_…`, `rs_…` or `msg_…` id on two input items
-(a turn replayed twice, calls copied with their item id), which the API refuses. The item
-ids ride in extras: a call's, a result's and a reasoning item's own `id`, a role message's
-`id`, and an assistant message item's `item.id` on its first text."""
+"""Responses item ids given twice: the same `fc_…`, `rs_…`, `msg_…` or `ws_…` id on two input
+items (a turn replayed twice, calls copied with their item id), which the API refuses. The
+item ids ride in extras: a call's, a result's and a reasoning item's own `id`, a role
+message's `id`, and an assistant message item's `item.id` on its first text; a hosted tool
+item kept verbatim (an Opaque part: web_search_call, ...) has its id in its data."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from normalizer.crossing import opaque_text
 from normalizer.json_values import EMPTY
 from normalizer.model import (
     Change,
@@ -34,7 +36,9 @@ def drop_duplicate_item_ids(
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes Responses input items whose id an earlier item already has (rule
     duplicate-tool-call-id, as the Responses API words it): the later item loses its id and
-    is sent by value. Call ids are `dedupe_tool_call_ids`' business.
+    is sent by value. A hosted tool item (web_search_call, ...) cannot go without its id
+    (the API's schema requires one), so a later one is sent as text, as another vendor would
+    get it. Call ids are `dedupe_tool_call_ids`' business.
 
     Rejected by: OpenAI Responses "Duplicate item found with id fc_…. Remove duplicate
     items from your input and try again." (openai/openai-agents-python#1789; vercel/ai#7883
@@ -42,7 +46,8 @@ def drop_duplicate_item_ids(
 
     Before: function_call {id: fc_1, call_id: call_1}, function_call {id: fc_1, call_id: call_2}
     After:  function_call {id: fc_1, call_id: call_1}, function_call {call_id: call_2}
-    Lossless: the item is all there, by value; the first keeps the id.
+    Lossless: the item is all there, by value; the first keeps the id. A hosted item as
+    text is lossy (its content is all there, as text, not as the item).
     """
     messages = draft.history.messages
     if profile.protocol != "openai_responses" or not _repeats(messages):
@@ -50,7 +55,7 @@ def drop_duplicate_item_ids(
     seen: set[str] = set()
     changes: list[Change] = []
     out = [_without_repeats(message, i, seen, changes) for i, message in enumerate(messages)]
-    if not changes:  # only items written back verbatim repeat an id: theirs stay
+    if not changes:  # only non-hosted items written back verbatim repeat an id: theirs stay
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
@@ -113,8 +118,17 @@ def _without_repeats(message: Message, i: int, seen: set[str],
 def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) -> Part:
     if isinstance(part, Opaque):
         item_id = _opaque_id(part)
-        if item_id is not None:
-            seen.add(item_id)  # written back verbatim: its id stays, a later one goes
+        if item_id is None:
+            return part
+        if item_id in seen and part.hosted:
+            changes.append(Change(_PASS, "duplicate-item-as-text",
+                                  f"sent the {part.kind} item {item_id!r} as text: an earlier "
+                                  "input item has its id, which the item cannot go without",
+                                  where, lossless=False))
+            return Text(opaque_text(part))
+        # Written back verbatim: its id stays (a later item loses it). Another kind kept
+        # verbatim (an item_reference) keeps a repeated id: what it needs is not known.
+        seen.add(item_id)
         return part
     own = _HOLDS_ID.get(type(part))
     if own is None or part.extras is EMPTY:  # type: ignore[union-attr]
