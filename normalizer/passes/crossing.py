@@ -265,8 +265,8 @@ def _move_media(result: ToolResult, target: str, where: str,
         # Never an empty result (which fill_empty_content would call "no output").
         kept = (*kept, Text(f"[{len(movable)} attachment(s) follow the tool results]"))
     changes.append(Change(NAME, "media-moved-beside-results", f"{len(movable)} media part(s) "
-                          f"of a tool result moved after the results ({target} has no media "
-                          "inside a result)", where, lossless=True))
+                          f"of the {describe_result(result)} moved after the results "
+                          f"({target} has no media inside a result)", where, lossless=True))
     return replace(result, content=kept), movable
 
 
