@@ -100,6 +100,35 @@ def test_gemini_normalize_drops_what_no_protocol_owns() -> None:
     assert check(out.body, "gemini") == ()
 
 
+def test_gemini_normalize_sends_a_part_with_no_field_it_has_as_text() -> None:
+    # An Anthropic server_tool_use block stored among a Gemini turn's parts: the parser keeps
+    # it verbatim (no field it knows), and Gemini refuses each of its fields by name.
+    block = {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search",
+             "input": {"query": "weather"}}
+    body = _gemini({"role": "model", "parts": [block, {"text": "Sunny.", "x_ref": "r1"}]})
+    assert {v.location for v in check(body, "gemini")} == {
+        f"contents[1].parts[0].{k}" for k in block} | {"contents[1].parts[1].x_ref"}
+    out = normalize_request(body, "gemini", "gemini")
+    assert check(out.body, "gemini") == ()
+    (kept_as_text, sunny) = out.body["contents"][1]["parts"]
+    assert "web_search" in kept_as_text["text"] and "weather" in kept_as_text["text"]
+    assert sunny == {"text": "Sunny."}
+    assert sorted((c.code, c.lossless) for c in out.changes) == [
+        ("drop-block-field", False), ("unknown-part-as-text", False)]
+    assert normalize_request(out.body, "gemini", "gemini").changes == ()
+
+
+def test_gemini_normalize_keeps_a_kept_parts_known_fields() -> None:
+    # A part the parser does not know but whose fields Gemini has keeps them; an unknown one
+    # beside them goes.
+    body = _gemini({"role": "model", "parts": [
+        {"videoMetadata": {"fps": 1}, "x_ref": "r1"}, {"text": "Done."}]})
+    out = normalize_request(body, "gemini", "gemini")
+    assert check(out.body, "gemini") == ()
+    assert out.body["contents"][1]["parts"][0] == {"videoMetadata": {"fps": 1}}
+    assert [c.code for c in out.changes] == ["drop-block-field"]
+
+
 def test_responses_names_an_unknown_message_item_field_and_normalize_drops_it() -> None:
     # microsoft/agent-framework#2203: a client's `metadata` on a user message item.
     body = {"model": "gpt-4o-mini", "input": [
