@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sizing import examples
 
-from normalizer import PROVIDERS, check, render
+from normalizer import PROVIDERS, check, normalize_request, render
 from normalizer.errors import NormalizerError
 from normalizer.model import (
     Change,
@@ -144,6 +144,21 @@ def test_contract_on_long_histories_glued_from_the_scenarios(seed: int) -> None:
     history = glued(seed, 30)[0]
     for provider in LOADED:
         assert_contract(history, provider)
+
+
+# A body as an app holds it, in any protocol, with the scenarios' parts written as that
+# wire writes them (render, no repair: another vendor's blocks verbatim among its parts):
+# repaired for any provider, it passes check, and repairing it again changes nothing.
+@pytest.mark.parametrize("source", ["openai_chat", "openai_responses", "anthropic", "gemini"])
+def test_normalize_request_repairs_a_raw_body_glued_from_the_scenarios(source: str) -> None:
+    for seed in (4, 7):  # both hold Anthropic's web search blocks (verbatim in Gemini parts)
+        history, tools, _, _ = glued(seed, 25)
+        body = json.loads(json.dumps(render(history, source, tools=tools, model="m")))
+        for provider in LOADED:
+            out = normalize_request(body, source, provider)
+            assert check(out.body, provider) == (), (seed, provider)
+            target = load_profile(provider).protocol
+            assert normalize_request(out.body, target, provider).changes == (), (seed, provider)
 
 
 @settings(SETTINGS, max_examples=DROP_EXAMPLES)
