@@ -7,7 +7,7 @@ written, stay private to normalizer/wire/_media.py.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from normalizer.model import URL_IN_FILE_DATA, Media, MediaKind
@@ -51,19 +51,25 @@ def gemini_media(part: Mapping[str, Any]) -> Media | None:
     rest = {k: v for k, v in part.items() if k not in ("inlineData", "fileData")}
     if isinstance(part.get("inlineData"), Mapping):
         inner = {_GEMINI_SNAKE.get(k, k): v for k, v in part["inlineData"].items()}
-        if set(inner) != {"mimeType", "data"}:
+        if set(inner) != {"mimeType", "data"} or not _strings(inner.values()):
             return None
         mime = inner["mimeType"]
         media = Media(kind_of(mime, "file"), mime, data=inner["data"], extras=rest)
     elif isinstance(part.get("fileData"), Mapping):
         inner = {_GEMINI_SNAKE.get(k, k): v for k, v in part["fileData"].items()}
-        if not set(inner) <= {"mimeType", "fileUri"}:
+        if not set(inner) <= {"mimeType", "fileUri"} or not _strings(inner.values()):
             return None
         mime = inner.get("mimeType")
         media = Media(kind_of(mime, "file"), mime, url=inner.get("fileUri"), extras=rest)
     else:
         return None
     return media if media.source != "none" else None
+
+
+def _strings(values: Iterable[Any]) -> bool:
+    """Whether every value is a string: a part with another value in a media field is not
+    media (it is kept verbatim, as a shape this model does not know)."""
+    return all(isinstance(v, str) for v in values)
 
 
 def signed_gemini_media(part: Mapping[str, Any], signature: str | None) -> Media | None:

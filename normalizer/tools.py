@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireFormatError
+from normalizer.json_values import json_kind
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
 from normalizer.protocols import PROTOCOLS
 
@@ -94,7 +95,12 @@ def parse_declarations(tools: Sequence[Mapping[str, Any]], protocol: str) -> tup
         elif protocol == "anthropic":
             specs.append(_spec(decl, "input_schema", where, strict=True))
         elif protocol == "gemini":  # the REST API takes the snake_case spelling too
+            if not isinstance(decl, Mapping):
+                raise WireFormatError(where, f"expected an object, got {json_kind(decl)}")
             functions = decl.get("functionDeclarations") or decl.get("function_declarations")
+            if functions and not isinstance(functions, list):
+                raise WireFormatError(f"{where}.functionDeclarations",
+                                      f"expected an array, got {json_kind(functions)}")
             for j, fn in enumerate(functions or ()):
                 specs.append(_spec(fn, "parameters", f"{where}.functionDeclarations[{j}]"))
         else:
@@ -113,9 +119,14 @@ def _spec(decl: Mapping[str, Any], schema_key: str, where: str, *,
     """One declaration -> a ToolSpec; with `strict`, the protocol has a strict flag and a
     boolean `strict` is kept (anything else is not the flag)."""
     name = _require(decl, "name", where)
+    if not isinstance(name, str):
+        raise WireFormatError(f"{where}.name", f"expected a string, got {json_kind(name)}")
     schema = decl.get(schema_key) or {"type": "object"}
+    if not isinstance(schema, Mapping):
+        raise WireFormatError(f"{where}.{schema_key}",
+                              f"expected a JSON Schema object, got {json_kind(schema)}")
     flag = decl.get("strict") if strict else None
-    return ToolSpec(name=str(name), description=str(decl.get("description") or ""),
+    return ToolSpec(name=name, description=str(decl.get("description") or ""),
                     input_schema=schema, strict=flag if isinstance(flag, bool) else None)
 
 

@@ -51,7 +51,15 @@ def _to_url(media: Media) -> str | None:
 
 def _exact(part: Mapping[str, Any], media: Media | None,
            wire: Callable[[Media], Wire | None]) -> Media | None:
-    return media if media is not None and freeze(wire(media)) == freeze(part) else None
+    """`media` where it is well typed and writes back as `part`; else None (the part is
+    kept verbatim, as a shape this model does not know)."""
+    if media is None or not all(isinstance(getattr(media, name), str | None)
+                                for name in _STRING_FIELDS):
+        return None
+    return media if freeze(wire(media)) == freeze(part) else None
+
+
+_STRING_FIELDS: Final = ("media_type", "data", "url", "file_id", "text", "filename")
 
 
 def _rest(part: Mapping[str, Any], *own: str) -> dict[str, Any]:
@@ -219,7 +227,7 @@ def anthropic_media(block: Mapping[str, Any]) -> Media | None:
     if kind not in ("image", "document") or not isinstance(source, Mapping):
         return None
     stype = source.get("type")
-    if stype not in _SOURCES:
+    if not isinstance(stype, str) or stype not in _SOURCES:
         return None
     fields = {k: source.get(k) for k in _SOURCES[stype]}
     if stype == "text":
