@@ -85,7 +85,7 @@ def _mutated(body: Any, rng: random.Random) -> Any:
         try:
             choice = rng.random()
             if choice < 0.5:
-                parent[key] = rng.choice(junk)
+                parent[key] = copy.deepcopy(rng.choice(junk))
             elif choice < 0.7 and isinstance(parent, dict):
                 del parent[key]
             else:
