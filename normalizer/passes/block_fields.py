@@ -148,8 +148,7 @@ def _without_unknown(part: Part, fields: _Fields, i: int, j: int,
                      changes: list[Change]) -> Part:
     """`part` (messages[i].parts[j]) without the fields its block type does not have."""
     if type(part) is Opaque:
-        return _kept_part(part, fields.protocol, fields.written, f"messages[{i}].parts[{j}]",
-                          changes)
+        return _kept_part(part, fields.protocol, fields.written, i, j, changes)
     extras: JsonMap = part.extras  # type: ignore[union-attr]
     inner = _inner_unknown(part, extras, fields.nested) if fields.nested else None
     # Most other parts carry only what any block may (a C-level subset test, before the
@@ -175,15 +174,16 @@ def _without_unknown(part: Part, fields: _Fields, i: int, j: int,
     return replace(part, extras=kept)  # type: ignore[arg-type]
 
 
-def _kept_part(part: Opaque, protocol: str, written: frozenset[str] | None, where: str,
+def _kept_part(part: Opaque, protocol: str, written: frozenset[str] | None, i: int, j: int,
                changes: list[Change]) -> Part:
-    """A part kept verbatim from `protocol`'s own wire without the fields the target does
-    not have (`written`: the fields it has; None: not checked), or as text when none is
-    left. Another protocol's kept parts are the crossing's business."""
+    """A part (messages[i].parts[j]) kept verbatim from `protocol`'s own wire without the
+    fields the target does not have (`written`: the fields it has; None: not checked), or as
+    text when none is left. Another protocol's kept parts are the crossing's business."""
     if written is None or part.protocol != protocol or part.data.keys() <= written:
         return part
     extra = [k for k in part.data if k not in written]
     kept = part.data.without(*extra)
+    where = f"messages[{i}].parts[{j}]"
     if kept:
         changes.append(Change("drop_unknown_block_fields", "drop-block-field",
                               f"dropped {', '.join(map(repr, extra))} from a part (the target "
