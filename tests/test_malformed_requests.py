@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from glued import glued
+from sizing import examples
 
 from normalizer import check, normalize_request, parse, render
 from normalizer.errors import NormalizerError, WireFormatError
@@ -99,7 +100,7 @@ def _mutated(body: Any, rng: random.Random) -> Any:
 def test_mutated_bodies_get_a_clear_error_or_an_answer(protocol: str) -> None:
     rng = random.Random(protocol)
     providers = [p for p in PROVIDERS if load_profile(p).protocol == protocol]
-    for seed in range(12):
+    for seed in range(examples(12, 200)):
         history, tools, _, _ = glued(seed, 4)
         body = json.loads(json.dumps(render(history, protocol, tools=tools, model="m")))
         for _ in range(4):

@@ -139,7 +139,7 @@ def test_contract(history: History) -> None:
 
 # The scenarios' parts (images, documents, hosted tools, reasoning items, structured
 # results, signed thinking), which damaged_histories never makes, mixed in long histories.
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(examples(4, 60)))
 def test_contract_on_long_histories_glued_from_the_scenarios(seed: int) -> None:
     history = glued(seed, 30)[0]
     for provider in LOADED:
@@ -151,7 +151,8 @@ def test_contract_on_long_histories_glued_from_the_scenarios(seed: int) -> None:
 # repaired for any provider, it passes check, and repairing it again changes nothing.
 @pytest.mark.parametrize("source", ["openai_chat", "openai_responses", "anthropic", "gemini"])
 def test_normalize_request_repairs_a_raw_body_glued_from_the_scenarios(source: str) -> None:
-    for seed in (4, 7):  # both hold Anthropic's web search blocks (verbatim in Gemini parts)
+    # 4 and 7 hold Anthropic's web search blocks (verbatim among Gemini parts).
+    for seed in (4, 7, *range(100, 100 + examples(0, 30))):
         history, tools, _, _ = glued(seed, 25)
         body = json.loads(json.dumps(render(history, source, tools=tools, model="m")))
         for provider in LOADED:
