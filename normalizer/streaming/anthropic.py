@@ -25,10 +25,12 @@ from normalizer.protocols import DEFAULT_MODEL, anthropic_hosted
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, arguments_text, round_robin, whole
 from normalizer.streaming.result import (
+    SHAPE_ERRORS,
     StreamProblem,
     StreamResult,
     cut_call,
     finished_call,
+    unreadable,
 )
 
 # Events the SDK's MessageStream adds on top of the wire events when you iterate it.
@@ -131,7 +133,10 @@ class Assembler(BaseAssembler):
         parts: list[Part] = []
         problems = list(self._problems)
         for block in self._blocks.values():
-            part, problem = _part(block)
+            try:
+                part, problem = _part(block)
+            except SHAPE_ERRORS as exc:
+                part, problem = unreadable(self.protocol, block.kind, block.start, block.where, exc)
             parts.append(part)
             problems.extend([problem] if problem else [])
         message = Message("assistant", tuple(parts), origin=self._origin)

@@ -108,6 +108,8 @@ class Assembler(BaseAssembler):
         signature = part.get("thoughtSignature")
         if "functionCall" in part:
             call = part["functionCall"] or {}
+            if not isinstance(call, Mapping):  # before it is kept: `result` reads it
+                raise TypeError(f"functionCall is {type(call).__name__}")
             if self._streaming is not None:
                 self._more_of_call(self._streaming, call, signature, f"{where}.functionCall")
                 return

@@ -27,7 +27,7 @@ from normalizer.protocols import DEFAULT_MODEL
 from normalizer.streaming.base import BaseAssembler
 from normalizer.streaming.emitting import Splitter, round_robin, whole
 from normalizer.streaming.responses_items import Item, emit_item, item_parts, response_object
-from normalizer.streaming.result import StreamProblem, StreamResult
+from normalizer.streaming.result import SHAPE_ERRORS, StreamProblem, StreamResult, unreadable
 
 # Events that carry nothing the neutral message needs (their content also arrives as deltas).
 _QUIET = frozenset({
@@ -128,7 +128,13 @@ class Assembler(BaseAssembler):
         parts: list[Part] = []
         problems = list(self._problems)
         for index in sorted(self._items):
-            item_parts_, item_problems = item_parts(self._items[index])
+            item = self._items[index]
+            try:
+                item_parts_, item_problems = item_parts(item)
+            except SHAPE_ERRORS as exc:
+                kept, problem = unreadable(self.protocol, item.kind, item.final or item.start,
+                                           item.where, exc)
+                item_parts_, item_problems = [kept], [problem]
             parts.extend(item_parts_)
             problems.extend(item_problems)
         message = Message("assistant", tuple(parts), origin=self._origin)

@@ -57,8 +57,11 @@ class Item:
     def close(self, ev: Mapping[str, Any], where: str) -> list[StreamProblem]:
         """A closing event: its full value is the truth; report when the deltas disagree."""
         if ev.get("type") == "response.output_item.done":
-            self.final = ev.get("item") or {}
-            full = self.final.get("arguments")
+            final = ev.get("item") or {}
+            if not isinstance(final, Mapping):  # before it is kept: `result` reads it
+                raise TypeError(f"output_item.done's item is {type(final).__name__}")
+            self.final = final
+            full = final.get("arguments")
         else:
             full = ev.get("arguments")
         if self.kind != "function_call" or not isinstance(full, str):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
 from normalizer.errors import ArgumentsJSONError, StreamEventError
-from normalizer.model import EMPTY, JsonMap, Message, ToolCall
+from normalizer.model import EMPTY, JsonMap, Message, Opaque, ToolCall
 from normalizer.streaming.sse import INVALID_JSON_KEY
 from normalizer.tools import parse_arguments
 
@@ -106,6 +106,10 @@ def _standard_base64(dumped: Any, native: Any) -> Any:
     return dumped
 
 
+# What reading a JSON value of the wrong shape raises (a list where an object belongs, ...).
+SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError)
+
+
 def guarded(
     problems: list[StreamProblem],
     where: str,
@@ -120,8 +124,18 @@ def guarded(
         return
     try:
         handle(event, where)
-    except (AttributeError, TypeError, ValueError, KeyError) as exc:
+    except SHAPE_ERRORS as exc:
         problems.append(StreamProblem("malformed-event", where, f"{type(exc).__name__}: {exc}"))
+
+
+def unreadable(protocol: str, kind: str, data: Any, where: str,
+               exc: Exception) -> tuple[Opaque, StreamProblem]:
+    """A block or item whose fields `result` could not read (a shape error deep inside it,
+    which `feed` kept): the part as it came, verbatim (as parse keeps a shape it does not
+    know), and a malformed-event problem saying why."""
+    kept = data if isinstance(data, Mapping) else {"value": data}
+    return Opaque(protocol, str(kind), kept), StreamProblem(
+        "malformed-event", where, f"{type(exc).__name__}: {exc}")
 
 
 def close_arguments(
