@@ -6,13 +6,13 @@ know). The cases below are what a mutation fuzz of the scenario corpus's bodies 
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import random
 from typing import Any
 
 import pytest
 from glued import glued
+from mutations import mutated
 from sizing import examples
 
 from normalizer import check, normalize_request, parse, render
@@ -67,35 +67,6 @@ def test_media_fields_that_are_not_strings_make_no_media(protocol: str,
         normalize_request(body, protocol, provider)  # repaired or refused, never a crash
 
 
-def _mutated(body: Any, rng: random.Random) -> Any:
-    """`body` with one to three values replaced by junk, wrapped or removed."""
-    body = copy.deepcopy(body)
-    places: list[tuple[Any, Any]] = []
-
-    def walk(value: Any) -> None:
-        items = value.items() if isinstance(value, dict) else enumerate(value) \
-            if isinstance(value, list) else ()
-        for key, inner in list(items):
-            places.append((value, key))
-            walk(inner)
-
-    walk(body)
-    junk = [None, 0, 1.5, True, "", [], {}, [None], {"type": None}, {"text": 5}]
-    for _ in range(rng.randint(1, 3)):
-        parent, key = rng.choice(places)
-        try:
-            choice = rng.random()
-            if choice < 0.5:
-                parent[key] = copy.deepcopy(rng.choice(junk))
-            elif choice < 0.7 and isinstance(parent, dict):
-                del parent[key]
-            else:
-                parent[key] = [parent[key]]
-        except (KeyError, IndexError, TypeError):
-            pass  # an earlier mutation took the place away
-    return body
-
-
 @pytest.mark.parametrize("protocol", ["openai_chat", "openai_responses", "anthropic", "gemini"])
 def test_mutated_bodies_get_a_clear_error_or_an_answer(protocol: str) -> None:
     rng = random.Random(protocol)
@@ -104,7 +75,7 @@ def test_mutated_bodies_get_a_clear_error_or_an_answer(protocol: str) -> None:
         history, tools, _, _ = glued(seed, 4)
         body = json.loads(json.dumps(render(history, protocol, tools=tools, model="m")))
         for _ in range(4):
-            bad = _mutated(body, rng)
+            bad = mutated(body, rng)
             with contextlib.suppress(NormalizerError):
                 parse(bad, protocol)
             with contextlib.suppress(NormalizerError):

@@ -6,13 +6,13 @@ message; the cases below are what such a fuzz found."""
 
 from __future__ import annotations
 
-import copy
 import random
 from pathlib import Path
 from typing import Any
 
 import fast_yaml
 import pytest
+from mutations import mutated
 from sizing import examples
 
 from normalizer.errors import StreamEventError
@@ -59,41 +59,13 @@ def test_an_anthropic_block_read_only_at_the_end_is_kept_verbatim_with_a_problem
     assert [p.code for p in result.problems] == ["malformed-event"]
 
 
-def _mutated(events: list[Any], rng: random.Random) -> list[Any]:
-    events = copy.deepcopy(events)
-    places: list[tuple[Any, Any]] = []
-
-    def walk(value: Any) -> None:
-        items = value.items() if isinstance(value, dict) else enumerate(value) \
-            if isinstance(value, list) else ()
-        for key, inner in list(items):
-            places.append((value, key))
-            walk(inner)
-
-    walk(events)
-    junk = [None, 0, 1.5, True, "", "{", [], {}, [None], {"type": None}, {"type": "text"}]
-    for _ in range(rng.randint(1, 4)):
-        parent, key = rng.choice(places)
-        try:
-            choice = rng.random()
-            if choice < 0.5:
-                parent[key] = copy.deepcopy(rng.choice(junk))
-            elif choice < 0.7 and isinstance(parent, dict):
-                del parent[key]
-            elif choice < 0.85:
-                parent[key] = [parent[key]]
-            elif isinstance(parent, list):
-                parent.insert(key, copy.deepcopy(parent[key]))  # an event or part again
-        except (KeyError, IndexError, TypeError):
-            pass  # an earlier mutation took the place away
-    return events[:rng.randint(0, len(events))] if rng.random() < 0.2 else events
-
-
 @pytest.mark.parametrize("seed", range(examples(4, 40)))
 def test_mutated_recorded_streams_assemble_into_a_message(seed: int) -> None:
     rng = random.Random(seed)
     for doc in _recorded():
-        events = _mutated(doc["events"], rng)
+        events = mutated(doc["events"], rng, most=4, repeats=True)
+        if rng.random() < 0.2:  # and cut anywhere
+            events = events[:rng.randint(0, len(events))]
         try:
             result = assemble(events, doc["protocol"])
         except StreamEventError:  # an event that is no JSON object at all: the caller's
