@@ -239,6 +239,30 @@ def test_last_assistant_becomes_prefix_when_allowed() -> None:
     assert end_with_allowed_role(start, strict, POLICY) == (start, ())
 
 
+def test_no_prefix_mark_where_the_profile_refuses_the_field() -> None:
+    """A profile that lets a final assistant message stand with `prefix: true` but lists the
+    assistant's fields without `prefix` (two rules of a user's or a probe's profile): marking
+    it and dropping the mark again went on round after round, and the body ended as it
+    began. It is left as is, and a second normalize changes nothing."""
+    from normalizer import normalize
+
+    both = profile("openai_chat",
+                   ("last-message-role", {"allowed": ["user", "tool"], "prefix_ok": True}),
+                   ("unknown-message-field", {"allowed": {"user": ["role", "content"],
+                                                          "assistant": ["role", "content"]}}))
+    start = draft(say("user", "q"), say("assistant", "a"))
+    assert end_with_allowed_role(start, both, POLICY) == (start, ())
+    done = normalize(start.history, both)
+    assert done.changes == () and normalize(done.history, both).changes == ()
+    taken = profile("openai_chat",
+                    ("last-message-role", {"allowed": ["user", "tool"], "prefix_ok": True}),
+                    ("unknown-message-field", {"allowed": {"assistant": ["role", "content",
+                                                                         "prefix"]}}))
+    marked, changes = end_with_allowed_role(start, taken, POLICY)
+    assert marked.history.messages[-1].extras["prefix"] is True
+    assert [c.code for c in changes] == ["mark-assistant-prefix"]
+
+
 def test_empty_text_parts_dropped_and_empty_messages_filled() -> None:
     anthropic = profile("anthropic")
     start = draft(Message("user", (Text(""),)), Message("assistant", (Text(" "),)),

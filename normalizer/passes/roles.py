@@ -277,7 +277,8 @@ def end_with_allowed_role(
     Before: [user "Write a haiku", assistant "Autumn moon"]
     After:  the same, the assistant message with extras {"prefix": true}
     Lossless (the model is asked to continue the assistant text, which is what a request
-    ending in an assistant message means).
+    ending in an assistant message means). Not marked where the profile also refuses a
+    `prefix` field on assistant messages (unknown-message-field): left as is then.
     """
     messages = draft.history.messages
     allowed = tuple(profile.param("last-message-role", "allowed", ()) or ())
@@ -287,7 +288,8 @@ def end_with_allowed_role(
     messages, changes = _systems_not_last(messages, allowed)
     last = messages[-1]
     if (last.role != "assistant" or last.tool_calls or last.extras.get("prefix") is True
-            or not profile.param("last-message-role", "prefix_ok", False)):
+            or not profile.param("last-message-role", "prefix_ok", False)
+            or not _prefix_field_taken(profile)):
         return replace(draft, history=replace(draft.history, messages=messages)), changes
     marked = replace(last, extras=last.extras.merged(prefix=True))
     change = Change("end_with_allowed_role", "mark-assistant-prefix",
@@ -295,6 +297,15 @@ def end_with_allowed_role(
                     f"messages[{len(messages) - 1}]", lossless=True)
     history = replace(draft.history, messages=(*messages[:-1], marked))
     return replace(draft, history=history), (*changes, change)
+
+
+def _prefix_field_taken(profile: Profile) -> bool:
+    """Whether an assistant message may carry `prefix`: not where the profile's
+    unknown-message-field lists the assistant's fields without it (drop_unknown_message_fields
+    would take the mark off again, round after round, and the body would end as it began)."""
+    allowed = profile.param("unknown-message-field", "allowed", {}) or {}
+    fields = allowed.get("assistant") if isinstance(allowed, Mapping) else None
+    return fields is None or "prefix" in fields
 
 
 def _systems_not_last(messages: tuple[Message, ...],
