@@ -53,6 +53,7 @@ from normalizer.passes.options import (
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.pairing import (
+    ORPHAN_RULES,
     answer_unanswered_calls,
     dedupe_tool_call_ids,
     drop_orphan_tool_results,
@@ -137,9 +138,7 @@ STEPS: dict[str, Step] = {
     "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING,
                                        ("server_calls_to_text", "name_function_responses",
                                         *_CONTENT, *_IDS)),
-    "drop_orphan_tool_results": Step(drop_orphan_tool_results,
-                                     (*_PAIRING[1:], "duplicate-tool-result",
-                                      "tool-result-id-mismatch"),
+    "drop_orphan_tool_results": Step(drop_orphan_tool_results, ORPHAN_RULES,
                                      ("move_results_next_to_calls", *_CONTENT, *_IDS)),
     "answer_unanswered_calls": Step(answer_unanswered_calls, (_PAIRING[0], *_PAIRING[2:]),
                                     ("move_results_next_to_calls", "drop_orphan_tool_results",

@@ -82,6 +82,33 @@ def test_missing_ids_are_unique_when_the_same_call_repeats(target: Profile) -> N
     assert rewrite_tool_call_ids(out, target, Policy()) == (out, ()), "ids already valid"
 
 
+def test_an_unpaired_result_gets_an_id_where_orphans_are_taken_but_ids_are_not_optional(
+        ) -> None:
+    """A target that needs ids but takes a result whose call is not right before it (a
+    user's or a probe's profile: tool-call-id-missing, no orphan rule): a result no call
+    pairs with got no id, and no pass turned it into text, so the body still broke the id
+    rule. It gets an id of its own; where an orphan rule is enforced the orphan pass still
+    turns it into text, as before."""
+    from normalizer import check, normalize
+
+    history = History((Message("user", (Text("Weather?"),)),
+                       Message("tool", (result("18C"), result("18C"))),  # no call at all
+                       Message("assistant", (call("get_weather", "Paris"),), origin="gemini"),
+                       Message("tool", (result("19C"), result("20C", name="get_time")))))
+    ids_only = profile("x", "openai_chat", tool_call_id_missing={})
+    out, changes = assign_missing_call_ids(Draft(history), ids_only, Policy())
+    results = [r for m in out.history for r in m.tool_results]
+    assert None not in {r.call_id for r in results}
+    assert len({r.call_id for r in results[:2]}) == 2  # the same result twice: two ids
+    assert [c.code for c in changes].count("assign-tool-result-id") == 3
+    assert assign_missing_call_ids(out, ids_only, Policy()) == (out, ())
+    done = normalize(history, ids_only)
+    assert check(done.render(), ids_only) == ()
+    with_orphans = profile("x", "openai_chat", tool_call_id_missing={}, orphan_tool_result={})
+    _, changes = assign_missing_call_ids(Draft(history), with_orphans, Policy())
+    assert "assign-tool-result-id" not in {c.code for c in changes}
+
+
 def test_missing_ids_only_for_targets_that_need_them() -> None:
     draft = Draft(gemini_repeats())
     assert assign_missing_call_ids(draft, GEMINI, Policy()) == (draft, ())

@@ -16,6 +16,7 @@ from normalizer.model import Change, History, JsonMap, Message, Part, ToolCall, 
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import picker, same_pairing, tools_end
 from normalizer.passes._known_ids import known_ids, remember_ids, remembered_ids
+from normalizer.passes.pairing import ORPHAN_RULES
 from normalizer.profiles import Profile
 
 PartFn = Callable[[int, int, Part], tuple[Part, tuple[Change, ...]]]
@@ -206,6 +207,12 @@ def assign_missing_call_ids(
             assigned.update(dict.fromkeys(new_ids))
         if i + 1 in idless_results:  # else _pair_results finds no id-less result to pair
             changes.extend(_pair_results(messages, i))
+    if idless_results and not any(map(profile.enforces, ORPHAN_RULES)):
+        # No pass of this profile turns a result without a call into text, and the target
+        # takes such a result: one left without an id needs an id of its own.
+        found, new_ids = _name_unpaired_results(messages, sorted(idless_results), rule, taken)
+        changes.extend(found)
+        assigned.update(dict.fromkeys(new_ids))
     if not changes:
         return draft, ()
     history = replace(draft.history, messages=tuple(messages))
@@ -259,6 +266,39 @@ def _name_calls(
                               f"(hash of name, arguments and occurrence {occurrence})",
                               f"messages[{i}].parts[{j}]", True))
     return (message.with_renamed_parts(tuple(parts)) if changes else message), changes, new_ids
+
+
+def _name_unpaired_results(messages: list[Message], runs: list[int], rule: Constraint,
+                           taken: set[str]) -> tuple[list[Change], list[str]]:
+    """Give each result still without an id, in the tool runs starting at `runs`, an id from
+    SHA-256(name, content, occurrence), as `_name_calls` does for calls."""
+    changes: list[Change] = []
+    new_ids: list[str] = []
+    seen: dict[str, int] = {}
+    for start in runs:
+        for k in range(start, tools_end(messages, start)):
+            message = messages[k]
+            parts: list[Part] | None = None
+            for j, part in enumerate(message.parts):
+                if not isinstance(part, ToolResult) or part.call_id is not None:
+                    continue
+                stem = f"{part.name or ''}\x00{part.text}\x00"
+                occurrence = seen.get(stem, 0)
+                seen[stem] = occurrence + 1
+                new = call_id_for(f"result\x00{stem}{occurrence}", rule, taken)
+                taken.add(new)
+                new_ids.append(new)
+                if parts is None:
+                    parts = list(message.parts)
+                parts[j] = part.with_call_id(new)
+                changes.append(Change("assign_missing_call_ids", "assign-tool-result-id",
+                                      f"result {part.name or ''!r} had no call id and no call to "
+                                      f"pair with; assigned {new!r} (the target takes a result "
+                                      "without its call, not one without an id)",
+                                      f"messages[{k}].parts[{j}]", True))
+            if parts is not None:
+                messages[k] = message.with_renamed_parts(tuple(parts))
+    return changes, new_ids
 
 
 def _pair_results(messages: list[Message], i: int) -> list[Change]:

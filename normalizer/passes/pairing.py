@@ -27,6 +27,11 @@ from normalizer.passes._known_ids import id_set, remember_ids
 from normalizer.profiles import Profile
 from normalizer.protocols import output_answers
 
+# The rules drop_orphan_tool_results fixes: a profile enforcing none of them takes a result
+# whose call is not right before it (assign_missing_call_ids reads this too).
+ORPHAN_RULES = ("orphan-tool-result", "function-response-count", "tool-result-count-mismatch",
+                "duplicate-tool-result", "tool-result-id-mismatch")
+
 
 def drop_orphan_tool_results(
     draft: Draft, profile: Profile, policy: Policy
