@@ -196,8 +196,7 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
     call_at, tools = block
     assert call_at is not None
     calls = messages[call_at].tool_calls
-    made = tuple(ToolResult(calls[c].id, policy.interrupted_text, is_error=True,
-                            name=calls[c].name) for c in missing)
+    made = tuple(interrupted_result(calls[c], policy) for c in missing)
     if tools:
         last = tools[-1]
         parts = messages[last].parts
@@ -213,6 +212,11 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
                    f"synthesized a result for unanswered call {calls[c].id or '(no id)'} "
                    f"of {calls[c].name}, saying the call was interrupted", where, lossless=True)
             for c in missing]
+
+
+def interrupted_result(call: ToolCall, policy: Policy) -> ToolResult:
+    """The result synthesized for a call nobody answered: an error saying so."""
+    return ToolResult(call.id, policy.interrupted_text, is_error=True, name=call.name)
 
 
 def _drop_calls(messages: list[Message], at: int, missing: list[int],

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from normalizer.crossing import media_placeholder, opaque_text
 from normalizer.model import ROLES, Change, JsonMap, Media, Message, Opaque, Part, Role, Text
 from normalizer.passes import Draft, Policy
+from normalizer.passes.pairing import interrupted_result
 from normalizer.profiles import Profile
 
 # The role each neutral role takes on the wire, where it differs: Anthropic and Gemini send
@@ -271,6 +272,10 @@ def end_with_allowed_role(
     continue (`params.prefix_ok`), it is marked so (`prefix: true`); otherwise it is left as
     is, because the only other repairs are inventing a user turn or deleting the reply.
 
+    A final assistant message with calls, where a tool message may end the request and the
+    policy synthesizes, gets their results, saying the calls were interrupted (as
+    answer_unanswered_calls gives them: a profile without its rule does not run it).
+
     Rejected by: Mistral "Expected last role User or Tool (or Assistant with prefix True) for
     serving but got {role}" (its profile).
 
@@ -287,6 +292,18 @@ def end_with_allowed_role(
         return draft, ()
     messages, changes = _systems_not_last(messages, allowed)
     last = messages[-1]
+    if last.role == "assistant" and last.tool_calls and "tool" in allowed \
+            and policy.unanswered_calls == "synthesize":
+        # Calls nobody answered (a profile without the missing-result rule has no pass that
+        # answers them): their results, saying so, end the request as the vendor wants.
+        answer = Message("tool", tuple(interrupted_result(c, policy) for c in last.tool_calls))
+        where = f"messages[{len(messages)}] (new tool message)"
+        history = replace(draft.history, messages=(*messages, answer))
+        return replace(draft, history=history), (*changes, *(
+            Change("end_with_allowed_role", "insert-missing-tool-result",
+                   f"synthesized a result for unanswered call {c.id or '(no id)'} of {c.name}, "
+                   "saying the call was interrupted", where, lossless=True)
+            for c in last.tool_calls))
     if (last.role != "assistant" or last.tool_calls or last.extras.get("prefix") is True
             or not profile.param("last-message-role", "prefix_ok", False)
             or not _prefix_field_taken(profile)):
