@@ -266,7 +266,7 @@ def test_no_prefix_mark_where_the_profile_refuses_the_field() -> None:
 def test_final_unanswered_calls_get_their_results_where_a_tool_message_may_end() -> None:
     """A profile with last-message-role but not the missing-result rule runs no pass that
     answers calls: a request ending on a call turn kept ending there, and the vendor refused
-    it. Their results are synthesized (the drop policy leaves it to the pairing passes)."""
+    it. Their results are synthesized, or under the drop policy the calls go."""
     last_rule = profile("openai_chat", ("last-message-role", {"allowed": ["user", "tool"]}))
     start = draft(say("user", "q"), Message("assistant", (ToolCall("f", {}, "c1"),
                                                           ToolCall("g", {}, "c2"))))
@@ -277,8 +277,9 @@ def test_final_unanswered_calls_get_their_results_where_a_tool_message_may_end()
     assert [(c.code, c.where) for c in changes] == [
         ("insert-missing-tool-result", "messages[2] (new tool message)")] * 2
     assert end_with_allowed_role(out, last_rule, POLICY) == (out, ())
-    drop = Policy(unanswered_calls="drop")
-    assert end_with_allowed_role(start, last_rule, drop) == (start, ())
+    dropped, changes = end_with_allowed_role(start, last_rule, Policy(unanswered_calls="drop"))
+    assert roles(dropped) == ["user"]
+    assert [(c.code, c.lossless) for c in changes] == [("drop-unanswered-tool-call", False)] * 2
 
 
 def test_empty_text_parts_dropped_and_empty_messages_filled() -> None:

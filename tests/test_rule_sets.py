@@ -2,7 +2,8 @@
 profiles know for its protocol. Normalizing for such a set: the body passes check for the
 same profile, and a second normalize changes nothing (repairs that undo each other went on
 round after round). Sets are drawn at random from the built-in profiles' enforced rules
-(their own params; rules scoped by model, date or host left out). One pair of rules cannot
+(their own params; rules scoped by model, date or host left out), under either policy
+for orphans and unanswered calls. One pair of rules cannot
 both hold: a final assistant message allowed as a prefix while the `prefix` field is
 refused; normalize leaves that message as is (passes/roles.py), so that violation alone is
 let through here."""
@@ -23,6 +24,7 @@ from sizing import examples
 import normalizer
 from normalizer import check, normalize
 from normalizer.check import detectors
+from normalizer.passes import Policy
 from normalizer.profiles import Profile, profile_from_mapping
 
 PROFILES = Path(normalizer.__file__).parent / "profiles"
@@ -64,10 +66,12 @@ def test_a_drawn_rule_set_is_met_and_normalize_settles(seed: int) -> None:
     for _ in range(3):
         profile = _drawn(rng)
         history, tools, _, _ = glued(rng.randrange(10**6), rng.randint(2, 12))
-        done = normalize(history, profile, tools=tools)
+        policy = Policy(orphan_results=rng.choice(["keep-as-text", "drop"]),
+                        unanswered_calls=rng.choice(["synthesize", "drop"]))
+        done = normalize(history, profile, tools=tools, policy=policy)
         left = {v.rule for v in check(done.render(), profile)}
         if _prefix_refused(profile):
             left.discard("last-message-role")
         assert left == set(), (seed, profile.protocol, [r.id for r in profile.rules])
-        again = normalize(done.history, profile, tools=done.tools)
+        again = normalize(done.history, profile, tools=done.tools, policy=policy)
         assert again.changes == (), (seed, [r.id for r in profile.rules])
