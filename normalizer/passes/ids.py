@@ -253,19 +253,26 @@ def _name_calls(
     for j, part in enumerate(parts):
         if not isinstance(part, ToolCall) or part.id is not None:
             continue
-        stem = _call_stem(part)  # once: the arguments are serialised for both keys
-        base = f"{stem}0"
-        occurrence = seen.get(base, 0)
-        seen[base] = occurrence + 1
-        new = call_id_for(f"{stem}{occurrence}", rule, taken)
-        taken.add(new)
-        new_ids.append(new)
+        new, occurrence = _next_id(_call_stem(part), seen, rule, taken, new_ids)
         parts[j] = part.with_id(new)
         changes.append(Change("assign_missing_call_ids", "assign-tool-call-id",
                               f"call {part.name!r} had no id; assigned {new!r} "
                               f"(hash of name, arguments and occurrence {occurrence})",
                               f"messages[{i}].parts[{j}]", True))
     return (message.with_renamed_parts(tuple(parts)) if changes else message), changes, new_ids
+
+
+def _next_id(stem: str, seen: dict[str, int], rule: Constraint, taken: set[str],
+             new_ids: list[str]) -> tuple[str, int]:
+    """A new id for the next occurrence of `stem` (SHA-256 of the stem and how many came
+    before it: the same call or result again gets another id), kept in `taken` and
+    `new_ids`; and that occurrence."""
+    occurrence = seen.get(stem, 0)
+    seen[stem] = occurrence + 1
+    new = call_id_for(f"{stem}{occurrence}", rule, taken)
+    taken.add(new)
+    new_ids.append(new)
+    return new, occurrence
 
 
 def _name_unpaired_results(messages: list[Message], runs: list[int], rule: Constraint,
@@ -282,12 +289,8 @@ def _name_unpaired_results(messages: list[Message], runs: list[int], rule: Const
             for j, part in enumerate(message.parts):
                 if not isinstance(part, ToolResult) or part.call_id is not None:
                     continue
-                stem = f"{part.name or ''}\x00{part.text}\x00"
-                occurrence = seen.get(stem, 0)
-                seen[stem] = occurrence + 1
-                new = call_id_for(f"result\x00{stem}{occurrence}", rule, taken)
-                taken.add(new)
-                new_ids.append(new)
+                new, _ = _next_id(f"result\x00{part.name or ''}\x00{part.text}\x00", seen, rule,
+                                  taken, new_ids)
                 if parts is None:
                     parts = list(message.parts)
                 parts[j] = part.with_call_id(new)
