@@ -165,20 +165,17 @@ def answer_unanswered_calls(
         missing = [c for c in range(len(calls)) if c not in answered]
         if not missing:
             continue
-        if policy.unanswered_calls == "synthesize":
-            changes.extend(_synthesize(messages, block, missing, policy, added))
-        else:
-            changes.extend(_drop_calls(messages, call_at, missing, emptied))
+        changes.extend(answer_calls(messages, block, missing, policy, added, emptied))
     if not changes:
         return draft, ()
     if added or emptied:
-        messages = _spliced(messages, added, emptied)
+        messages = spliced(messages, added, emptied)
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), tuple(
         reversed(changes))
 
 
-def _spliced(messages: list[Message], added: dict[int, Message], emptied: set[int]
-             ) -> list[Message]:
+def spliced(messages: list[Message], added: dict[int, Message], emptied: set[int]
+            ) -> list[Message]:
     """`messages` without those at `emptied` and with each of `added` right after its index,
     in one walk: an insert or a delete per block shifts the rest of the list each time, which
     grows with the square of a long history's length."""
@@ -191,12 +188,26 @@ def _spliced(messages: list[Message], added: dict[int, Message], emptied: set[in
     return out
 
 
+def answer_calls(messages: list[Message], block: Block, missing: list[int], policy: Policy,
+                 added: dict[int, Message], emptied: set[int],
+                 by: str = "answer_unanswered_calls") -> list[Change]:
+    """The block's unanswered calls at `missing` (indexes among its call turn's calls) dealt
+    with as the policy says: results synthesized into the block (a new tool message goes in
+    `added`, after the call turn's index) or the calls dropped (a call turn left with
+    nothing goes in `emptied`); `spliced` puts those in. `by`: the pass that reports it."""
+    if policy.unanswered_calls == "synthesize":
+        return _synthesize(messages, block, missing, policy, added, by)
+    assert block[0] is not None
+    return _drop_calls(messages, block[0], missing, emptied, by)
+
+
 def _synthesize(messages: list[Message], block: Block, missing: list[int],
-                policy: Policy, added: dict[int, Message]) -> list[Change]:
+                policy: Policy, added: dict[int, Message], by: str) -> list[Change]:
     call_at, tools = block
     assert call_at is not None
     calls = messages[call_at].tool_calls
-    made = tuple(interrupted_result(calls[c], policy) for c in missing)
+    made = tuple(ToolResult(calls[c].id, policy.interrupted_text, is_error=True,
+                            name=calls[c].name) for c in missing)
     if tools:
         last = tools[-1]
         parts = messages[last].parts
@@ -208,19 +219,14 @@ def _synthesize(messages: list[Message], block: Block, missing: list[int],
     else:
         added[call_at] = Message("tool", made)
         where = f"messages[{call_at + 1}] (new tool message)"
-    return [Change("answer_unanswered_calls", "insert-missing-tool-result",
+    return [Change(by, "insert-missing-tool-result",
                    f"synthesized a result for unanswered call {calls[c].id or '(no id)'} "
                    f"of {calls[c].name}, saying the call was interrupted", where, lossless=True)
             for c in missing]
 
 
-def interrupted_result(call: ToolCall, policy: Policy) -> ToolResult:
-    """The result synthesized for a call nobody answered: an error saying so."""
-    return ToolResult(call.id, policy.interrupted_text, is_error=True, name=call.name)
-
-
 def _drop_calls(messages: list[Message], at: int, missing: list[int],
-                emptied: set[int]) -> list[Change]:
+                emptied: set[int], by: str) -> list[Change]:
     message = messages[at]
     calls = message.tool_calls
     call_slots = [p for p, part in enumerate(message.parts) if isinstance(part, ToolCall)]
@@ -232,7 +238,7 @@ def _drop_calls(messages: list[Message], at: int, missing: list[int],
     else:
         messages[at] = replace(message, parts=parts)
     tail = " (the message held nothing else and was removed)" if empty else ""
-    return [Change("answer_unanswered_calls", "drop-unanswered-tool-call",
+    return [Change(by, "drop-unanswered-tool-call",
                    f"dropped unanswered call {calls[c].id or '(no id)'} of {calls[c].name}"
                    + tail, f"messages[{at}].parts[{call_slots[c]}]", lossless=False)
             for c in missing]

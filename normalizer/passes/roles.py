@@ -8,20 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from normalizer.crossing import media_placeholder, opaque_text
-from normalizer.model import (
-    ROLES,
-    Change,
-    JsonMap,
-    Media,
-    Message,
-    Opaque,
-    Part,
-    Role,
-    Text,
-    ToolCall,
-)
+from normalizer.model import ROLES, Change, JsonMap, Media, Message, Opaque, Part, Role, Text
 from normalizer.passes import Draft, Policy
-from normalizer.passes.pairing import interrupted_result
+from normalizer.passes.pairing import answer_calls, spliced
 from normalizer.profiles import Profile
 
 # The role each neutral role takes on the wire, where it differs: Anthropic and Gemini send
@@ -305,11 +294,14 @@ def end_with_allowed_role(
     last = messages[-1]
     if last.role == "assistant" and last.tool_calls and "tool" in allowed:
         # Calls nobody answered (a profile without the missing-result rule has no pass that
-        # answers them), dealt with as answer_unanswered_calls would under the policy.
-        if policy.unanswered_calls == "synthesize":
-            return _answered(draft, messages, changes, policy)
-        messages, dropped = _without_final_calls(messages)
-        changes = (*changes, *dropped)
+        # answers them), dealt with as answer_unanswered_calls deals with them.
+        work, at = list(messages), len(messages) - 1
+        added: dict[int, Message] = {}
+        emptied: set[int] = set()
+        changes = (*changes, *answer_calls(work, (at, range(at + 1, at + 1)),
+                                           list(range(len(last.tool_calls))), policy, added,
+                                           emptied, by="end_with_allowed_role"))
+        messages = tuple(spliced(work, added, emptied))
         if not messages or wire_roles(messages[-1], profile)[-1] in allowed:
             return replace(draft, history=replace(draft.history, messages=messages)), changes
         last = messages[-1]
@@ -323,33 +315,6 @@ def end_with_allowed_role(
                     f"messages[{len(messages) - 1}]", lossless=True)
     history = replace(draft.history, messages=(*messages[:-1], marked))
     return replace(draft, history=history), (*changes, change)
-
-
-def _answered(draft: Draft, messages: tuple[Message, ...], changes: tuple[Change, ...],
-              policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
-    """The final call turn's results, saying the calls were interrupted, after it."""
-    calls = messages[-1].tool_calls
-    answer = Message("tool", tuple(interrupted_result(c, policy) for c in calls))
-    where = f"messages[{len(messages)}] (new tool message)"
-    history = replace(draft.history, messages=(*messages, answer))
-    return replace(draft, history=history), (*changes, *(
-        Change("end_with_allowed_role", "insert-missing-tool-result",
-               f"synthesized a result for unanswered call {c.id or '(no id)'} of {c.name}, "
-               "saying the call was interrupted", where, lossless=True) for c in calls))
-
-
-def _without_final_calls(messages: tuple[Message, ...]
-                         ) -> tuple[tuple[Message, ...], tuple[Change, ...]]:
-    """The final call turn without its calls (lossy), and without the turn where nothing
-    else was in it."""
-    last, at = messages[-1], len(messages) - 1
-    kept = tuple(p for p in last.parts if not isinstance(p, ToolCall))
-    tail = "" if kept else " (the message held nothing else and was removed)"
-    changes = tuple(Change("end_with_allowed_role", "drop-unanswered-tool-call",
-                           f"dropped unanswered call {part.id or '(no id)'} of {part.name}"
-                           + tail, f"messages[{at}].parts[{p}]", lossless=False)
-                    for p, part in enumerate(last.parts) if isinstance(part, ToolCall))
-    return (*messages[:-1], *((last.with_parts(kept),) if kept else ())), changes
 
 
 def _prefix_field_taken(profile: Profile) -> bool:
