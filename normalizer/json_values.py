@@ -105,12 +105,6 @@ def thaw(value: Any) -> Any:
     return value
 
 
-def json_kind(value: Any) -> str:
-    """A JSON value's type in words, for an error message ("expected an array, got ...")."""
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
-            type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
-
-
 class CompactEncoder(json.JSONEncoder):
     """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=...)` for JSON
     and frozen values (JsonMap objects, tuples), the same bytes, with the C encoder made

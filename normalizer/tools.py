@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireFormatError
-from normalizer.json_values import json_kind
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
 from normalizer.protocols import PROTOCOLS
+from normalizer.skeleton import json_kind
 
 Decls = list[dict[str, Any]]
 

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from normalizer.errors import ArgumentsJSONError, WireFormatError
-from normalizer.json_values import CompactEncoder, json_kind
+from normalizer.json_values import CompactEncoder
 from normalizer.model import (
     EMPTY,
     JsonMap,
@@ -31,7 +31,7 @@ _MEDIA = {"openai_chat": (chat_media, chat_wire),
 def require_mapping(value: Any, where: str) -> Mapping[str, Any]:
     # A parsed body's objects are dicts: tested first, the Mapping ABC test is much slower.
     if type(value) is not dict and not isinstance(value, Mapping):
-        raise WireFormatError(where, f"expected a JSON object, got {json_kind(value)}")
+        raise WireFormatError(where, f"expected a JSON object, got {kind(value)}")
     return value
 
 
@@ -42,7 +42,7 @@ def string_field(obj: Mapping[str, Any], key: str, where: str, *,
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise WireFormatError(f"{where}.{key}", f"expected a string, got {json_kind(value)}")
+        raise WireFormatError(f"{where}.{key}", f"expected a string, got {kind(value)}")
     return value
 
 
@@ -52,6 +52,11 @@ def result_content(raw: Any, where: str, default_type: str,
     if isinstance(raw, str):
         return raw
     return text_parts(raw, where, default_type, protocol)
+
+
+def kind(value: Any) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean",
+            type(None): "null", int: "a number", float: "a number"}.get(type(value), "a value")
 
 
 # The text part types each protocol has (parse reads these as Text, any other type as Media
@@ -97,7 +102,7 @@ def text_parts(content: Any, where: str, default_type: str,
         return tuple(text_part(p, f"{where}[{i}]", default_type, protocol)
                      for i, p in enumerate(content))
     raise WireFormatError(where, f"expected a string or an array of content parts, "
-                                 f"got {json_kind(content)}")
+                                 f"got {kind(content)}")
 
 
 def part_to_wire(text: ContentPart, default_type: str, skip: Iterable[str],
@@ -164,7 +169,7 @@ def arguments_from_wire(raw: Any, where: str) -> JsonMap | str:
             return raw
     if isinstance(raw, Mapping):
         return JsonMap(raw)
-    raise WireFormatError(where, f"expected a JSON string, got {json_kind(raw)}")
+    raise WireFormatError(where, f"expected a JSON string, got {kind(raw)}")
 
 
 def arguments_to_wire(arguments: JsonMap | str) -> str:

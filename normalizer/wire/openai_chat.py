@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from normalizer.errors import WireFormatError
-from normalizer.json_values import json_kind
 from normalizer.model import (
     History,
     Message,
@@ -34,6 +33,7 @@ from normalizer.wire._chat_render import (
 from normalizer.wire._openai_common import (
     arguments_from_wire,
     content_form,
+    kind,
     require_mapping,
     result_content,
     string_field,
@@ -55,8 +55,7 @@ def parse(body: Mapping[str, Any]) -> History:
     body = require_mapping(body, "body")
     messages = body.get("messages")
     if not isinstance(messages, list):
-        raise WireFormatError("messages",
-                              f"expected an array of messages, got {json_kind(messages)}")
+        raise WireFormatError("messages", f"expected an array of messages, got {kind(messages)}")
     out: list[Message] = []
     results: list[ToolResult] = []
     for i, raw in enumerate(messages):
@@ -123,7 +122,7 @@ def _parse_assistant(msg: Mapping[str, Any], where: str) -> Message:
         parts.extend(_parse_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(calls))
         consumed.add("tool_calls")
     elif calls is not None and not isinstance(calls, list):
-        raise WireFormatError(f"{where}.tool_calls", f"expected an array, got {json_kind(calls)}")
+        raise WireFormatError(f"{where}.tool_calls", f"expected an array, got {kind(calls)}")
     if field == "reasoning":  # written back under the name it came with
         form["reasoning_field"] = field
     # Kept verbatim so that `tool_calls: []` or `reasoning_content: null`, which some vendors
