@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.scenarios.load import find_scenarios, load_scenario
-from normalizer.model import EMPTY, Change, History, Message, Text, ToolCall, ToolResult, ToolSpec
+from normalizer.model import EMPTY, Change, History, Message, Text, ToolCall, ToolResult
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.profiles import PROVIDERS, Profile, load_profile
 
@@ -24,14 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import histories  # noqa: E402  (benchmarks/ is put on the path just above)
+from glued import Case, scenario_cases  # noqa: E402
 
 # The module, not the function the package face re-exports under the same name.
 NORMALIZE = importlib.import_module("normalizer.normalize")
 LOCAL = sorted(name for name, step in NORMALIZE.STEPS.items() if step.local)
 Seen = list[tuple[str, Draft, Profile, Policy]]
-
-
-Case = tuple[History, tuple[ToolSpec, ...], Mapping[str, object], Policy]
 
 
 @cache
@@ -41,9 +38,7 @@ def _cases() -> tuple[Case, ...]:
 
 
 def _each_case() -> Iterator[Case]:
-    for path in find_scenarios(ROOT / "scenarios"):
-        s = load_scenario(path, root=ROOT)
-        yield s.history, s.tools, s.options, Policy()
+    yield from scenario_cases()
     for seed in (histories.SEED, 7):
         h = histories.history(300, seed)
         yield h, histories.TOOLS, {}, Policy()
