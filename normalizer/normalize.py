@@ -60,6 +60,7 @@ from normalizer.passes.pairing import (
 )
 from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
+from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
@@ -168,6 +169,11 @@ STEPS: dict[str, Step] = {
                                  ("thinking-block-required", "thinking-when-disabled"),
                                  ("drop_foreign_thinking", "answer_unanswered_calls",
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
+    # After every pass that drops reasoning or makes, merges or empties a call turn.
+    "fill_reasoning_content": Step(fill_reasoning_content, ("reasoning-content-required",),
+                                   ("drop_foreign_thinking", "answer_unanswered_calls",
+                                    "merge_consecutive_roles", "end_with_allowed_role",
+                                    "split_text_from_tool_calls"), local=True),
     "parse_string_arguments": Step(parse_string_arguments,
                                    ("tool-arguments-not-object", "tool-arguments-empty"),
                                    local=True),

@@ -44,6 +44,8 @@ def _each_case() -> Iterator[Case]:
         yield h, histories.TOOLS, {}, Policy()
         yield h, histories.TOOLS, {}, Policy(foreign_thinking="as-text", thinking="on")
     yield histories.history(300, 5, gemini_ids=True), histories.TOOLS, {}, Policy()
+    # A model that thinks by default: DeepSeek's every foreign call turn wants reasoning.
+    yield histories.history(300, 7), histories.TOOLS, {}, Policy(model="deepseek-v4-flash")
     # Foreign message and result fields, which no scenario carries into these passes.
     yield History((Message("user", (Text("hi"),), extras={"name": "ann"}),
                    Message("assistant", (Text(""), ToolCall("f", {}, "c1", {"call_id": "c1"})),
