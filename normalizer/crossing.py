@@ -80,6 +80,21 @@ def opaque_text(part: Opaque) -> str:
     return f"[{part.protocol} {part.kind}: {data}]"
 
 
+def plain_text(part: Opaque) -> str | None:
+    """The text of a part kept verbatim that is nothing but a text under another protocol's
+    type (a Responses `output_text` or `input_text`, a `text` part where the protocol reads
+    text otherwise: only `type` and `text`), else None: such a part is the same words in
+    any protocol's own text form, nothing lost."""
+    text = part.data.get("text")
+    if part.kind in _TEXT_TYPES and isinstance(text, str) and part.data.keys() <= {"type",
+                                                                                  "text"}:
+        return text
+    return None
+
+
+_TEXT_TYPES: Final = frozenset({"text", "input_text", "output_text"})
+
+
 # The Text extras key that holds a protocol's citations, and the protocol that owns it.
 CITATION_KEYS: Final = {"citations": "anthropic", "annotations": "openai_responses"}
 # What names a citation, in order of preference (Anthropic web search and document
@@ -275,6 +290,8 @@ def table() -> dict[str, dict[str, Cell]]:
             "lossy", "text describing the call and its result (not re-run)")),
         "unknown part, same protocol": _same(PROTOCOLS, Cell("native", "")),
         "unknown part, other protocol": _same((), Cell("lossy", "dropped")),
+        "text-only part of another type, other protocol (type and text only: a Responses "
+        "output_text in an Anthropic body)": _same((), Cell("converted", "text")),
     }
     for place in ("message", "result"):
         for kind in ("image", "document", "audio", "video"):

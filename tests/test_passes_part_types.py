@@ -363,3 +363,73 @@ def test_anthropic_takes_base64_documents_as_pdf_only_and_plain_text_as_text() -
                                        "data": "a,b,c\n1,2,3\n"}}
     assert [(c.code, c.lossless) for c in fixed.changes] == [("document-as-text", True)]
     assert check(fixed.body, "anthropic") == ()
+
+
+# AstrBotDevs/AstrBot#4444 (evidence/anthropic/chat-image-url-block-rejected-2026-01.yaml):
+# a history kept in Chat format handed to Anthropic as it is.
+IMAGE = "https://upload.wikimedia.org/wikipedia/commons/4/47/PNG_transparency_demonstration_1.png"
+CHAT_IN_ANTHROPIC: dict[str, Any] = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [
+    {"role": "user", "content": [
+        {"type": "text", "text": "What is in this picture?"},
+        {"type": "image_url", "image_url": {"url": IMAGE}}]},
+    {"role": "assistant", "content": [{"type": "output_text", "text": "Two dice."}]},
+    {"role": "user", "content": [{"type": "drive_file", "id": "f1"},
+                                 {"type": "text", "text": "Which one is in front?"}]}]}
+
+
+def test_anthropic_gets_a_chat_image_as_an_image_block_and_other_types_as_text() -> None:
+    found = check(CHAT_IN_ANTHROPIC, "anthropic")
+    assert [(v.rule, v.location) for v in found] == [
+        ("content-part-type-unknown", "messages[0].content[1].type"),
+        ("content-part-type-unknown", "messages[1].content[0].type"),
+        ("content-part-type-unknown", "messages[2].content[0].type")]
+    assert found[0].message.startswith("messages.0.content.1: Input tag 'image_url' found")
+    assert render(parse(CHAT_IN_ANTHROPIC, "anthropic"), "anthropic")["messages"] == \
+        CHAT_IN_ANTHROPIC["messages"]  # read and written back as sent
+    out = normalize_request(CHAT_IN_ANTHROPIC, "anthropic", "anthropic")
+    assert check(out.body, "anthropic") == ()
+    assert [(c.code, c.lossless) for c in out.changes] == [
+        ("retype-media-part", True), ("retype-text-part", True),
+        ("unknown-part-type-as-text", False)]
+    messages = out.body["messages"]
+    assert messages[0]["content"][1] == {"type": "image", "source": {"type": "url", "url": IMAGE}}
+    assert messages[1]["content"] == "Two dice."
+    assert "drive_file" in messages[2]["content"][0]["text"]
+    assert normalize_request(out.body, "anthropic", "anthropic").changes == ()
+
+
+def test_anthropic_own_blocks_are_not_flagged() -> None:
+    """Server tool activity, and the beta blocks the SDK has (compaction), are Anthropic's:
+    the body does not show the beta header that makes them valid."""
+    body = {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [
+        {"role": "user", "content": "Search the web for dice."},
+        {"role": "assistant", "content": [
+            {"type": "compaction", "content": "Earlier: the user asked about dice."},
+            {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_fetch",
+             "input": {"url": IMAGE}},
+            {"type": "web_fetch_tool_result", "tool_use_id": "srvtoolu_01",
+             "content": {"type": "web_fetch_result", "url": IMAGE}},
+            {"type": "some_future_tool_result", "tool_use_id": "srvtoolu_02", "content": []},
+            {"type": "text", "text": "Found it."}]},
+        {"role": "user", "content": "Thanks."}]}
+    assert [v for v in check(body, "anthropic") if v.rule == "content-part-type-unknown"] == []
+    out = normalize_request(body, "anthropic", "anthropic")
+    assert [c for c in out.changes if c.pass_name == "replace_unknown_part_types"] == []
+
+
+def test_a_text_only_part_of_another_type_crosses_as_text_not_dropped() -> None:
+    """The crossing pass keeps the words of a part that holds only text (a Responses
+    `output_text` in an Anthropic body) for every other protocol; one with other fields
+    is still another vendor's part, dropped and named."""
+    out = normalize_request(CHAT_IN_ANTHROPIC, "anthropic", "openai")
+    assert ("cross_parts", "retype-text-part", True) in [
+        (c.pass_name, c.code, c.lossless) for c in out.changes]
+    assert out.body["messages"][1] == {"role": "assistant", "content": "Two dice."}
+    body = {**CHAT_IN_ANTHROPIC, "messages": [
+        {"role": "user", "content": "Hi"},
+        {"role": "assistant", "content": [
+            {"type": "output_text", "text": "Hello.", "annotations": []},
+            {"type": "text", "text": "How can I help?"}]},
+        {"role": "user", "content": "Bye"}]}
+    codes = [c.code for c in normalize_request(body, "anthropic", "openai").changes]
+    assert "foreign-part-dropped" in codes

@@ -284,5 +284,6 @@ DETECTORS: dict[str, Detector] = {
     "server-tool-result-orphan": anthropic_blocks.server_tool_result_orphan,
     "unknown-message-field": anthropic_blocks.unknown_message_field,
     "unknown-block-field": anthropic_blocks.unknown_block_field,
+    "content-part-type-unknown": anthropic_blocks.unknown_block_type,
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
 }

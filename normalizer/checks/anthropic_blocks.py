@@ -1,7 +1,8 @@
 """Detectors for Anthropic content blocks beyond emptiness and pairing: whitespace-only
 text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, server tool
 results whose server_tool_use block is not before them, fields a message or block of its
-kind does not have, and inline images of a media type the API does not take."""
+kind does not have, block types the API does not have, and inline images of a media type
+the API does not take."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, messages
 from normalizer.profiles import Rule
-from normalizer.protocols import server_result_kind
+from normalizer.protocols import anthropic_hosted, server_result_kind
 
 
 def _blank_only(content: Any) -> bool:
@@ -124,6 +125,25 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
                                              "field": field}))
                       for field in block if field not in known]
     found.sort(key=lambda row: (row[0], row[1]))  # stable: fields keep their order
+    yield from (finding for _, _, finding in found)
+
+
+def unknown_block_type(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """A message content block whose type is not in params.allowed and is not server tool
+    activity (`*_tool_result`, `mcp_tool_use`, ...: Anthropic's own, taken with the beta
+    that makes them, which the body does not show): another protocol's part replayed
+    (`image_url`, `output_text`) or a type no API has. One finding per block, in body order.
+    Blocks inside a tool_result's content are not checked."""
+    allowed = frozenset(rule.params.get("allowed") or ())
+    found: list[tuple[int, int, Finding]] = []
+    for kind, rows in blocks_by_type(body).items():
+        if kind in allowed or anthropic_hosted(kind):
+            continue
+        found += [(i, j, Finding(location=f"messages[{i}].content[{j}].type",
+                                 fields={"index": i, "block": j, "type": kind}))
+                  for i, j, _ in rows]
+    found.sort(key=lambda row: (row[0], row[1]))
     yield from (finding for _, _, finding in found)
 
 

@@ -18,6 +18,7 @@ from normalizer.crossing import (
     media_native,
     media_placeholder,
     opaque_text,
+    plain_text,
     reported_fields,
 )
 from normalizer.model import (
@@ -221,6 +222,12 @@ def _cross(part: Part, target: str, place: str, where: str, changes: list[Change
                                   f"{part.kind} has no form in {target}; sent as text, "
                                   "not re-run", where, lossless=False))
             return [Text(opaque_text(part))]
+        text = plain_text(part)
+        if text is not None:
+            changes.append(Change(NAME, "retype-text-part", f"a {part.protocol} part typed "
+                                  f"{part.kind!r} holding only text; sent as {target}'s text",
+                                  where, lossless=True))
+            return [Text(text)]
         changes.append(Change(NAME, "foreign-part-dropped", f"{part.protocol} {part.kind} "
                               f"has no form in {target}; dropped", where, lossless=False))
         return []

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
 
-from normalizer.crossing import media_placeholder, opaque_text
+from normalizer.crossing import media_placeholder, opaque_text, plain_text
 from normalizer.media import chat_part_type
 from normalizer.model import (
     EMPTY,
@@ -63,15 +63,28 @@ def _verbatim_type(part: object, protocol: str) -> str | None:
     return None
 
 
+def _anthropic_type(part: object) -> str | None:
+    """The `type` the Anthropic renderer writes for `part`, where it can be one the vendor
+    lacks: a Chat media part's type kept from the body it came in (an `image_url` or `file`
+    part sent to Anthropic), and blocks kept verbatim from an Anthropic body other than
+    server tool activity (another protocol's part, such as a Responses `output_text`)."""
+    if isinstance(part, Media):
+        kind = part.extras.get("type")
+        return kind if isinstance(kind, str) else None
+    if isinstance(part, Opaque) and part.hosted:
+        return None
+    return _verbatim_type(part, "anthropic")
+
+
 def _no_type(part: object) -> None:
-    """Anthropic and Gemini: blocks or parts of a type they lack are crossed before the
-    passes run; only the media types of their inline images are checked (`_Types.images`)."""
+    """Gemini: parts of a type it lacks are crossed before the passes run; only the media
+    types of its inline images are checked (`_Types.images`)."""
     return None
 
 
 _TYPE_OF: dict[str, Callable[[object], str | None]] = {
-    "openai_chat": _chat_type, "openai_responses": _responses_type, "anthropic": _no_type,
-    "gemini": _no_type}
+    "openai_chat": _chat_type, "openai_responses": _responses_type,
+    "anthropic": _anthropic_type, "gemini": _no_type}
 # A non-standard spelling some clients write, and the type it means: relabelled, not lost.
 _SAME_TYPE = {"image/jpg": "image/jpeg"}
 
@@ -154,15 +167,18 @@ def _unknown(part: Part, types: _Types) -> bool:
 
 def replace_unknown_part_types(draft: Draft, profile: Profile,
                                policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes content parts whose type the target's Chat Completions API does not have (rule
-    content-part-type-unknown, params.allowed): a video (`video_url`, which OpenRouter and
-    Qwen hosts take) or a document by URL (Mistral's `document_url`) becomes a text
-    placeholder naming it; another vendor's block kept verbatim in a Chat body (an Anthropic
-    `tool_use` or `tool_result`, a Gemini `functionCall`) becomes text describing it; a
-    replayed reasoning block (`thinking`) is dropped. Parts the model does not take (rule
+    """Fixes content parts whose type the target's API does not have (rule
+    content-part-type-unknown, params.allowed): a Chat `image_url` part in an Anthropic or
+    Responses body goes in the target's own form for the image, and a text-only part of
+    another type (a Responses `output_text` in an Anthropic body) as text (both lossless);
+    a video (`video_url`, which OpenRouter and Qwen hosts take) or a document by URL
+    (Mistral's `document_url`) becomes a text placeholder naming it; another vendor's block
+    kept verbatim in a Chat or Anthropic body (an Anthropic `tool_use` or `tool_result`, a
+    Gemini `functionCall`, an unknown `drive_file`) becomes text describing it; a replayed
+    reasoning block (`thinking`) is dropped. Parts the model does not take (rule
     content-type-unsupported, params.types: audio for a model without audio input;
-    params.files: an audio clip as a Responses input_file) become a placeholder too. All
-    lossy, each named.
+    params.files: an audio clip as a Responses input_file) become a placeholder too. These
+    are lossy, each named.
 
     Rejected by: OpenAI "Invalid value: 'thinking'. Supported values are: 'text',
     'image_url', 'input_audio', 'refusal', 'audio', and 'file'."; gpt-5-mini "Invalid
@@ -247,6 +263,12 @@ def _swapped(part: Part, types: _Types, where: str, changes: list[Change]) -> li
                               "names it", where, lossless=False))
         return [Text(media_placeholder(part))]
     assert isinstance(part, Opaque)  # the type functions give a type for these only
+    text = plain_text(part)
+    if text is not None:
+        changes.append(Change(NAME, "retype-text-part", f"a text part typed {kind!r}, which "
+                              "the provider's API does not have; sent as the text type of its "
+                              "place", where, lossless=True))
+        return [Text(text)]
     if part.kind in _REASONING:
         changes.append(Change(NAME, "unknown-part-type-dropped", f"a replayed {kind} block the "
                               "provider's API has no type for; dropped", where, lossless=False))

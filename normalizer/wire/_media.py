@@ -222,8 +222,16 @@ _SOURCES = {"base64": ("media_type", "data"), "url": ("url",), "file": ("file_id
 
 
 def anthropic_media(block: Mapping[str, Any]) -> Media | None:
-    """Image and document blocks with a base64, url, file or text source."""
+    """Image and document blocks with a base64, url, file or text source; and Chat's
+    image_url and file parts, which clients put in Anthropic bodies by mistake
+    (AstrBotDevs/AstrBot#4444; Anthropic refuses them: rule content-part-type-unknown):
+    read as media with their Chat type kept in extras["type"], as `responses_media` reads
+    them, so they are written back as sent and the image reaches every other protocol."""
     source, kind = block.get("source"), block.get("type")
+    if isinstance(kind, str) and kind in CHAT_ONLY_FORMS:
+        chat = chat_media(block)
+        media = None if chat is None else replace(chat, extras={**chat.extras, "type": kind})
+        return _exact(block, media, anthropic_wire)
     if kind not in ("image", "document") or not isinstance(source, Mapping):
         return None
     stype = source.get("type")
@@ -239,7 +247,9 @@ def anthropic_media(block: Mapping[str, Any]) -> Media | None:
 
 def anthropic_wire(media: Media) -> Wire | None:
     """Media -> an Anthropic image or document block, or None (audio, video, a plain-text
-    image)."""
+    image). A part read from a Chat-style part of an Anthropic body goes back in that form."""
+    if media.extras.get("type") in CHAT_ONLY_FORMS:
+        return chat_wire(media)
     if media.kind in ("audio", "video"):
         return None
     kind = "image" if media.kind == "image" else "document"
