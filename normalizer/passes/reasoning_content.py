@@ -68,21 +68,28 @@ def fill_reasoning_content(
 
 
 def _calls_without_reasoning(parts: tuple[Part, ...]) -> bool:
-    """Whether `parts` hold a call that renders into `tool_calls` (a function call, or a
-    call kept verbatim) and no thinking, which renders as the reasoning field."""
+    """Whether `parts` hold a call that renders into `tool_calls` and no thinking, which
+    renders as the reasoning field."""
     calls = False
     for part in parts:
         if isinstance(part, Thinking):
             return False
-        if isinstance(part, ToolCall) or (isinstance(part, Opaque) and part.slot == "call"):
-            calls = True
+        calls = calls or _call(part)
     return calls
 
 
+def _call(part: Part) -> bool:
+    """A function call, or a call kept verbatim (a custom tool call): both go in `tool_calls`."""
+    return isinstance(part, ToolCall) or (isinstance(part, Opaque) and part.slot == "call")
+
+
 def _names(parts: tuple[Part, ...]) -> str:
-    names = [repr(p.name) if isinstance(p, ToolCall) else f"a {p.kind} call"
-             for p in parts if isinstance(p, ToolCall)
-             or (isinstance(p, Opaque) and p.slot == "call")]
+    names: list[str] = []
+    for part in parts:
+        if isinstance(part, ToolCall):
+            names.append(repr(part.name))
+        elif isinstance(part, Opaque) and part.slot == "call":
+            names.append(f"a {part.kind} call")
     return ", ".join(names)
 
 
