@@ -95,9 +95,9 @@ def _mentioned(part: Part, changes: Sequence[Change]) -> bool:
         name = part.name or ""
         return any((key and key in c.what) or (name and name in c.what) or c.where == "tools"
                    or "signature" in c.code for c in changes)
-    if isinstance(part, Thinking):
-        return any("thinking" in c.pass_name or "thinking" in c.code or "thinking" in c.what
-                   for c in changes)
+    if isinstance(part, Thinking):  # Responses calls it a reasoning item
+        return any(word in c.pass_name or word in c.code or word in c.what
+                   for c in changes for word in ("thinking", "reasoning"))
     return bool(changes)
 
 
