@@ -96,9 +96,11 @@ def name_function_responses(
             position += 1
             if part.name == "" and name:
                 parts[j] = replace(part, name=name)
+                answers = "" if part.call_id is None else f" (call {part.call_id!r})"
                 changes.append(Change("name_function_responses", "name-function-response",
-                                      f"gave a tool result with no name its call's name "
-                                      f"{name!r}", f"messages[{i}].parts[{j}]", lossless=True))
+                                      f"gave a tool result with no name{answers} its call's "
+                                      f"name {name!r}", f"messages[{i}].parts[{j}]",
+                                      lossless=True))
         out.append(replace(message, parts=tuple(parts)) if parts != list(message.parts)
                    else message)
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
