@@ -433,3 +433,30 @@ def test_a_text_only_part_of_another_type_crosses_as_text_not_dropped() -> None:
         {"role": "user", "content": "Bye"}]}
     codes = [c.code for c in normalize_request(body, "anthropic", "openai").changes]
     assert "foreign-part-dropped" in codes
+
+
+def test_inside_a_tool_result_the_types_of_that_place_are_checked() -> None:
+    """A tool_result's content takes fewer types than a message (claude-code#28870's list):
+    a Chat image_url there is flagged at its own path and sent as an image block; the
+    result's tool_reference (Anthropic's own, with its beta) is left as it is."""
+    body = {"model": "claude-haiku-4-5", "max_tokens": 64,
+            "tools": [{"name": "shot", "input_schema": {"type": "object"}}], "messages": [
+                {"role": "user", "content": "Take a screenshot."},
+                {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "toolu_1", "name": "shot", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                              "content": [
+                    {"type": "image_url", "image_url": {"url": IMAGE}},
+                    {"type": "tool_reference", "tool_name": "shot"}]}]}]}
+    found = check(body, "anthropic")
+    assert [(v.rule, v.location) for v in found] == [
+        ("content-part-type-unknown", "messages[2].content[0].content[0].type")]
+    assert found[0].message == (
+        "messages.2.content.0.tool_result.content.0: Input tag 'image_url' found using 'type' "
+        "does not match any of the expected tags: 'document', 'image', 'search_result', 'text'")
+    out = normalize_request(body, "anthropic", "anthropic")
+    assert [c.code for c in out.changes] == ["retype-media-part"]
+    assert out.body["messages"][2]["content"][0]["content"] == [
+        {"type": "image", "source": {"type": "url", "url": IMAGE}},
+        {"type": "tool_reference", "tool_name": "shot"}]
+    assert check(out.body, "anthropic") == ()

@@ -130,21 +130,41 @@ def unknown_block_field(body: Mapping[str, Any], rule: Rule,
 
 def unknown_block_type(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
-    """A message content block whose type is not in params.allowed and is not server tool
-    activity (`*_tool_result`, `mcp_tool_use`, ...: Anthropic's own, taken with the beta
-    that makes them, which the body does not show): another protocol's part replayed
-    (`image_url`, `output_text`) or a type no API has. One finding per block, in body order.
-    Blocks inside a tool_result's content are not checked."""
+    """A content block whose type the API does not have: in a message's content, one not in
+    params.allowed; inside a tool_result's content, one not in params.allowed_in_results
+    (that place is not checked without it). Server tool activity (`*_tool_result`,
+    `mcp_tool_use`, `tool_reference`, ...) always passes: Anthropic's own, taken with the
+    beta that makes them, which the body does not show. What is flagged is another
+    protocol's part replayed (`image_url`, `output_text`) or a type no API has. One finding
+    per block, in body order, at the path the API prints and with the tags it lists there
+    (params.expected, params.expected_in_results)."""
     allowed = frozenset(rule.params.get("allowed") or ())
-    found: list[tuple[int, int, Finding]] = []
-    for kind, rows in blocks_by_type(body).items():
+    in_results = rule.params.get("allowed_in_results")
+    by_type = blocks_by_type(body)
+    found: list[tuple[tuple[int, int, int], Finding]] = []
+    for kind, rows in by_type.items():
         if kind in allowed or anthropic_hosted(kind):
             continue
-        found += [(i, j, Finding(location=f"messages[{i}].content[{j}].type",
-                                 fields={"index": i, "block": j, "type": kind}))
+        found += [((i, j, -1), _unknown_type(kind, f"messages[{i}].content[{j}]",
+                                             f"messages.{i}.content.{j}",
+                                             rule.params.get("expected")))
                   for i, j, _ in rows]
-    found.sort(key=lambda row: (row[0], row[1]))
-    yield from (finding for _, _, finding in found)
+    for i, j, block in by_type.get("tool_result", ()) if in_results is not None else ():
+        inner = block.get("content")
+        for k, part in enumerate(inner if isinstance(inner, list) else ()):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(kind, str) and kind not in in_results and not anthropic_hosted(kind):
+                found.append(((i, j, k), _unknown_type(
+                    kind, f"messages[{i}].content[{j}].content[{k}]",
+                    f"messages.{i}.content.{j}.tool_result.content.{k}",
+                    rule.params.get("expected_in_results"))))
+    yield from (finding for _, finding in sorted(found, key=lambda pair: pair[0]))
+
+
+def _unknown_type(kind: str, location: str, at: str, expected: Any) -> Finding:
+    tags = ", ".join(f"'{tag}'" for tag in expected or ())
+    return Finding(location=f"{location}.type",
+                   fields={"at": at, "type": kind, "expected": tags or "(not known)"})
 
 
 def content_type_unsupported(body: Mapping[str, Any], rule: Rule,

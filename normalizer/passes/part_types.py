@@ -100,6 +100,14 @@ class _Types:
     files: tuple[str, ...] = ()  # MIME globs the file part refuses (Responses: audio/*)
     images: frozenset[str] = frozenset()  # inline image MIME types taken (none: any)
     documents: frozenset[str] = frozenset()  # inline (base64) document MIME types taken
+    # The part types a tool result's content takes, where they differ (Anthropic: text,
+    # image, document, ...; no tool_use or thinking there). None: the same as `known`.
+    in_results: frozenset[str] | None = None
+
+    def for_results(self) -> _Types:
+        """These types as a tool result's content parts see them."""
+        return self if self.in_results is None else replace(self, known=self.in_results,
+                                                            in_results=None)
 
     @property
     def texts_vary(self) -> bool:
@@ -161,7 +169,7 @@ def _unknown(part: Part, types: _Types) -> bool:
     """Whether `part`, or a part of it (a tool result's), cannot go as it is."""
     if isinstance(part, ToolResult):
         return not isinstance(part.content, str) and any(
-            _unknown(p, types) for p in part.content)
+            _unknown(p, types.for_results()) for p in part.content)
     return types.verdict(part) is not None
 
 
@@ -197,9 +205,11 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
             or type_of is None:
         return draft, ()
     messages = draft.history.messages
+    in_results = profile.param(RULE, "allowed_in_results")
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
                    type_of, tuple(files or ()), frozenset(images or ()),
-                   frozenset(documents or ()))
+                   frozenset(documents or ()),
+                   None if in_results is None else frozenset(in_results))
     first = _first_needing(messages, types)
     if first is None:
         return draft, ()
@@ -215,7 +225,8 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
             if isinstance(part, ToolResult) and not isinstance(part.content, str):
                 content: list[Part] = []
                 for k, inner in enumerate(part.content):
-                    content.extend(_swapped(inner, types, f"{where}.content[{k}]", changes))
+                    content.extend(_swapped(inner, types.for_results(),
+                                            f"{where}.content[{k}]", changes))
                 parts.append(replace(part, content=tuple(content)))
             else:
                 parts.extend(_swapped(part, types, where, changes))

@@ -36,7 +36,8 @@ _LENGTHS = ("max_length", "min_messages")  # positive integers where present
 _PATTERNS = ("pattern", "default_on_model")  # regular expressions where present
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes", "forces", "on",
-          "off", "images", "documents")
+          "off", "images", "documents", "expected", "allowed_in_results",
+          "expected_in_results")
 # Parameters a detector cannot run without (it reads them unguarded).
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
              "tool-description-too-long": ("max_length",)}
