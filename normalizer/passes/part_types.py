@@ -100,14 +100,13 @@ class _Types:
     files: tuple[str, ...] = ()  # MIME globs the file part refuses (Responses: audio/*)
     images: frozenset[str] = frozenset()  # inline image MIME types taken (none: any)
     documents: frozenset[str] = frozenset()  # inline (base64) document MIME types taken
-    # The part types a tool result's content takes, where they differ (Anthropic: text,
-    # image, document, ...; no tool_use or thinking there). None: the same as `known`.
-    in_results: frozenset[str] | None = None
+    # What a tool result's content takes, where it differs (Anthropic: text, image,
+    # document, ...; no tool_use or thinking there). None: the same as here.
+    results: _Types | None = None
 
     def for_results(self) -> _Types:
         """These types as a tool result's content parts see them."""
-        return self if self.in_results is None else replace(self, known=self.in_results,
-                                                            in_results=None)
+        return self if self.results is None else self.results
 
     @property
     def texts_vary(self) -> bool:
@@ -205,11 +204,12 @@ def replace_unknown_part_types(draft: Draft, profile: Profile,
             or type_of is None:
         return draft, ()
     messages = draft.history.messages
-    in_results = profile.param(RULE, "allowed_in_results")
     types = _Types(None if allowed is None else frozenset(allowed), frozenset(refused or ()),
                    type_of, tuple(files or ()), frozenset(images or ()),
-                   frozenset(documents or ()),
-                   None if in_results is None else frozenset(in_results))
+                   frozenset(documents or ()))
+    in_results = profile.param(RULE, "allowed_in_results")
+    if in_results is not None:
+        types = replace(types, results=replace(types, known=frozenset(in_results)))
     first = _first_needing(messages, types)
     if first is None:
         return draft, ()
