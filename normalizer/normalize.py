@@ -39,6 +39,7 @@ from normalizer.passes.call_fields import (
     join_text_parts,
     split_text_from_tool_calls,
 )
+from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.documents import send_documents_as_urls
@@ -184,6 +185,13 @@ STEPS: dict[str, Step] = {
                                         ("drop_foreign_thinking", "merge_consecutive_roles"),
                                         local=True),
     "drop_empty_tool_calls": Step(drop_empty_tool_calls, ("empty-tool-calls",), local=True),
+    # After every pass that makes, moves or answers calls and results: it splits whole blocks.
+    "split_large_call_turns": Step(split_large_call_turns, ("too-many-tool-calls",),
+                                   ("dedupe_tool_call_ids", "assign_missing_call_ids",
+                                    "move_results_next_to_calls", "drop_orphan_tool_results",
+                                    "answer_unanswered_calls", "order_results_like_calls",
+                                    "merge_consecutive_roles", "end_with_allowed_role"),
+                                   local=True),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",), local=True),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),

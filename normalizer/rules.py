@@ -50,6 +50,7 @@ RULE_IDS: dict[str, str] = {
     "unknown-block-field": "a field of a content block the vendor does not know for the "
                            "block's type (params.allowed)",
     "empty-tool-calls": "an assistant message with an empty `tool_calls` list",
+    "too-many-tool-calls": "an assistant message with more tool calls than params.max_items",
     "assistant-content-type": "an assistant item with a content type only user items may have",
     # Gemini turn structure
     "call-turn-placement": "a function-call turn not right after a user or function-response turn",

@@ -46,6 +46,11 @@ def _each_case() -> Iterator[Case]:
     yield histories.history(300, 5, gemini_ids=True), histories.TOOLS, {}, Policy()
     # A model that thinks by default: DeepSeek's every foreign call turn wants reasoning.
     yield histories.history(300, 7), histories.TOOLS, {}, Policy(model="deepseek-v4-flash")
+    # A turn of more parallel calls than OpenAI takes in one message (128).
+    wide = tuple(ToolCall("f", {"k": k}, f"c{k}") for k in range(130))
+    yield History((Message("user", (Text("all of them"),)), Message("assistant", wide),
+                   Message("tool", tuple(ToolResult(f"c{k}", "ok") for k in range(130))),
+                   Message("user", (Text("thanks"),)))), (), {}, Policy()
     # Foreign message and result fields, which no scenario carries into these passes.
     yield History((Message("user", (Text("hi"),), extras={"name": "ann"}),
                    Message("assistant", (Text(""), ToolCall("f", {}, "c1", {"call_id": "c1"})),

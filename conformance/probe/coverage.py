@@ -76,6 +76,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("empty-tool-calls", p): "calls are items, blocks or parts of their own on this "
        "wire: there is no tool_calls list to send empty"
        for p in ("openai_responses", "anthropic", "gemini")},
+    ("too-many-tool-calls", "openai_responses"):
+        "each call is an input item of its own: no message holds a list of them",
     ("system-message-placement", "openai_responses"):
         "Responses takes system and developer items anywhere in the input, and "
         "`instructions` as a field",

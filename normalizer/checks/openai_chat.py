@@ -37,6 +37,7 @@ DETECTORS: dict[str, Detector] = {
     "unknown-message-field": messages.unknown_message_field,
     "message-name-invalid": messages.message_name_invalid,
     "empty-tool-calls": messages.empty_tool_calls,
+    "too-many-tool-calls": messages.too_many_tool_calls,
     "reasoning-content-required": messages.reasoning_content_required,
     "strict-tool-schema": fields.strict_tool_schema,
     "content-with-tool-calls": fields.content_with_tool_calls,

@@ -74,6 +74,18 @@ def empty_tool_calls(body: Body, rule: Rule, model: str | None) -> Iterator[Find
             yield Finding(location=f"messages[{i}].tool_calls", fields={"index": i})
 
 
+def too_many_tool_calls(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Assistant messages whose `tool_calls` list is longer than params.max_items (a turn
+    of that many parallel calls, as a model made it)."""
+    limit = int(rule.params["max_items"])
+    msgs = entries(body)
+    for i in with_calls(body):
+        found = msgs[i].get("tool_calls")
+        if isinstance(found, list) and len(found) > limit:
+            yield Finding(location=f"messages[{i}].tool_calls",
+                          fields={"index": i, "length": len(found), "max_items": limit})
+
+
 def unknown_tool_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Fields of a tool declaration (params.allowed.tool) or of its function object
     (params.allowed.function) the vendor does not know."""

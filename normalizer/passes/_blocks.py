@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from itertools import chain, repeat
 from typing import cast
 
-from normalizer.model import Message, Part, ToolCall, ToolResult
+from normalizer.model import Message, Opaque, Part, ToolCall, ToolResult
 from normalizer.passes._stretches import stretches, stretches_by_map
 
 Slot = tuple[int, int]  # (message index, part index)
@@ -138,6 +138,12 @@ def picker(names: Sequence[str]) -> Callable[[str | None], int | None]:
         return found
 
     return take
+
+
+def wire_call(part: Part) -> bool:
+    """Whether `part` goes in a Chat message's `tool_calls` list: a function call, or a call
+    kept verbatim (a custom tool call)."""
+    return isinstance(part, ToolCall) or (isinstance(part, Opaque) and part.slot == "call")
 
 
 def tools_end(messages: Sequence[Message], start: int) -> int:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from normalizer.model import Change, History, Message, Opaque, Part, Thinking, ToolCall
 from normalizer.options import thinking_on_by_rule
 from normalizer.passes import Draft, Policy
-from normalizer.passes._blocks import same_pairing
+from normalizer.passes._blocks import same_pairing, wire_call
 from normalizer.profiles import Profile
 
 _RULE = "reasoning-content-required"
@@ -74,13 +74,8 @@ def _calls_without_reasoning(parts: tuple[Part, ...]) -> bool:
     for part in parts:
         if isinstance(part, Thinking):
             return False
-        calls = calls or _call(part)
+        calls = calls or wire_call(part)
     return calls
-
-
-def _call(part: Part) -> bool:
-    """A function call, or a call kept verbatim (a custom tool call): both go in `tool_calls`."""
-    return isinstance(part, ToolCall) or (isinstance(part, Opaque) and part.slot == "call")
 
 
 def _names(parts: tuple[Part, ...]) -> str:

@@ -32,7 +32,7 @@ RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "last_verified", "confidence", "params", "enforced", "observed",
                        "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
-_LENGTHS = ("max_length", "min_messages")  # positive integers where present
+_LENGTHS = ("max_length", "min_messages", "max_items")  # positive integers where present
 _PATTERNS = ("pattern", "default_on_model")  # regular expressions where present
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes", "forces", "on",
@@ -40,7 +40,7 @@ _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported"
           "expected_in_results")
 # Parameters a detector cannot run without (it reads them unguarded).
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
-             "tool-description-too-long": ("max_length",)}
+             "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
