@@ -35,15 +35,17 @@ def split_large_call_turns(
         return draft, ()
     limit = int(param)
     messages = draft.history.messages
-    if all(_calls(m) <= limit for m in messages):
+    # A message of no more parts than the limit cannot hold more calls: the common case,
+    # read off its length alone.
+    if all(len(m.parts) <= limit or _calls(m) <= limit for m in messages):
         return draft, ()
     out: list[Message] = []
     changes: list[Change] = []
     i = 0
     while i < len(messages):
         message = messages[i]
-        count = _calls(message)
-        if message.role != "assistant" or count <= limit:
+        count = 0 if len(message.parts) <= limit else _calls(message)
+        if count <= limit:
             out.append(message)
             i += 1
             continue
