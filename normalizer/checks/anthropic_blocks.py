@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.checks.anthropic_walk import blocks_by_type, messages
+from normalizer.checks.anthropic_walk import blocks_by_type, messages, result_parts
 from normalizer.profiles import Rule
 from normalizer.protocols import anthropic_hosted, server_result_kind
 
@@ -149,15 +149,12 @@ def unknown_block_type(body: Mapping[str, Any], rule: Rule,
                                              f"messages.{i}.content.{j}",
                                              rule.params.get("expected")))
                   for i, j, _ in rows]
-    for i, j, block in by_type.get("tool_result", ()) if in_results is not None else ():
-        inner = block.get("content")
-        for k, part in enumerate(inner if isinstance(inner, list) else ()):
-            kind = part.get("type") if isinstance(part, Mapping) else None
-            if isinstance(kind, str) and kind not in in_results and not anthropic_hosted(kind):
-                found.append(((i, j, k), _unknown_type(
-                    kind, f"messages[{i}].content[{j}].content[{k}]",
-                    f"messages.{i}.content.{j}.tool_result.content.{k}",
-                    rule.params.get("expected_in_results"))))
+    for i, j, k, _, kind in result_parts(by_type) if in_results is not None else ():
+        if kind not in in_results and not anthropic_hosted(kind):
+            found.append(((i, j, k), _unknown_type(
+                kind, f"messages[{i}].content[{j}].content[{k}]",
+                f"messages.{i}.content.{j}.tool_result.content.{k}",
+                rule.params.get("expected_in_results"))))
     yield from (finding for _, finding in sorted(found, key=lambda pair: pair[0]))
 
 
@@ -181,14 +178,11 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
         for i, j, block in by_type.get(kind, ()) if allowed else ():
             found += [((i, j, -1), f) for f in _unsupported_source(
                 block, kind, allowed, f"messages.{i}.content.{j}")]
-    for i, j, block in by_type.get("tool_result", ()):
-        inner = block.get("content")
-        for k, part in enumerate(inner if isinstance(inner, list) else ()):
-            kind = part.get("type") if isinstance(part, Mapping) else None
-            allowed = taken.get(kind) if isinstance(kind, str) else None
-            if allowed:
-                found += [((i, j, k), f) for f in _unsupported_source(
-                    part, str(kind), allowed, f"messages.{i}.content.{j}.tool_result.content.{k}")]
+    for i, j, k, part, kind in result_parts(by_type):
+        allowed = taken.get(kind)
+        if allowed:
+            found += [((i, j, k), f) for f in _unsupported_source(
+                part, kind, allowed, f"messages.{i}.content.{j}.tool_result.content.{k}")]
     yield from (f for _, f in sorted(found, key=lambda pair: pair[0]))
 
 

@@ -10,7 +10,7 @@ content that is not a list, a block without a string type) is skipped, never rai
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
@@ -88,6 +88,18 @@ def blocks_by_type(body: Mapping[str, Any]) -> Mapping[str, Rows]:
                     position.append(j)
                     blocks.append(block)
     return {kind: Rows(*(tuple(c) for c in cols)) for kind, cols in columns.items()}
+
+
+def result_parts(by_type: Mapping[str, Rows]
+                 ) -> Iterator[tuple[int, int, int, Mapping[str, Any], str]]:
+    """(message index, block index, part index, part, its type) for each object with a
+    string `type` in a tool_result block's content list, in body order."""
+    for i, j, block in by_type.get("tool_result", ()):
+        inner = block.get("content")
+        for k, part in enumerate(inner if isinstance(inner, list) else ()):
+            kind = part.get("type") if isinstance(part, Mapping) else None
+            if isinstance(kind, str):
+                yield i, j, k, part, kind
 
 
 def typed(body: Mapping[str, Any], kind: str) -> Rows:
