@@ -253,6 +253,15 @@ def refused_forcing(request: Mapping[str, Any], params: Mapping[str, Any],
     return form if thinking_on_by_rule(request, params, model) else None
 
 
+def thinking_on_by_default(body: Mapping[str, Any], params: Mapping[str, Any],
+                           model: str | None) -> bool:
+    """`thinking_on_by_rule` for a rule whose `params.field` names the message field it
+    requires (reasoning-content-required), not the switch: only its default_on_model is
+    read, the switch being `thinking.type`. Its check and its repair read this one test."""
+    return thinking_on_by_rule(body, {"default_on_model": params.get("default_on_model")},
+                               model)
+
+
 def thinking_on_by_rule(body: Mapping[str, Any], params: Mapping[str, Any],
                         model: str | None) -> bool:
     """Whether thinking is on, read as a rule's params say the vendor reads it: the request

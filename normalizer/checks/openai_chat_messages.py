@@ -17,7 +17,7 @@ from normalizer.checks.openai_chat_walk import (
     roles,
     with_calls,
 )
-from normalizer.options import thinking_on_by_rule
+from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
 
 Body = Mapping[str, Any]
@@ -180,17 +180,10 @@ def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
     yield Finding(location=f"messages[{index}].role", fields={"index": index, "role": now})
 
 
-def _thinking_on(body: Body, rule: Rule, model: str | None) -> bool:
-    # This rule's own params.field names the message field it requires, not the switch:
-    # only its default_on_model is handed on (the switch is thinking.type).
-    return thinking_on_by_rule(body, {"default_on_model": rule.params.get("default_on_model")},
-                               model)
-
-
 def reasoning_content_required(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Thinking mode on (body `thinking.type`, else params.default_on_model matches the
     model): every assistant message with tool calls must carry params.field as a string."""
-    if not _thinking_on(body, rule, model):
+    if not thinking_on_by_default(body, rule.params, model):
         return
     name = str(param(rule.params, "field", "reasoning_content"))
     msgs = entries(body)

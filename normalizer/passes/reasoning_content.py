@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.model import Change, History, Message, Opaque, Part, Thinking, ToolCall
-from normalizer.options import thinking_on_by_rule
+from normalizer.options import thinking_on_by_default
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import same_pairing, wire_call
 from normalizer.profiles import Profile
@@ -40,11 +40,7 @@ def fill_reasoning_content(
     placeholders = rule.params.get("placeholders") or ()
     if not placeholders or not isinstance(placeholders[0], str):
         return draft, ()
-    # Only the switch and the default travel: the rule's own `field` names the message
-    # field it requires, not the switch (as in its check).
-    if not thinking_on_by_rule(draft.options,
-                               {"default_on_model": rule.params.get("default_on_model")},
-                               policy.model):
+    if not thinking_on_by_default(draft.options, rule.params, policy.model):
         return draft, ()
     filler = placeholders[0]
     messages = list(draft.history.messages)
