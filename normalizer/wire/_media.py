@@ -159,6 +159,15 @@ def _file_fields(media: Media, data_key: str, url_key: str | None, protocol: str
 # --- OpenAI Responses content parts ---
 
 
+def _chat_form(part: Mapping[str, Any], kind: str,
+               wire: Callable[[Media], Wire | None]) -> Media | None:
+    """A Chat `image_url` or `file` part found in another protocol's body, as media with
+    its Chat type kept in extras["type"], so that `wire` writes it back as it came."""
+    chat = chat_media(part)
+    media = None if chat is None else replace(chat, extras={**chat.extras, "type": kind})
+    return _exact(part, media, wire)
+
+
 def responses_media(part: Mapping[str, Any]) -> Media | None:
     """input_image, input_file and input_audio parts; and Chat's image_url and file parts,
     which clients put in Responses bodies by mistake (MervinPraison/PraisonAI#3934; OpenAI
@@ -168,9 +177,7 @@ def responses_media(part: Mapping[str, Any]) -> Media | None:
     kind = part.get("type")
     media: Media | None = None
     if kind in CHAT_ONLY_FORMS:
-        chat = chat_media(part)
-        media = None if chat is None else replace(chat, extras={**chat.extras, "type": kind})
-        return _exact(part, media, responses_wire)
+        return _chat_form(part, str(kind), responses_wire)
     if kind == "input_image":
         fields = _from_url(part["image_url"]) if isinstance(part.get("image_url"), str) else {}
         if isinstance(part.get("file_id"), str):
@@ -229,9 +236,7 @@ def anthropic_media(block: Mapping[str, Any]) -> Media | None:
     them, so they are written back as sent and the image reaches every other protocol."""
     source, kind = block.get("source"), block.get("type")
     if isinstance(kind, str) and kind in CHAT_ONLY_FORMS:
-        chat = chat_media(block)
-        media = None if chat is None else replace(chat, extras={**chat.extras, "type": kind})
-        return _exact(block, media, anthropic_wire)
+        return _chat_form(block, kind, anthropic_wire)
     if kind not in ("image", "document") or not isinstance(source, Mapping):
         return None
     stype = source.get("type")
