@@ -81,6 +81,7 @@ from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
 from normalizer.passes.tool_duplicates import drop_duplicate_tools
 from normalizer.passes.tool_schemas import convert_tool_schemas
@@ -227,6 +228,9 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
+    "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
+                                  ("rewrite_tool_names", "drop_duplicate_tools",
+                                   "declare_missing_tools")),
     "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
                                            ("tool-choice-without-tools",),
                                            ("declare_missing_tools",)),

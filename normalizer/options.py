@@ -232,6 +232,13 @@ def thinking_enabled(options: Mapping[str, Any], protocol: str) -> bool:
     return bool(thinking and thinking["on"])
 
 
+def tool_choice_names(options: Mapping[str, Any], protocol: str) -> list[str]:
+    """The tools a request's tool choice names (Chat and Anthropic: the one it forces;
+    Gemini: allowedFunctionNames), in `protocol`'s shape; [] when it names none."""
+    read = _read_tool_choice(options, protocol)
+    return [str(n) for n in read["names"]] if read is not None else []
+
+
 def forced_tool_choice(choice: Any) -> str | None:
     """How a Chat or Anthropic `tool_choice` forces a call: "required" (Chat "required",
     Anthropic {"type": "any"}), "named" (one tool: Chat {"type": "function", ...},

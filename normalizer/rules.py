@@ -90,6 +90,8 @@ RULE_IDS: dict[str, str] = {
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)
     "tool-description-too-long": "a tool description longer than params.max_length",
+    "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
+                      "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",
     "content-type-unsupported": "a content part of a kind (audio, file, image) the model or "
                                 "that message role does not take",

@@ -85,6 +85,19 @@ def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
             seen.add(name)
 
 
+def too_many_tools(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A `tools` entry with more function declarations than params.max_items: the error
+    names one entry's list, so each entry is counted alone."""
+    limit = int(rule.params["max_items"])
+    tools = body.get("tools")
+    for t, tool in enumerate(tools if isinstance(tools, list) else []):
+        decls = get(tool, "functionDeclarations", "function_declarations") \
+            if isinstance(tool, Mapping) else None
+        if isinstance(decls, list) and len(decls) > limit:
+            yield Finding(f"tools[{t}].function_declarations",
+                          {"index": t, "length": len(decls), "max_items": limit})
+
+
 def unknown_message_field(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """A content field in none of params.allowed's lists (a content takes `role` and
@@ -299,6 +312,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-schema-unsupported": tool_schema_unsupported,
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
+    "too-many-tools": too_many_tools,
     "unknown-message-field": unknown_message_field,
     "unknown-block-field": unknown_block_field,
     "tool-arguments-not-object": tool_arguments_not_object,

@@ -30,6 +30,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "unknown-tool-field": messages.unknown_tool_field,
     "tool-description-too-long": messages.tool_description_too_long,
+    "too-many-tools": messages.too_many_tools,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

@@ -117,6 +117,15 @@ def tool_description_too_long(body: Body, rule: Rule, model: str | None) -> Iter
                                                  "max_length": max_length})
 
 
+def too_many_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A `tools` list longer than params.max_items (an app that declares every tool of its
+    MCP servers); counted as sent, whatever each entry holds."""
+    limit = int(rule.params["max_items"])
+    raw = body.get("tools") if isinstance(body, Mapping) else None
+    if isinstance(raw, list) and len(raw) > limit:
+        yield Finding(location="tools", fields={"length": len(raw), "max_items": limit})
+
+
 def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:
     return Finding(location=location, fields={"index": index, "field": name, "param": dotted})
 

@@ -40,7 +40,8 @@ _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported"
           "expected_in_results")
 # Parameters a detector cannot run without (it reads them unguarded).
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
-             "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",)}
+             "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",),
+             "too-many-tools": ("max_items",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
