@@ -31,6 +31,7 @@ from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes._blocks import forget_pairing
 from normalizer.passes._known_ids import forget_ids
 from normalizer.passes.arguments import parse_string_arguments
+from normalizer.passes.array_items import add_array_items
 from normalizer.passes.block_fields import drop_unknown_block_fields
 from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
@@ -228,6 +229,8 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
+    "add_array_items": Step(add_array_items, ("array-schema-missing-items",),
+                            ("convert_tool_schemas",)),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -4,7 +4,7 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
     floor 3  top       normalizer (the face), normalize, request, testing, strategies
     floor 2  rooms     wire/  streaming/  passes/  checks/   (siblings: none imports another)
     floor 1  services  tools, gemini_schema, signature_shape, check, shared_reading, skeleton,
-                       skeleton_fits, strict_mode, window, window_walk, options
+                       skeleton_fits, strict_mode, window, window_walk, options, array_items
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
                        scope, collector, media
 
@@ -27,7 +27,7 @@ FLOORS: dict[str, int] = {
     "profiles": 0, "scope": 0, "collector": 0, "media": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
-    "options": 1, "strict_mode": 1,
+    "options": 1, "strict_mode": 1, "array_items": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "request": 3, "testing": 3, "strategies": 3,
 }

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from normalizer.array_items import bare_arrays
 from normalizer.check import Detector, Finding
 from normalizer.checks import gemini_parts
 from normalizer.checks.gemini_walk import (
@@ -96,6 +97,30 @@ def too_many_tools(body: Mapping[str, Any], rule: Rule, model: str | None) -> It
         if isinstance(decls, list) and len(decls) > limit:
             yield Finding(f"tools[{t}].function_declarations",
                           {"index": t, "length": len(decls), "max_items": limit})
+
+
+def array_schema_missing_items(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    """An array schema without `items` in a function declaration's `parameters`, one
+    finding per array, named by its proto path (`properties[tags].items` as the vendor
+    writes it; how it writes a path through any_of was not seen)."""
+    for where, decl in _declarations(body):
+        for path in bare_arrays(decl.get("parameters")):
+            field = f"{where}.parameters{_proto_path(path)}"
+            yield Finding(f"{field}.items", {"field": f"{field}.items"})
+
+
+def _proto_path(path: tuple[str | int, ...]) -> str:
+    out, steps = "", list(path)
+    while steps:
+        step = steps.pop(0)
+        if step in ("properties", "$defs", "definitions") and steps:
+            out += f".{step}[{steps.pop(0)}]"
+        elif isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += f".{'any_of' if step == 'anyOf' else step}"
+    return out
 
 
 def unknown_message_field(body: Mapping[str, Any], rule: Rule,
@@ -313,6 +338,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
     "too-many-tools": too_many_tools,
+    "array-schema-missing-items": array_schema_missing_items,
     "unknown-message-field": unknown_message_field,
     "unknown-block-field": unknown_block_field,
     "tool-arguments-not-object": tool_arguments_not_object,

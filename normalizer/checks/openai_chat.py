@@ -31,6 +31,7 @@ DETECTORS: dict[str, Detector] = {
     "unknown-tool-field": messages.unknown_tool_field,
     "tool-description-too-long": messages.tool_description_too_long,
     "too-many-tools": messages.too_many_tools,
+    "array-schema-missing-items": messages.array_schema_missing_items,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from normalizer.array_items import bare_arrays
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import (
     calls,
@@ -124,6 +125,31 @@ def too_many_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Findin
     raw = body.get("tools") if isinstance(body, Mapping) else None
     if isinstance(raw, list) and len(raw) > limit:
         yield Finding(location="tools", fields={"length": len(raw), "max_items": limit})
+
+
+def array_schema_missing_items(body: Body, rule: Rule, model: str | None
+                               ) -> Iterator[Finding]:
+    """An array schema without `items` in a declared function's parameters, one finding per
+    array. The vendor names the array by its `context`, the path of keys from `parameters`
+    as a Python tuple; for a type list holding "array" it adds `'type'` and the list index
+    (one observation: tidewave-ai/tidewave_phoenix#224)."""
+    for k, decl in declared_tools(body):
+        function = decl.get("function")
+        schema = function.get("parameters") if isinstance(function, Mapping) else None
+        for path in bare_arrays(schema):
+            node = _at(schema, path)
+            kind = node.get("type")
+            steps = [str(p) for p in path]
+            if isinstance(kind, list):
+                steps += ["type", str([str(t).lower() for t in kind].index("array"))]
+            yield Finding(location=f"tools[{k}].function.parameters", fields={
+                "index": k, "name": function.get("name"), "context": repr(tuple(steps))})
+
+
+def _at(schema: Any, path: tuple[str | int, ...]) -> Mapping[str, Any]:
+    for step in path:
+        schema = schema[step]
+    return schema  # type: ignore[no-any-return]
 
 
 def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:
