@@ -41,14 +41,13 @@ def drop_tools_over_limit(
     for k, tool in enumerate(draft.tools):
         by_name.setdefault(tool.name, k)
     keep = [by_name[n] for n in first if n in by_name][:limit]
-    taken = set(keep)
+    named, taken = len(keep), set(keep)
     for k in range(len(draft.tools)):
         if len(keep) >= limit:
             break
         if k not in taken:
             keep.append(k)
             taken.add(k)
-    named = len([n for n in first if n in by_name][:limit])
     why = (f"the target takes at most {limit} tools and {len(draft.tools)} were declared: "
            f"kept the {named} that the tool choice names or the history calls, and the first "
            f"{limit - named} others in declared order")
