@@ -30,13 +30,20 @@ from normalizer.checks.gemini_walk import (
 from normalizer.profiles import Rule
 
 
-def _declarations(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """(proto path, declaration) of every function declaration, as the vendor names it."""
+def _declaration_lists(body: Mapping[str, Any]) -> Iterator[tuple[int, list[Any]]]:
+    """(index, functionDeclarations list) of every `tools` entry that has one."""
     tools = body.get("tools")
     for t, tool in enumerate(tools if isinstance(tools, list) else []):
         decls = get(tool, "functionDeclarations", "function_declarations") \
             if isinstance(tool, Mapping) else None
-        for d, decl in enumerate(decls if isinstance(decls, list) else []):
+        if isinstance(decls, list):
+            yield t, decls
+
+
+def _declarations(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(proto path, declaration) of every function declaration, as the vendor names it."""
+    for t, decls in _declaration_lists(body):
+        for d, decl in enumerate(decls):
             if isinstance(decl, Mapping):
                 yield f"tools[{t}].function_declarations[{d}]", decl
 
@@ -90,11 +97,8 @@ def too_many_tools(body: Mapping[str, Any], rule: Rule, model: str | None) -> It
     """A `tools` entry with more function declarations than params.max_items: the error
     names one entry's list, so each entry is counted alone."""
     limit = int(rule.params["max_items"])
-    tools = body.get("tools")
-    for t, tool in enumerate(tools if isinstance(tools, list) else []):
-        decls = get(tool, "functionDeclarations", "function_declarations") \
-            if isinstance(tool, Mapping) else None
-        if isinstance(decls, list) and len(decls) > limit:
+    for t, decls in _declaration_lists(body):
+        if len(decls) > limit:
             yield Finding(f"tools[{t}].function_declarations",
                           {"index": t, "length": len(decls), "max_items": limit})
 
