@@ -44,6 +44,7 @@ from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.documents import send_documents_as_urls
+from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
 from normalizer.passes.json_mode import mention_json_for_json_mode
@@ -231,6 +232,8 @@ STEPS: dict[str, Step] = {
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
     "add_array_items": Step(add_array_items, ("array-schema-missing-items",),
                             ("convert_tool_schemas",)),
+    "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
+                                   ("convert_tool_schemas",)),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -91,6 +91,7 @@ RULE_IDS: dict[str, str] = {
     # request parameters and content kinds (named by observations in evidence/)
     "tool-description-too-long": "a tool description longer than params.max_length",
     "array-schema-missing-items": "an array schema without `items` in a tool's parameters",
+    "enum-empty-value": "an empty string among the enum values of a tool's parameters",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

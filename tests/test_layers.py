@@ -4,9 +4,10 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
     floor 3  top       normalizer (the face), normalize, request, testing, strategies
     floor 2  rooms     wire/  streaming/  passes/  checks/   (siblings: none imports another)
     floor 1  services  tools, gemini_schema, signature_shape, check, shared_reading, skeleton,
-                       skeleton_fits, strict_mode, window, window_walk, options, array_items
+                       skeleton_fits, strict_mode, window, window_walk, options, array_items,
+                       empty_enum
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
-                       scope, collector, media
+                       scope, collector, media, schema_walk
 
 A module imports only from its own floor or below; a room imports only itself and floors
 0-1. Within floors 0 and 1, modules may import each other as long as there is no cycle.
@@ -24,10 +25,10 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "json_values": 0, "tool_spec": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0,
-    "profiles": 0, "scope": 0, "collector": 0, "media": 0,
+    "profiles": 0, "scope": 0, "collector": 0, "media": 0, "schema_walk": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
-    "options": 1, "strict_mode": 1, "array_items": 1,
+    "options": 1, "strict_mode": 1, "array_items": 1, "empty_enum": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "request": 3, "testing": 3, "strategies": 3,
 }

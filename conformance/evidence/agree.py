@@ -34,14 +34,19 @@ class Agreement:
     rule: str | None  # the rule of check()'s first violation
     message: str  # check()'s text for it, or ""
     why: str  # the gap's reason, why unmodelled, or what differs
+    # The texts of the first violation and of those right after it under the same rule, one
+    # per line: Gemini answers every field a schema rule finds in one message, a line each.
+    lines: str = ""
 
     @property
     def text_matches(self) -> bool | None:
-        """Whether check()'s text is the vendor's, for an agreeing reject (None otherwise)."""
+        """Whether check()'s text is the vendor's, for an agreeing reject (None otherwise):
+        the first violation's, or that of the run of violations under its rule."""
         obs = self.observation
         if self.outcome != "agrees" or obs.accepted or not self.message:
             return None
-        return self.message.strip() == (obs.error or "").strip()
+        said = (obs.error or "").strip()
+        return self.message.strip() == said or (bool(self.lines) and self.lines.strip() == said)
 
 
 def profile_for(obs: Observation) -> tuple[Profile | None, str]:
@@ -74,7 +79,7 @@ def agreement(obs: Observation) -> Agreement:
         return Agreement(obs, "stale-gap", predicted, rule, message,
                          f"check() now agrees; remove the gap ({obs.gap})")
     if same:
-        return Agreement(obs, "agrees", predicted, rule, message, "")
+        return Agreement(obs, "agrees", predicted, rule, message, "", _lines(found))
     if obs.gap:
         return Agreement(obs, "gap", predicted, rule, message, obs.gap)
     return Agreement(obs, "disagrees", predicted, rule, message, _difference(obs, first))
@@ -93,6 +98,16 @@ def _off_skeleton(obs: Observation, exc: WireFormatError) -> Agreement:
 def agreements(observations: Iterable[Observation]) -> tuple[Agreement, ...]:
     """The agreement of each observation, in order."""
     return tuple(agreement(o) for o in observations)
+
+
+def _lines(found: tuple[Violation, ...]) -> str:
+    """The messages of the leading violations that share the first one's rule, a line each."""
+    run = [v.message for v in found[:1]]
+    for v in found[1:]:
+        if v.rule != found[0].rule:
+            break
+        run.append(v.message)
+    return "\n".join(run) if len(run) > 1 else ""
 
 
 def _same(obs: Observation, first: Violation | None) -> bool:

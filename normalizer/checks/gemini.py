@@ -27,6 +27,7 @@ from normalizer.checks.gemini_walk import (
     parts,
     placed_parts,
 )
+from normalizer.empty_enum import empty_enum_values
 from normalizer.profiles import Rule
 
 
@@ -112,6 +113,17 @@ def array_schema_missing_items(body: Mapping[str, Any], rule: Rule,
         for path in bare_arrays(decl.get("parameters")):
             field = f"{where}.parameters{_proto_path(path)}"
             yield Finding(f"{field}.items", {"field": f"{field}.items"})
+
+
+def enum_empty_value(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """An empty string among the enum values in a function declaration's `parameters`, one
+    finding per value, named by its proto path and index as the vendor writes it
+    (`properties[kind].enum[0]`; through anyOf, `any_of[0].enum[0]`)."""
+    for where, decl in _declarations(body):
+        for path, k in empty_enum_values(decl.get("parameters")):
+            field = f"{where}.parameters{_proto_path(path)}.enum[{k}]"
+            yield Finding(field, {"field": field})
 
 
 def _proto_path(path: tuple[str | int, ...]) -> str:
@@ -343,6 +355,7 @@ DETECTORS: dict[str, Detector] = {
     "duplicate-tool-name": duplicate_tool_name,
     "too-many-tools": too_many_tools,
     "array-schema-missing-items": array_schema_missing_items,
+    "enum-empty-value": enum_empty_value,
     "unknown-message-field": unknown_message_field,
     "unknown-block-field": unknown_block_field,
     "tool-arguments-not-object": tool_arguments_not_object,

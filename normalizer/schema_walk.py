@@ -1,0 +1,69 @@
+"""Walking a tool's JSON Schema: every subschema with its path, and a copy with one node
+replaced. Shared by the schema checks and repairs (bare arrays, empty enum values) so that
+each reads the same subschemas the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+Path = tuple[str | int, ...]
+
+# Keywords whose value is one subschema, a map of name -> subschema, or a list of them.
+_ONE = ("items", "additionalProperties", "not", "contains", "propertyNames",
+        "unevaluatedItems", "unevaluatedProperties", "if", "then", "else")
+_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_LIST = ("anyOf", "oneOf", "allOf", "prefixItems", "any_of")
+
+
+def schema_nodes(schema: Any) -> Iterator[tuple[Mapping[str, Any], Path]]:
+    """Every schema object in `schema` (plain JSON) with its path (keys and list indices
+    from `schema`), parents before children, in document order. Iterative: the emulators run
+    this on hostile schemas nested thousands deep."""
+    stack: list[tuple[Any, Path]] = [(schema, ())]
+    while stack:
+        node, path = stack.pop()
+        if not isinstance(node, Mapping):
+            continue
+        yield node, path
+        stack.extend(reversed(list(_subschemas(node, path))))
+
+
+def _subschemas(schema: Mapping[str, Any], path: Path) -> Iterator[tuple[Any, Path]]:
+    for key in _ONE:
+        if isinstance(schema.get(key), Mapping):
+            yield schema[key], (*path, key)
+    for key in _MAP:
+        found = schema.get(key)
+        if isinstance(found, Mapping):
+            yield from ((sub, (*path, key, str(name))) for name, sub in found.items())
+    for key in _LIST:
+        found = schema.get(key)
+        if isinstance(found, list):
+            yield from ((sub, (*path, key, k)) for k, sub in enumerate(found))
+
+
+def node_at(schema: Any, path: Path) -> Any:
+    """The node of `schema` at `path` (from `schema_nodes`)."""
+    for step in path:
+        schema = schema[step]
+    return schema
+
+
+def replaced(schema: Any, path: Path, node: Any) -> Any:
+    """A copy of `schema` with `node` at `path`: the nodes along the path are copied, the
+    parts off it shared, the input left as it was (a loop, not a recursion, for the same
+    reason as `schema_nodes`)."""
+    chain = [schema]
+    for step in path:
+        chain.append(chain[-1][step])
+    out = node
+    for parent, step in zip(reversed(chain[:-1]), reversed(path), strict=True):
+        if isinstance(parent, list):
+            copy = list(parent)
+            copy[int(step)] = out
+            out = copy
+        else:
+            out = {**parent, step: out}
+    return out
