@@ -12,23 +12,15 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from normalizer.rules import RULE_IDS
 from normalizer.wire import PROTOCOLS
 
-# Rule families the evidence names but no profile models yet (issue 15, item 5). They move
-# to normalizer/rules.py when a detector is written for them; until then an observation
-# that bears on one is a declared gap ("rule family not modelled yet: <id>").
+# Rule families the evidence names but no profile models (issue 15, item 5): planned ones, and
+# behaviour a vendor has dropped, kept as history. A family moves to normalizer/rules.py when
+# a detector is written for it; until then an observation that bears on one is a declared
+# gap ("rule family not modelled yet: <id>").
 PLANNED_RULES: dict[str, str] = {
-    "function-response-name-empty": "a Gemini functionResponse with an empty name",
-    "strict-tool-schema": "a strict tool schema without additionalProperties: false or with "
-                          "a property not listed in required",
-    "reasoning-item-id-invalid": "a Responses reasoning item whose id is not rs_...",
-    "server-tool-use-as-client": "an Anthropic server tool id (srvtoolu_) replayed as tool_use",
-    "whitespace-text-block": "an Anthropic text block holding only whitespace",
-    "content-with-tool-calls": "content and tool_calls in one assistant message (Mistral)",
-    "tool-arguments-empty": "a tool call whose arguments are the empty string",
-    "unknown-tool-call-field": "a field inside tool_calls[] the vendor does not know",
-    "assistant-content-not-string": "message content as a list of parts where only a string "
-                                    "is taken",
     "tool-choice-contradicts-history": "a tool_choice the history cannot satisfy",
-    "response-format-with-tools": "a JSON response type together with function calling",
+    "object-schema-empty-properties": "an object schema with empty properties in a Gemini "
+                                      "function declaration (refused until about April 2025, "
+                                      "taken since: history, not a plan)",
 }
 Confidence = Literal["recorded", "pasted", "documented", "reported"]
 CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")
