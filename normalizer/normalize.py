@@ -77,6 +77,7 @@ from normalizer.passes.roles import (
     open_with_user_message,
     place_system_messages,
 )
+from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.rounds import run_rounds
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
@@ -234,6 +235,10 @@ STEPS: dict[str, Step] = {
                             ("convert_tool_schemas",)),
     "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
                                    ("convert_tool_schemas",)),
+    "complete_root_object_schema": Step(complete_root_object_schema,
+                                        ("tool-parameters-not-object",
+                                         "object-schema-missing-properties"),
+                                        ("convert_tool_schemas", "declare_missing_tools")),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -92,6 +92,10 @@ RULE_IDS: dict[str, str] = {
     "tool-description-too-long": "a tool description longer than params.max_length",
     "array-schema-missing-items": "an array schema without `items` in a tool's parameters",
     "enum-empty-value": "an empty string among the enum values of a tool's parameters",
+    "tool-parameters-not-object": "a tool's parameters schema whose root is not typed "
+                                  "object (no type, or another one)",
+    "object-schema-missing-properties": "a tool's parameters schema that is an object "
+                                        "without `properties` at its root",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -8,6 +8,8 @@ from typing import Any
 
 from normalizer.json_values import JsonMap
 
+NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
+
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
@@ -17,7 +19,9 @@ class ToolSpec:
 
     name: str
     description: str = ""
-    input_schema: JsonMap = field(default_factory=lambda: JsonMap({"type": "object"}))
+    # The form every vendor takes for a tool without arguments: OpenAI refuses an object
+    # schema without properties (Azure/azure-mcp#197), DeepSeek one without a type.
+    input_schema: JsonMap = field(default_factory=lambda: JsonMap(NO_ARGUMENTS))
     strict: bool | None = None
 
     def __post_init__(self) -> None:
@@ -28,6 +32,6 @@ class ToolSpec:
     @classmethod
     def from_mcp(cls, tool: Mapping[str, Any]) -> ToolSpec:
         """A ToolSpec from an MCP tool definition (name, description, inputSchema)."""
-        schema = tool.get("inputSchema", tool.get("input_schema", {"type": "object"}))
+        schema = tool.get("inputSchema", tool.get("input_schema", NO_ARGUMENTS))
         return cls(name=str(tool["name"]), description=str(tool.get("description", "")),
                    input_schema=schema)

@@ -16,6 +16,7 @@ from normalizer.errors import ArgumentsJSONError, UnknownProtocolError, WireForm
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
 from normalizer.protocols import PROTOCOLS
 from normalizer.skeleton import json_kind
+from normalizer.tool_spec import NO_ARGUMENTS
 
 Decls = list[dict[str, Any]]
 
@@ -121,7 +122,7 @@ def _spec(decl: Mapping[str, Any], schema_key: str, where: str, *,
     name = _require(decl, "name", where)
     if not isinstance(name, str):
         raise WireFormatError(f"{where}.name", f"expected a string, got {json_kind(name)}")
-    schema = decl.get(schema_key) or {"type": "object"}
+    schema = decl.get(schema_key) or NO_ARGUMENTS
     if not isinstance(schema, Mapping):
         raise WireFormatError(f"{where}.{schema_key}",
                               f"expected a JSON Schema object, got {json_kind(schema)}")

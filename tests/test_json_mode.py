@@ -79,7 +79,7 @@ def test_a_chat_tool_result_saying_json_counts_as_the_vendor_reads_it() -> None:
             {"id": "call_1", "type": "function",
              "function": {"name": "lookup", "arguments": "{}"}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": '{"format": "json"}'}],
-        "tools": [{"type": "function", "function": {"name": "lookup",
-                                                    "parameters": {"type": "object"}}}]}
+        "tools": [{"type": "function", "function": {
+            "name": "lookup", "parameters": {"type": "object", "properties": {}}}}]}
     assert check(body, "openai") == ()
     assert normalize_request(body, "openai_chat", "openai").changes == ()

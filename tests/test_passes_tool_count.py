@@ -24,7 +24,8 @@ def profile(max_items: int, protocol: str = "openai_chat") -> Profile:
 
 
 def tools(n: int) -> tuple[ToolSpec, ...]:
-    return tuple(ToolSpec(f"tool_{k:03d}", f"Tool {k}.", {"type": "object"}) for k in range(n))
+    return tuple(ToolSpec(f"tool_{k:03d}", f"Tool {k}.", {"type": "object", "properties": {}})
+                 for k in range(n))
 
 
 def chat(*called: str) -> History:

@@ -12,8 +12,8 @@ from normalizer.passes import Draft, Policy
 from normalizer.passes.options import drop_unknown_tool_choice
 from normalizer.profiles import load_profile
 
-WEATHER_CHAT = {"type": "function", "function": {"name": "get_weather",
-                                                 "parameters": {"type": "object"}}}
+WEATHER_CHAT = {"type": "function", "function": {
+    "name": "get_weather", "parameters": {"type": "object", "properties": {}}}}
 WEATHER_ANTHROPIC = {"name": "get_weather", "input_schema": {"type": "object"}}
 
 

@@ -12,8 +12,8 @@ import pytest
 from normalizer import check, normalize_request
 from normalizer.options import forced_tool_choice, thinking_on_by_rule
 
-WEATHER_CHAT = {"type": "function", "function": {"name": "get_weather",
-                                                 "parameters": {"type": "object"}}}
+WEATHER_CHAT = {"type": "function", "function": {
+    "name": "get_weather", "parameters": {"type": "object", "properties": {}}}}
 WEATHER_ANTHROPIC = {"name": "get_weather", "input_schema": {"type": "object"}}
 NAMED_CHAT = {"type": "function", "function": {"name": "get_weather"}}
 

@@ -32,6 +32,8 @@ DETECTORS: dict[str, Detector] = {
     "tool-description-too-long": messages.tool_description_too_long,
     "too-many-tools": messages.too_many_tools,
     "array-schema-missing-items": messages.array_schema_missing_items,
+    "tool-parameters-not-object": messages.tool_parameters_not_object,
+    "object-schema-missing-properties": messages.object_schema_missing_properties,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

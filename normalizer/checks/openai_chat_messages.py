@@ -146,6 +146,40 @@ def array_schema_missing_items(body: Body, rule: Rule, model: str | None
                 "index": k, "name": function.get("name"), "context": repr(tuple(steps))})
 
 
+def tool_parameters_not_object(body: Body, rule: Rule, model: str | None
+                               ) -> Iterator[Finding]:
+    """A declared function whose parameters schema has no `type`, or a single type other
+    than "object", at its root (the vendor writes a missing one as "None"). Omitted
+    parameters are an empty parameter list (documented); a type list is not flagged (how
+    the vendor words it was not seen), nor Gemini's upper-case OBJECT (whether the vendor
+    takes it was not seen)."""
+    for k, name, schema in _parameters(body):
+        kind = schema.get("type", "None")
+        if isinstance(kind, str) and kind.lower() != "object":
+            yield Finding(location=f"tools[{k}].function.parameters",
+                          fields={"index": k, "name": name, "type": kind})
+
+
+def object_schema_missing_properties(body: Body, rule: Rule, model: str | None
+                                     ) -> Iterator[Finding]:
+    """A declared function whose parameters schema is an object without `properties` at
+    its root (context=(); nested objects are not flagged: not observed)."""
+    for k, name, schema in _parameters(body):
+        kind = schema.get("type")
+        if isinstance(kind, str) and kind.lower() == "object" and "properties" not in schema:
+            yield Finding(location=f"tools[{k}].function.parameters",
+                          fields={"index": k, "name": name, "context": "()"})
+
+
+def _parameters(body: Body) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:
+    """(index, name, parameters) of every declared function that sends a parameters
+    object."""
+    for k, decl in declared_tools(body):
+        function = decl.get("function")
+        if isinstance(function, Mapping) and isinstance(function.get("parameters"), Mapping):
+            yield k, function.get("name"), function["parameters"]
+
+
 def _at(schema: Any, path: tuple[str | int, ...]) -> Mapping[str, Any]:
     for step in path:
         schema = schema[step]

@@ -8,6 +8,7 @@ from normalizer.model import Change, JsonMap, ToolSpec, thaw
 from normalizer.options import TOOL_CHOICE
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.tool_spec import NO_ARGUMENTS
 
 DECLARED_DESCRIPTION = ("Declared by the normalizer because earlier messages call this tool; "
                         "it may not be available now.")
@@ -27,7 +28,7 @@ def declare_missing_tools(
     define tools." (its profile).
 
     Before: tools=[], history [assistant(call get_weather), tool(result)]
-    After:  tools=[get_weather {"type": "object"}]
+    After:  tools=[get_weather {"type": "object", "properties": {}}]
     Lossless (a declaration is added).
     """
     if draft.tools:
@@ -44,7 +45,7 @@ def declare_missing_tools(
         return draft, ()
     if not names:
         names = ["tool"]  # results whose tool is unknown: any one declaration satisfies it
-    tools = tuple(ToolSpec(n, DECLARED_DESCRIPTION, JsonMap({"type": "object"})) for n in names)
+    tools = tuple(ToolSpec(n, DECLARED_DESCRIPTION, JsonMap(NO_ARGUMENTS)) for n in names)
     changes = tuple(Change("declare_missing_tools", "declare-missing-tool",
                            f"declared tool {n!r}, which the history uses but the request did "
                            "not declare", "tools", lossless=True) for n in names)
