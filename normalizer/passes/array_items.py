@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
 from normalizer.array_items import bare_arrays, with_items
-from normalizer.model import Change, ToolSpec, thaw
+from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
+from normalizer.passes._schemas import fix_schemas
 from normalizer.profiles import Profile
 
 
@@ -30,25 +31,17 @@ def add_array_items(
     """
     if not profile.enforces("array-schema-missing-items") or not draft.tools:
         return draft, ()
-    tools: list[ToolSpec] = []
-    changes: list[Change] = []
-    for tool in draft.tools:
-        schema = thaw(tool.input_schema)  # plain JSON: type lists are lists again
-        paths = list(bare_arrays(schema))
-        if not paths:
-            tools.append(tool)
-            continue
-        tools.append(replace(tool, input_schema=with_items(schema, paths)))
-        changes.extend(Change(
-            "add_array_items", "add-array-items",
-            f"added items {{}} to the array schema at {_spelled(path)} of tool "
-            f"{tool.name!r} (the target refuses an array schema without items; {{}} admits "
-            "any element, as the bare array did)",
-            f"tools.{tool.name}" + "".join(f".{p}" for p in path), True)
-            for path in paths)
-    if not changes:
-        return draft, ()
-    return replace(draft, tools=tuple(tools)), tuple(changes)
+    return fix_schemas(draft, _with_items)
+
+
+def _with_items(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
+    paths = list(bare_arrays(schema))
+    return with_items(schema, paths), [Change(
+        "add_array_items", "add-array-items",
+        f"added items {{}} to the array schema at {_spelled(path)} of tool "
+        f"{tool.name!r} (the target refuses an array schema without items; {{}} admits "
+        "any element, as the bare array did)",
+        f"tools.{tool.name}" + "".join(f".{p}" for p in path), True) for path in paths]
 
 
 def _spelled(path: tuple[str | int, ...]) -> str:

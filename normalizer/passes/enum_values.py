@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from typing import Any
 
 from normalizer.empty_enum import empty_enum_values, without_empty_values
-from normalizer.model import Change, ToolSpec, thaw
+from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
+from normalizer.passes._schemas import fix_schemas
 from normalizer.profiles import Profile
 from normalizer.schema_walk import Path, node_at
 
@@ -29,21 +30,13 @@ def drop_empty_enum_values(
     """
     if not profile.enforces("enum-empty-value") or not draft.tools:
         return draft, ()
-    tools: list[ToolSpec] = []
-    changes: list[Change] = []
-    for tool in draft.tools:
-        schema = thaw(tool.input_schema)  # plain JSON: enum lists are lists again
-        found = list(empty_enum_values(schema))
-        if not found:
-            tools.append(tool)
-            continue
-        paths = list(dict.fromkeys(path for path, _ in found))
-        fixed = without_empty_values(schema, paths)
-        tools.append(replace(tool, input_schema=fixed))
-        changes.extend(_change(tool.name, path, fixed) for path in paths)
-    if not changes:
-        return draft, ()
-    return replace(draft, tools=tuple(tools)), tuple(changes)
+    return fix_schemas(draft, _without_empty_values)
+
+
+def _without_empty_values(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
+    paths = list(dict.fromkeys(path for path, _ in empty_enum_values(schema)))
+    fixed = without_empty_values(schema, paths)
+    return fixed, [_change(tool.name, path, fixed) for path in paths]
 
 
 def _change(tool: str, path: Path, fixed: object) -> Change:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, ToolSpec, thaw
+from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
+from normalizer.passes._schemas import fix_schemas
 from normalizer.profiles import Profile
 
 # Root keywords whose schema is not one object even with `type: object` beside them: OpenAI
@@ -39,10 +39,8 @@ def complete_root_object_schema(
     filled = profile.enforces("object-schema-missing-properties")
     if not (typed or filled) or not draft.tools:
         return draft, ()
-    tools: list[ToolSpec] = []
-    changes: list[Change] = []
-    for tool in draft.tools:
-        schema: dict[str, Any] = thaw(tool.input_schema)
+
+    def complete(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         made: list[Change] = []
         if typed and "type" not in schema and not any(k in schema for k in _UNIONS):
             schema = {"type": "object", **schema}
@@ -54,11 +52,9 @@ def complete_root_object_schema(
             made.append(_change(tool.name, "add-empty-properties",
                                 "the parameters object schema had no properties; gave it "
                                 "properties {} (it admits the same arguments)"))
-        tools.append(replace(tool, input_schema=schema) if made else tool)
-        changes.extend(made)
-    if not changes:
-        return draft, ()
-    return replace(draft, tools=tuple(tools)), tuple(changes)
+        return schema, made
+
+    return fix_schemas(draft, complete)
 
 
 def _is_object(kind: object) -> bool:
