@@ -122,7 +122,11 @@ def _spec(decl: Mapping[str, Any], schema_key: str, where: str, *,
     name = _require(decl, "name", where)
     if not isinstance(name, str):
         raise WireFormatError(f"{where}.name", f"expected a string, got {json_kind(name)}")
-    schema = decl.get(schema_key) or NO_ARGUMENTS
+    # Absent (or null) is a tool without arguments; anything else is kept as given, `{}`
+    # too: the vendor may read it otherwise (DeepSeek refuses it), and a repair says so.
+    schema = decl.get(schema_key)
+    if schema is None:
+        schema = NO_ARGUMENTS
     if not isinstance(schema, Mapping):
         raise WireFormatError(f"{where}.{schema_key}",
                               f"expected a JSON Schema object, got {json_kind(schema)}")

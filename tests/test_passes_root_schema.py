@@ -79,3 +79,19 @@ def test_vendors_without_the_rules_get_the_schema_as_declared() -> None:
     for provider in ("anthropic", "gemini", "mistral", "groq"):
         out = normalize(HISTORY, provider, tools=tools)
         assert "add-empty-properties" not in {c.code for c in out.changes}, provider
+
+
+def test_deepseek_is_told_null_and_an_empty_schema_is_kept_as_given_then_completed() -> None:
+    body = {"model": "deepseek-chat", "messages": [{"role": "user", "content": "Hi."}],
+            "tools": [{"type": "function", "function": {"name": "spotIntro",
+                                                        "parameters": {}}}]}
+    (found,) = check(body, "deepseek")
+    assert found.message == ("Invalid schema for function 'spotIntro': schema must be a JSON "
+                             "Schema of 'type: \"object\"', got 'type: null'.")
+    (tool,) = parse_declarations(body["tools"], "openai_chat")
+    assert thaw(tool.input_schema) == {}  # as given: `{}` is not the same as no schema
+    out = normalize_request(body, "openai_chat", "deepseek")
+    assert [c.code for c in out.changes] == ["add-object-type"]
+    assert out.body["tools"][0]["function"]["parameters"] == {"type": "object",
+                                                              "properties": {}}
+    assert check(out.body, "deepseek") == ()

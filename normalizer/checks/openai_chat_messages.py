@@ -149,15 +149,17 @@ def array_schema_missing_items(body: Body, rule: Rule, model: str | None
 def tool_parameters_not_object(body: Body, rule: Rule, model: str | None
                                ) -> Iterator[Finding]:
     """A declared function whose parameters schema has no `type`, or a single type other
-    than "object", at its root (the vendor writes a missing one as "None"). Omitted
+    than "object", at its root: `type` as OpenAI writes it ("None" when there is none),
+    `type_json` as DeepSeek does (null, or the type quoted). Omitted
     parameters are an empty parameter list (documented); a type list is not flagged (how
     the vendor words it was not seen), nor Gemini's upper-case OBJECT (whether the vendor
     takes it was not seen)."""
     for k, name, schema in _parameters(body):
         kind = schema.get("type", "None")
         if isinstance(kind, str) and kind.lower() != "object":
+            shown = "null" if "type" not in schema else f'"{kind}"'
             yield Finding(location=f"tools[{k}].function.parameters",
-                          fields={"index": k, "name": name, "type": kind})
+                          fields={"index": k, "name": name, "type": kind, "type_json": shown})
 
 
 def object_schema_missing_properties(body: Body, rule: Rule, model: str | None

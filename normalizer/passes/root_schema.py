@@ -34,6 +34,7 @@ def complete_root_object_schema(
 
     Before: {"type": "object"}          After: {"type": "object", "properties": {}}
     Before: {"properties": {"q": ...}}  After: {"type": "object", "properties": {"q": ...}}
+    Before: {}                          After: {"type": "object", "properties": {}}
     """
     typed = profile.enforces("tool-parameters-not-object")
     filled = profile.enforces("object-schema-missing-properties")
@@ -43,7 +44,9 @@ def complete_root_object_schema(
     def complete(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         made: list[Change] = []
         if typed and "type" not in schema and not any(k in schema for k in _UNIONS):
-            schema = {"type": "object", **schema}
+            # properties too where there are none: the form DeepSeek was seen to take for
+            # `{}` (end-4/dots-hyprland#3640), and OpenAI asks for it besides
+            schema = {"type": "object", **schema, "properties": schema.get("properties", {})}
             made.append(_change(tool.name, "add-object-type",
                                 "the parameters schema had no type; gave it type object "
                                 "(a tool's arguments are an object)"))
