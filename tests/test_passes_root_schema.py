@@ -76,7 +76,7 @@ def test_the_default_and_a_parsed_declaration_without_parameters_are_taken_every
 
 def test_vendors_without_the_rules_get_the_schema_as_declared() -> None:
     tools = [ToolSpec("list_clusters", "", MCP_NO_ARGUMENTS)]
-    for provider in ("anthropic", "gemini", "mistral", "groq"):
+    for provider in ("anthropic", "gemini", "mistral", "groq", "deepseek"):
         out = normalize(HISTORY, provider, tools=tools)
         assert "add-empty-properties" not in {c.code for c in out.changes}, provider
 
@@ -95,3 +95,15 @@ def test_deepseek_is_told_null_and_an_empty_schema_is_kept_as_given_then_complet
     assert out.body["tools"][0]["function"]["parameters"] == {"type": "object",
                                                               "properties": {}}
     assert check(out.body, "deepseek") == ()
+
+
+def test_anthropic_names_the_missing_type_and_normalize_completes_it() -> None:
+    tools = [ToolSpec("get_time", "", AI_SDK_DEFAULT), ToolSpec("list_clusters", "",
+                                                                  MCP_NO_ARGUMENTS)]
+    (found,) = check(render(HISTORY, "anthropic", tools=tools), "anthropic")
+    assert (found.rule, found.message) == (
+        "tool-parameters-not-object", "tools.0.custom.input_schema.type: Field required")
+    out = normalize(HISTORY, "anthropic", tools=tools)
+    assert [(c.code, c.where) for c in out.changes] == [("add-object-type", "tools.get_time")]
+    assert thaw(out.tools[1].input_schema) == MCP_NO_ARGUMENTS  # Anthropic takes it as is
+    assert check(out.render(), "anthropic") == ()

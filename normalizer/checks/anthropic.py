@@ -76,6 +76,20 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
             yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "pattern": pattern})
 
 
+def input_schema_without_type(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """A declared custom tool whose `input_schema` has no `type` (rule
+    tool-parameters-not-object): the vendor's text names `tools.N.custom.input_schema.type`.
+    Another type at the root is not checked (its text was not seen in an answer)."""
+    tools = body.get("tools")
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
+            continue
+        schema = tool.get("input_schema")
+        if isinstance(schema, Mapping) and "type" not in schema:
+            yield Finding(f"tools[{k}].input_schema.type", {"tool": k, "name": tool.get("name")})
+
+
 def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """The first tool (custom or server) whose name an earlier tool already has; the
@@ -269,6 +283,7 @@ DETECTORS: dict[str, Detector] = {
     "thinking-signature-missing": thinking_signature_missing,
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
+    "tool-parameters-not-object": input_schema_without_type,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,
