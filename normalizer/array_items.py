@@ -11,20 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from normalizer.schema_walk import Path, node_at, replaced, schema_nodes
+from normalizer.schema_walk import Path, names_type, node_at, replaced, schema_nodes
 
 
 def is_bare_array(node: Mapping[str, Any]) -> bool:
     """An array schema (type "array" in any case, or a type list holding it) with no
     `items`."""
     kind = node.get("type")
-    return "items" not in node and (_is_array(kind) or (
-        isinstance(kind, list) and any(map(_is_array, kind))))
-
-
-def _is_array(kind: Any) -> bool:
-    # Gemini's SDK sends the OpenAPI type names upper-case (ARRAY).
-    return isinstance(kind, str) and kind.lower() == "array"
+    return "items" not in node and (names_type(kind, "array") or (
+        isinstance(kind, list) and any(names_type(k, "array") for k in kind)))
 
 
 def bare_arrays(schema: Any) -> Iterator[Path]:

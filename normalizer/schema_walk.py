@@ -44,6 +44,12 @@ def _subschemas(schema: Mapping[str, Any], path: Path) -> Iterator[tuple[Any, Pa
             yield from ((sub, (*path, key, k)) for k, sub in enumerate(found))
 
 
+def names_type(kind: Any, name: str) -> bool:
+    """Whether a schema's `type` value is the JSON type `name` (lower-case), in any case:
+    Gemini's SDK writes the OpenAPI names upper-case (OBJECT, ARRAY)."""
+    return isinstance(kind, str) and kind.lower() == name
+
+
 def node_at(schema: Any, path: Path) -> Any:
     """The node of `schema` at `path` (from `schema_nodes`)."""
     for step in path:

@@ -20,6 +20,7 @@ from normalizer.checks.openai_chat_walk import (
 )
 from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
+from normalizer.schema_walk import names_type, node_at
 
 Body = Mapping[str, Any]
 _MISSING = object()
@@ -133,17 +134,14 @@ def array_schema_missing_items(body: Body, rule: Rule, model: str | None
     array. The vendor names the array by its `context`, the path of keys from `parameters`
     as a Python tuple; for a type list holding "array" it adds `'type'` and the list index
     (one observation: tidewave-ai/tidewave_phoenix#224)."""
-    for k, decl in declared_tools(body):
-        function = decl.get("function")
-        schema = function.get("parameters") if isinstance(function, Mapping) else None
+    for k, name, schema in _parameters(body):
         for path in bare_arrays(schema):
-            node = _at(schema, path)
-            kind = node.get("type")
+            kind = node_at(schema, path).get("type")
             steps = [str(p) for p in path]
             if isinstance(kind, list):
                 steps += ["type", str([str(t).lower() for t in kind].index("array"))]
             yield Finding(location=f"tools[{k}].function.parameters", fields={
-                "index": k, "name": function.get("name"), "context": repr(tuple(steps))})
+                "index": k, "name": name, "context": repr(tuple(steps))})
 
 
 def tool_parameters_not_object(body: Body, rule: Rule, model: str | None
@@ -156,7 +154,7 @@ def tool_parameters_not_object(body: Body, rule: Rule, model: str | None
     takes it was not seen)."""
     for k, name, schema in _parameters(body):
         kind = schema.get("type", "None")
-        if isinstance(kind, str) and kind.lower() != "object":
+        if isinstance(kind, str) and not names_type(kind, "object"):
             shown = "null" if "type" not in schema else f'"{kind}"'
             yield Finding(location=f"tools[{k}].function.parameters",
                           fields={"index": k, "name": name, "type": kind, "type_json": shown})
@@ -167,8 +165,7 @@ def object_schema_missing_properties(body: Body, rule: Rule, model: str | None
     """A declared function whose parameters schema is an object without `properties` at
     its root (context=(); nested objects are not flagged: not observed)."""
     for k, name, schema in _parameters(body):
-        kind = schema.get("type")
-        if isinstance(kind, str) and kind.lower() == "object" and "properties" not in schema:
+        if names_type(schema.get("type"), "object") and "properties" not in schema:
             yield Finding(location=f"tools[{k}].function.parameters",
                           fields={"index": k, "name": name, "context": "()"})
 
@@ -180,12 +177,6 @@ def _parameters(body: Body) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:
         function = decl.get("function")
         if isinstance(function, Mapping) and isinstance(function.get("parameters"), Mapping):
             yield k, function.get("name"), function["parameters"]
-
-
-def _at(schema: Any, path: tuple[str | int, ...]) -> Mapping[str, Any]:
-    for step in path:
-        schema = schema[step]
-    return schema  # type: ignore[no-any-return]
 
 
 def _tool_field(location: str, dotted: str, index: int, name: str) -> Finding:

@@ -8,6 +8,7 @@ from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import fix_schemas
 from normalizer.profiles import Profile
+from normalizer.schema_walk import names_type
 
 # Root keywords whose schema is not one object even with `type: object` beside them: OpenAI
 # refuses "'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level" whatever the type
@@ -50,7 +51,9 @@ def complete_root_object_schema(
             made.append(_change(tool.name, "add-object-type",
                                 "the parameters schema had no type; gave it type object "
                                 "(a tool's arguments are an object)"))
-        if filled and _is_object(schema.get("type")) and "properties" not in schema:
+        # names_type: Gemini's upper-case OBJECT counts as what it names (whether OpenAI
+        # takes it was not observed)
+        if filled and names_type(schema.get("type"), "object") and "properties" not in schema:
             schema = {**schema, "properties": {}}
             made.append(_change(tool.name, "add-empty-properties",
                                 "the parameters object schema had no properties; gave it "
@@ -58,12 +61,6 @@ def complete_root_object_schema(
         return schema, made
 
     return fix_schemas(draft, complete)
-
-
-def _is_object(kind: object) -> bool:
-    # Gemini's SDK writes the type names upper-case (OBJECT): whether OpenAI takes them was
-    # not observed, so they count as what they name.
-    return isinstance(kind, str) and kind.lower() == "object"
 
 
 def _change(tool: str, code: str, what: str) -> Change:
