@@ -78,6 +78,7 @@ from normalizer.passes.roles import (
     place_system_messages,
 )
 from normalizer.passes.root_schema import complete_root_object_schema
+from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.rounds import run_rounds
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
@@ -235,10 +236,14 @@ STEPS: dict[str, Step] = {
                             ("convert_tool_schemas",)),
     "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
                                    ("convert_tool_schemas",)),
+    "flatten_top_level_union": Step(flatten_top_level_union,
+                                    ("tool-parameters-top-level-union",),
+                                    ("convert_tool_schemas", "declare_missing_tools")),
     "complete_root_object_schema": Step(complete_root_object_schema,
                                         ("tool-parameters-not-object",
                                          "object-schema-missing-properties"),
-                                        ("convert_tool_schemas", "declare_missing_tools")),
+                                        ("convert_tool_schemas", "declare_missing_tools",
+                                         "flatten_top_level_union")),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -96,6 +96,8 @@ RULE_IDS: dict[str, str] = {
                                   "object (no type, or another one)",
     "object-schema-missing-properties": "a tool's parameters schema that is an object "
                                         "without `properties` at its root",
+    "tool-parameters-top-level-union": "a tool's parameters schema with one of "
+                                       "params.keywords (anyOf, oneOf, ...) at its root",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -28,7 +28,7 @@ FLOORS: dict[str, int] = {
     "profiles": 0, "scope": 0, "collector": 0, "media": 0, "schema_walk": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
-    "options": 1, "strict_mode": 1, "array_items": 1, "empty_enum": 1,
+    "options": 1, "strict_mode": 1, "array_items": 1, "empty_enum": 1, "root_union": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "request": 3, "testing": 3, "strategies": 3,
 }

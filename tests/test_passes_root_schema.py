@@ -34,8 +34,7 @@ def test_openai_check_names_both_as_the_vendor_does() -> None:
 
 def test_normalize_completes_the_root_and_reports_each_step_as_lossless() -> None:
     tools = [ToolSpec("getWeather", "", AI_SDK_DEFAULT),
-             ToolSpec("list_clusters", "", MCP_NO_ARGUMENTS),
-             ToolSpec("pick", "", {"anyOf": [{"type": "object", "properties": {}}]})]
+             ToolSpec("list_clusters", "", MCP_NO_ARGUMENTS)]
     out = normalize(HISTORY, "openai", tools=tools)
     assert [(c.code, c.where, c.lossless) for c in out.changes] == [
         ("add-object-type", "tools.getWeather", True),
@@ -43,9 +42,17 @@ def test_normalize_completes_the_root_and_reports_each_step_as_lossless() -> Non
     schemas = [thaw(t.input_schema) for t in out.tools]
     assert schemas[0] == {"type": "object", "properties": {}, "additionalProperties": False}
     assert schemas[1] == {"type": "object", "properties": {}}
-    # a root union is left alone: giving it a type would not make OpenAI take it
-    assert schemas[2] == {"anyOf": [{"type": "object", "properties": {}}]}
-    assert [v.rule for v in check(out.render(), "openai")] == ["tool-parameters-not-object"]
+    assert check(out.render(), "openai") == ()
+
+
+def test_a_root_union_is_not_given_a_type_where_it_cannot_be_flattened() -> None:
+    # giving it a type would not make the vendor take it (the union is refused beside it)
+    tools = [ToolSpec("pick", "", {"anyOf": [{"$ref": "https://example.com/a.json"}]})]
+    for provider in ("openai", "deepseek"):
+        out = normalize(HISTORY, provider, tools=tools)
+        assert out.changes == (), provider
+        assert [v.rule for v in check(out.render(), provider)] == [
+            "tool-parameters-not-object"], provider
 
 
 def test_a_root_of_another_type_is_left_for_the_check_to_name() -> None:

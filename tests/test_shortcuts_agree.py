@@ -60,11 +60,20 @@ def _heavily_damaged(seed: int, monkeypatch: pytest.MonkeyPatch) -> Case:
     return history, histories.TOOLS, {}, Policy()
 
 
+def _long_glued(seed: int, corpus: tuple[Case, ...]) -> Case:
+    """A glued history long enough for the shortcuts to be taken: 40 pieces, or twice as
+    many until it is (which pieces are drawn moves whenever a scenario is added)."""
+    pieces = 40
+    while len((case := glued(seed, pieces, corpus))[0].messages) <= BLOCKS._REUSE_FROM:
+        pieces *= 2
+    return case
+
+
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_normalize_gives_the_same_output_with_its_shortcuts_off(
         provider: str, monkeypatch: pytest.MonkeyPatch) -> None:
     corpus = test_pass_rounds._cases()  # the scenarios and damaged benchmark histories
-    cases = [glued(1, 40, corpus), glued(2, 40, corpus), _heavily_damaged(3, monkeypatch),
+    cases = [_long_glued(1, corpus), _long_glued(2, corpus), _heavily_damaged(3, monkeypatch),
              _heavily_damaged(4, monkeypatch)]
     assert all(len(case[0].messages) > BLOCKS._REUSE_FROM for case in cases)
     protocol = load_profile(provider).protocol

@@ -23,6 +23,7 @@ from normalizer.check import Detector, Finding
 from normalizer.checks import anthropic_blocks, tool_choice
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
+from normalizer.root_union import top_level
 from normalizer.signature_shape import issued_by_shape
 
 Block = tuple[int, int, Mapping[str, Any]]  # message index, block index, block
@@ -88,6 +89,21 @@ def input_schema_without_type(body: Mapping[str, Any], rule: Rule,
         schema = tool.get("input_schema")
         if isinstance(schema, Mapping) and "type" not in schema:
             yield Finding(f"tools[{k}].input_schema.type", {"tool": k, "name": tool.get("name")})
+
+
+def input_schema_top_level_union(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """A declared custom tool whose `input_schema`, typed (one without type is refused for
+    that first), has one of params.keywords at its root (rule
+    tool-parameters-top-level-union)."""
+    keywords = [str(k) for k in rule.params.get("keywords", ())]
+    tools = body.get("tools")
+    for k, tool in enumerate(tools if isinstance(tools, list) else []):
+        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
+            continue
+        schema = tool.get("input_schema")
+        if isinstance(schema, Mapping) and "type" in schema and top_level(schema, keywords):
+            yield Finding(f"tools[{k}].input_schema", {"tool": k, "name": tool.get("name")})
 
 
 def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,
@@ -284,6 +300,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
     "tool-parameters-not-object": input_schema_without_type,
+    "tool-parameters-top-level-union": input_schema_top_level_union,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,

@@ -5,7 +5,7 @@ vLLM). Vendor differences live in each profile's params, never here."""
 from __future__ import annotations
 
 from normalizer.check import Detector
-from normalizer.checks import json_mode, tool_choice
+from normalizer.checks import json_mode, tool_choice, tool_parameters
 from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
@@ -32,8 +32,9 @@ DETECTORS: dict[str, Detector] = {
     "tool-description-too-long": messages.tool_description_too_long,
     "too-many-tools": messages.too_many_tools,
     "array-schema-missing-items": messages.array_schema_missing_items,
-    "tool-parameters-not-object": messages.tool_parameters_not_object,
-    "object-schema-missing-properties": messages.object_schema_missing_properties,
+    "tool-parameters-not-object": tool_parameters.chat_not_object,
+    "object-schema-missing-properties": tool_parameters.chat_missing_properties,
+    "tool-parameters-top-level-union": tool_parameters.chat_top_level_union,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

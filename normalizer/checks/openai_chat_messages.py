@@ -20,7 +20,7 @@ from normalizer.checks.openai_chat_walk import (
 )
 from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
-from normalizer.schema_walk import names_type, node_at
+from normalizer.schema_walk import node_at
 
 Body = Mapping[str, Any]
 _MISSING = object()
@@ -142,32 +142,6 @@ def array_schema_missing_items(body: Body, rule: Rule, model: str | None
                 steps += ["type", str([str(t).lower() for t in kind].index("array"))]
             yield Finding(location=f"tools[{k}].function.parameters", fields={
                 "index": k, "name": name, "context": repr(tuple(steps))})
-
-
-def tool_parameters_not_object(body: Body, rule: Rule, model: str | None
-                               ) -> Iterator[Finding]:
-    """A declared function whose parameters schema has no `type`, or a single type other
-    than "object", at its root: `type` as OpenAI writes it ("None" when there is none),
-    `type_json` as DeepSeek does (null, or the type quoted). Omitted
-    parameters are an empty parameter list (documented); a type list is not flagged (how
-    the vendor words it was not seen), nor Gemini's upper-case OBJECT (whether the vendor
-    takes it was not seen)."""
-    for k, name, schema in _parameters(body):
-        kind = schema.get("type", "None")
-        if isinstance(kind, str) and not names_type(kind, "object"):
-            shown = "null" if "type" not in schema else f'"{kind}"'
-            yield Finding(location=f"tools[{k}].function.parameters",
-                          fields={"index": k, "name": name, "type": kind, "type_json": shown})
-
-
-def object_schema_missing_properties(body: Body, rule: Rule, model: str | None
-                                     ) -> Iterator[Finding]:
-    """A declared function whose parameters schema is an object without `properties` at
-    its root (context=(); nested objects are not flagged: not observed)."""
-    for k, name, schema in _parameters(body):
-        if names_type(schema.get("type"), "object") and "properties" not in schema:
-            yield Finding(location=f"tools[{k}].function.parameters",
-                          fields={"index": k, "name": name, "context": "()"})
 
 
 def _parameters(body: Body) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:

@@ -1,0 +1,95 @@
+"""Detectors for the top of a function's parameters schema on the OpenAI wires: no type or
+another type, an object without properties, a union beside the object. Chat Completions
+and the Responses API answer these with the same words (one validator); only where the
+schema sits differs: `tools[k].function.parameters` and `tools[k].parameters`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.checks.openai_chat_walk import declared_tools
+from normalizer.profiles import Rule
+from normalizer.root_union import top_level
+from normalizer.schema_walk import names_type
+
+Body = Mapping[str, Any]
+# (index in tools, function name, parameters, where the vendor says the parameters are)
+Declared = tuple[int, Any, Mapping[str, Any], str]
+
+
+def chat_parameters(body: Body) -> Iterator[Declared]:
+    """Every declared Chat function that sends a parameters object."""
+    for k, decl in declared_tools(body):
+        function = decl.get("function")
+        if isinstance(function, Mapping) and isinstance(function.get("parameters"), Mapping):
+            yield k, function.get("name"), function["parameters"], \
+                f"tools[{k}].function.parameters"
+
+
+def responses_parameters(body: Body) -> Iterator[Declared]:
+    """Every declared Responses function tool that sends a parameters object."""
+    for k, decl in declared_tools(body):
+        if decl.get("type", "function") == "function" and \
+                isinstance(decl.get("parameters"), Mapping):
+            yield k, decl.get("name"), decl["parameters"], f"tools[{k}].parameters"
+
+
+def not_object(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """A parameters schema with no `type`, or a single type other than "object", at its
+    root: `type` as OpenAI writes it ("None" when there is none), `type_json` as DeepSeek
+    does (null, or the type quoted). Omitted parameters are an empty parameter list
+    (documented); a type list is not flagged (how the vendor words it was not seen), nor
+    Gemini's upper-case OBJECT (whether the vendor takes it was not seen)."""
+    for k, name, schema, where in declared:
+        kind = schema.get("type", "None")
+        if isinstance(kind, str) and not names_type(kind, "object"):
+            shown = "null" if "type" not in schema else f'"{kind}"'
+            yield Finding(location=where, fields={"index": k, "name": name, "type": kind,
+                                                  "type_json": shown, "param": where})
+
+
+def missing_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """A parameters schema that is an object without `properties` at its root (context=();
+    nested objects are not flagged: not observed)."""
+    for k, name, schema, where in declared:
+        if names_type(schema.get("type"), "object") and "properties" not in schema:
+            yield Finding(location=where, fields={"index": k, "name": name, "context": "()",
+                                                  "param": where})
+
+
+def top_level_union(declared: Iterator[Declared], rule: Rule) -> Iterator[Finding]:
+    """A parameters schema typed object with one of params.keywords at its root (a root
+    without type is refused for that first: seen in that order, chatanywhere/GPT_API_free#403)."""
+    keywords = [str(k) for k in rule.params.get("keywords", ())]
+    for k, name, schema, where in declared:
+        found = top_level(schema, keywords)
+        if names_type(schema.get("type"), "object") and found:
+            yield Finding(location=where, fields={"index": k, "name": name, "param": where,
+                                                  "keywords": ", ".join(found)})
+
+
+def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-parameters-not-object` on Chat Completions."""
+    return not_object(chat_parameters(body))
+
+
+def chat_missing_properties(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`object-schema-missing-properties` on Chat Completions."""
+    return missing_properties(chat_parameters(body))
+
+
+def chat_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-parameters-top-level-union` on Chat Completions."""
+    return top_level_union(chat_parameters(body), rule)
+
+
+def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-parameters-not-object` on the Responses API."""
+    return not_object(responses_parameters(body))
+
+
+def responses_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-parameters-top-level-union` on the Responses API."""
+    return top_level_union(responses_parameters(body), rule)
