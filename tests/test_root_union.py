@@ -6,9 +6,12 @@ that gave up is named."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from normalizer import check, normalize, render
 from normalizer.model import History, Message, Text, ToolSpec, thaw
@@ -136,3 +139,51 @@ def test_vendors_without_the_rule_get_the_schema_as_declared() -> None:
     for provider in ("mistral", "groq", "deepseek"):
         out = normalize(HISTORY, provider, tools=tools)
         assert thaw(out.tools[0].input_schema) == AT_LEAST_ONE, provider
+
+
+_SCALARS = st.sampled_from([{"type": "string"}, {"type": "integer"}, {"const": "a"},
+                            {"const": "b"}, {"type": "string", "const": "a"}, {}])
+_NAMES = st.sampled_from(["a", "b", "c"])
+_BRANCH = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["object", "string", ["object", "null"]]),
+    "properties": st.dictionaries(_NAMES, _SCALARS, max_size=3),
+    "required": st.lists(_NAMES, max_size=3),
+    "if": st.just({"required": ["a"]}),
+    "$ref": st.sampled_from(["#/$defs/D", "#/definitions/D", "https://example.com/x"])})
+_ROOT = st.fixed_dictionaries({}, optional={
+    "type": st.just("object"),
+    "properties": st.dictionaries(_NAMES, _SCALARS, max_size=3),
+    "required": st.lists(_NAMES, max_size=3),
+    "anyOf": st.lists(_BRANCH, max_size=3), "oneOf": st.lists(_BRANCH, max_size=3),
+    "allOf": st.lists(_BRANCH, max_size=3), "not": _BRANCH, "enum": st.just([{}]),
+    "$defs": st.just({"D": {"type": "object", "properties": {"d": {"type": "string"}}}})})
+
+
+@settings(max_examples=200, deadline=None)
+@given(schema=_ROOT, keywords=st.sampled_from([OPENAI, ("anyOf", "oneOf", "allOf")]))
+def test_a_flattened_schema_is_one_object_the_target_takes_and_stays_so(
+        schema: dict[str, Any], keywords: tuple[str, ...]) -> None:
+    done = flattened(schema, keywords)
+    if done is None:  # nothing refused, or a branch that cannot be read
+        refused = [k for k in keywords if k in schema]
+        assert not refused or any(not _readable(b, schema) for k in refused
+                                  if k in ("anyOf", "oneOf", "allOf") for b in schema[k])
+        return
+    fixed, report = done
+    assert not [k for k in keywords if k in fixed]
+    assert fixed["type"] == "object" and isinstance(fixed["properties"], dict)
+    assert set(fixed.get("required", ())) <= set(fixed["properties"])
+    assert set(schema.get("properties", {})) <= set(fixed["properties"])  # nothing of its own lost
+    assert report.keywords and flattened(fixed, keywords) is None
+
+
+def _readable(branch: dict[str, Any], root: dict[str, Any]) -> bool:
+    ref = branch.get("$ref")
+    return ref is None or any(ref == f"#/{defs}/D" and defs in root
+                              for defs in ("$defs", "definitions"))
+
+
+def test_flattening_leaves_its_input_as_it_was() -> None:
+    before = copy.deepcopy(ZOD)
+    flattened(ZOD, OPENAI)
+    assert before == ZOD
