@@ -99,11 +99,13 @@ def test_a_top_level_not_or_enum_is_dropped_where_the_target_refuses_it() -> Non
                          "'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'const'/'not' at "
                          "the top level."),
     ("anthropic", "tools.0.custom.input_schema: input_schema does not support oneOf, allOf, "
-                  "or anyOf at the top level")])
+                  "or anyOf at the top level"),
+    ("xai", "update_issue: tool parameter root must be an object type (root schema is an "
+            "anyOf/oneOf union with a non-object branch)")])
 def test_the_check_words_it_as_the_vendor_and_normalize_flattens_it(provider: str,
                                                                      message: str) -> None:
     tools = [ToolSpec("update_issue", "", AT_LEAST_ONE)]
-    protocol = {"openai": "openai_chat"}.get(provider, provider)
+    protocol = {"openai": "openai_chat", "xai": "openai_chat"}.get(provider, provider)
     (found,) = check(render(HISTORY, protocol, tools=tools), provider)
     assert (found.rule, found.message) == ("tool-parameters-top-level-union", message)
     out = normalize(HISTORY, provider, tools=tools)
@@ -124,6 +126,15 @@ def test_a_typeless_union_is_named_for_its_type_first_and_normalize_types_it() -
         assert [c.code for c in out.changes] == ["flatten-top-level-union"], provider
         assert thaw(out.tools[0].input_schema)["type"] == "object"
         assert check(out.render(), provider) == (), provider
+
+
+def test_xai_names_a_union_without_type_as_a_union() -> None:
+    tools = [ToolSpec("HassStartTimer", "", ZOD)]
+    (found,) = check(render(HISTORY, "openai_chat", tools=tools), "xai")
+    assert found.rule == "tool-parameters-top-level-union"
+    out = normalize(HISTORY, "xai", tools=tools)
+    assert [c.code for c in out.changes] == ["flatten-top-level-union"]
+    assert check(out.render(), "xai") == ()
 
 
 def test_the_union_is_named_before_the_missing_properties_beside_it() -> None:

@@ -60,12 +60,15 @@ def missing_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
 
 
 def top_level_union(declared: Iterator[Declared], rule: Rule) -> Iterator[Finding]:
-    """A parameters schema typed object with one of params.keywords at its root (a root
-    without type is refused for that first: seen in that order, chatanywhere/GPT_API_free#403)."""
+    """A parameters schema typed object with one of params.keywords at its root; with
+    params.untyped, one without type too (OpenAI refuses a root without type for that
+    first, seen in that order in chatanywhere/GPT_API_free#403; xAI names the union)."""
     keywords = [str(k) for k in rule.params.get("keywords", ())]
+    untyped = bool(rule.params.get("untyped"))
     for k, name, schema, where in declared:
         found = top_level(schema, keywords)
-        if names_type(schema.get("type"), "object") and found:
+        kind = schema.get("type")
+        if found and (names_type(kind, "object") or (untyped and kind is None)):
             yield Finding(location=where, fields={"index": k, "name": name, "param": where,
                                                   "keywords": ", ".join(found)})
 
