@@ -30,6 +30,7 @@ from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Pass, Policy
 from normalizer.passes._blocks import forget_pairing
 from normalizer.passes._known_ids import forget_ids
+from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.array_items import add_array_items
 from normalizer.passes.block_fields import drop_unknown_block_fields
@@ -239,11 +240,13 @@ STEPS: dict[str, Step] = {
     "flatten_top_level_union": Step(flatten_top_level_union,
                                     ("tool-parameters-top-level-union",),
                                     ("convert_tool_schemas", "declare_missing_tools")),
+    "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
+                                 ("convert_tool_schemas", "declare_missing_tools")),
     "complete_root_object_schema": Step(complete_root_object_schema,
                                         ("tool-parameters-not-object",
                                          "object-schema-missing-properties"),
                                         ("convert_tool_schemas", "declare_missing_tools",
-                                         "flatten_top_level_union")),
+                                         "flatten_top_level_union", "move_type_into_anyof")),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -33,6 +33,19 @@ class Flattening:
     dropped: list[str] = field(default_factory=list)  # what no longer constrains the object
     not_required: list[str] = field(default_factory=list)  # required in some branches only
 
+    def said(self, tool: str, why: str) -> str:
+        """The change's text for `tool`: `why` it was flattened, then what was merged and
+        what was given up."""
+        parts = [f"tool {tool!r}: {why}"]
+        if self.merged:
+            parts.append(f"merged {' and '.join(self.merged)} into one object schema")
+        if self.not_required:
+            names = ", ".join(repr(n) for n in self.not_required)
+            parts.append(f"no longer required (some branches only): {names}")
+        if self.dropped:
+            parts.append(f"given up: {'; '.join(self.dropped)}")
+        return "; ".join(parts)
+
 
 def top_level(schema: Any, keywords: Sequence[str]) -> list[str]:
     """Those of `keywords` that `schema`'s top level has."""

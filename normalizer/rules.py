@@ -98,6 +98,8 @@ RULE_IDS: dict[str, str] = {
                                         "without `properties` at its root",
     "tool-parameters-top-level-union": "a tool's parameters schema with one of "
                                        "params.keywords (anyOf, oneOf, ...) at its root",
+    "schema-type-beside-anyof": "a subschema of a tool's parameters with `type` beside "
+                                "`anyOf` (the target wants it in the branches)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -35,6 +35,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-parameters-not-object": tool_parameters.chat_not_object,
     "object-schema-missing-properties": tool_parameters.chat_missing_properties,
     "tool-parameters-top-level-union": tool_parameters.chat_top_level_union,
+    "schema-type-beside-anyof": tool_parameters.chat_type_beside_anyof,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from normalizer.anyof_type import spelled, type_beside_anyof
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.profiles import Rule
@@ -73,6 +74,15 @@ def top_level_union(declared: Iterator[Declared], rule: Rule) -> Iterator[Findin
                                                   "keywords": ", ".join(found)})
 
 
+def type_beside_anyof_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every subschema of a parameters schema with `type` beside `anyOf`, the root
+    included, with its path as the vendor spells it (`properties.x.items`, `root`)."""
+    for k, name, schema, where in declared:
+        for path in type_beside_anyof(schema):
+            yield Finding(location=where, fields={"index": k, "name": name, "param": where,
+                                                  "path": spelled(path)})
+
+
 def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-parameters-not-object` on Chat Completions."""
     return not_object(chat_parameters(body))
@@ -86,6 +96,11 @@ def chat_missing_properties(body: Body, rule: Rule, model: str | None) -> Iterat
 def chat_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-parameters-top-level-union` on Chat Completions."""
     return top_level_union(chat_parameters(body), rule)
+
+
+def chat_type_beside_anyof(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`schema-type-beside-anyof` on Chat Completions."""
+    return type_beside_anyof_anywhere(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -9,7 +9,7 @@ from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import fix_schemas
 from normalizer.profiles import Profile
-from normalizer.root_union import Flattening, flattened
+from normalizer.root_union import flattened
 
 RULE = "tool-parameters-top-level-union"
 
@@ -45,20 +45,9 @@ def flatten_top_level_union(
         if done is None:
             return schema, []
         fixed, report = done
+        why = (f"the target refuses {', '.join(report.keywords)} at the top level of a "
+               "parameters schema")
         return fixed, [Change("flatten_top_level_union", "flatten-top-level-union",
-                              _said(tool.name, report), f"tools.{tool.name}", False)]
+                              report.said(tool.name, why), f"tools.{tool.name}", False)]
 
     return fix_schemas(draft, flatten)
-
-
-def _said(tool: str, report: Flattening) -> str:
-    parts = [f"tool {tool!r}: the target refuses {', '.join(report.keywords)} at the top "
-             "level of a parameters schema"]
-    if report.merged:
-        parts.append(f"merged {' and '.join(report.merged)} into one object schema")
-    if report.not_required:
-        names = ", ".join(repr(n) for n in report.not_required)
-        parts.append(f"no longer required (some branches only): {names}")
-    if report.dropped:
-        parts.append(f"given up: {'; '.join(report.dropped)}")
-    return "; ".join(parts)
