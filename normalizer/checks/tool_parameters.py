@@ -108,6 +108,12 @@ def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[
     return not_object(responses_parameters(body))
 
 
+def responses_missing_properties(body: Body, rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """`object-schema-missing-properties` on the Responses API."""
+    return missing_properties(responses_parameters(body))
+
+
 def responses_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-parameters-top-level-union` on the Responses API."""
     return top_level_union(responses_parameters(body), rule)
