@@ -116,3 +116,12 @@ def test_vendors_without_the_rule_get_the_schema_as_declared() -> None:
     for provider in ("anthropic", "deepseek", "mistral", "groq"):
         out = normalize(HISTORY, provider, tools=tools)
         assert thaw(out.tools[0].input_schema) == QUESTIONS, provider
+
+
+def test_a_property_both_give_differently_keeps_the_branchs_form_and_says_so() -> None:
+    node = {"type": "object", "properties": {"a": {"type": "string"}},
+            "anyOf": [{"properties": {"a": {"maxLength": 3}}}]}
+    fixed, exact = distributed({"properties": {"n": node}}, [("properties", "n")])
+    assert fixed["properties"]["n"] == {"anyOf": [
+        {"type": "object", "properties": {"a": {"maxLength": 3}}}]}
+    assert exact == [False]

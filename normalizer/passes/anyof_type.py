@@ -21,7 +21,8 @@ def move_type_into_anyof(
     schema-type-beside-anyof): the type (for an object, with its properties, required and
     additionalProperties) moves into the branches (`normalizer.anyof_type.distributed`).
     Lossless where every branch could take it; a branch with a type of its own, a `$ref`
-    or an anyOf keeps what it has, and the change says the schema now admits it. At the
+    or an anyOf keeps what it has (and a branch's own form of a property wins over the
+    parent's), and the change says the schema now admits more. At the
     root the type must stay object (a root without it is refused too), so a root anyOf,
     typed or not, is merged into one object instead (`normalizer.root_union.flattened`,
     lossy, what was given up named).
@@ -62,7 +63,8 @@ def _moved(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:
     what = (f"tool {tool!r}: moved the type beside the anyOf at {where} into its branches "
             "(the target wants it there)")
     if not exact:
-        what += ("; a branch with a type, $ref or anyOf of its own kept it, so the schema "
-                 "now admits that branch where the type had excluded it")
+        what += ("; not exactly: a branch with a type, $ref or anyOf of its own kept it, or "
+                 "kept its own form of a property or additionalProperties the parent gave "
+                 "too, so the schema now admits more than it did")
     return Change("move_type_into_anyof", "move-type-into-anyof", what,
                   f"tools.{tool}" + "".join(f".{p}" for p in path), exact)
