@@ -71,6 +71,7 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
+from normalizer.passes.required_names import drop_undeclared_required
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import (
     end_with_allowed_role,
@@ -242,6 +243,10 @@ STEPS: dict[str, Step] = {
                                     ("convert_tool_schemas", "declare_missing_tools")),
     "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
                                  ("convert_tool_schemas", "declare_missing_tools")),
+    "drop_undeclared_required": Step(drop_undeclared_required,
+                                     ("schema-required-not-in-properties",),
+                                     ("convert_tool_schemas", "declare_missing_tools",
+                                      "flatten_top_level_union", "move_type_into_anyof")),
     "complete_root_object_schema": Step(complete_root_object_schema,
                                         ("tool-parameters-not-object",
                                          "object-schema-missing-properties"),

@@ -100,6 +100,8 @@ RULE_IDS: dict[str, str] = {
                                        "params.keywords (anyOf, oneOf, ...) at its root",
     "schema-type-beside-anyof": "a subschema of a tool's parameters with `type` beside "
                                 "`anyOf` (the target wants it in the branches)",
+    "schema-required-not-in-properties": "a name in a tool schema's `required` that the "
+                                         "same schema's `properties` do not declare",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -12,6 +12,7 @@ from normalizer.anyof_type import spelled, type_beside_anyof
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.profiles import Rule
+from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
 from normalizer.schema_walk import names_type
 
@@ -83,6 +84,16 @@ def type_beside_anyof_anywhere(declared: Iterator[Declared]) -> Iterator[Finding
                                                   "path": spelled(path)})
 
 
+def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every name in a subschema's `required` that its `properties` do not declare, with
+    the path of that `required` as the vendor spells it (`properties.x.items.required`)."""
+    for k, name, schema, where in declared:
+        for path, missing in undeclared_required(schema):
+            yield Finding(location=where, fields={
+                "index": k, "name": name, "param": where, "property": missing,
+                "path": spelled((*path, "required"))})
+
+
 def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-parameters-not-object` on Chat Completions."""
     return not_object(chat_parameters(body))
@@ -101,6 +112,12 @@ def chat_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[
 def chat_type_beside_anyof(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`schema-type-beside-anyof` on Chat Completions."""
     return type_beside_anyof_anywhere(chat_parameters(body))
+
+
+def chat_required_not_in_properties(body: Body, rule: Rule,
+                                    model: str | None) -> Iterator[Finding]:
+    """`schema-required-not-in-properties` on Chat Completions."""
+    return required_not_in_properties(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
