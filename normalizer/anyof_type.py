@@ -1,7 +1,7 @@
 """A `type` beside an `anyOf` in a tool's parameters schema, moved into the branches.
 
 `{"type": "array", "anyOf": [{"items": ...}, {"type": "null"}]}` is valid JSON Schema (the
-type holds besides one of the branches) and the way many tools write a nullable or
+type holds as well as one of the branches) and the way many tools write a nullable or
 "one of these shapes" field; Moonshot's schema validator wants the type inside each branch
 ("when using anyOf, type should be defined in anyOf items instead of the parent schema").
 """

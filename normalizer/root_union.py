@@ -56,10 +56,11 @@ def flattened(schema: Mapping[str, Any], keywords: Sequence[str]
               ) -> tuple[dict[str, Any], Flattening] | None:
     """`schema` without the `keywords` at its top level, as one object schema: the
     properties of every anyOf/oneOf/allOf branch merged into its own (a property several
-    branches declare differently becomes the `anyOf` of its forms, or one `enum` where
-    each form is a `const`), required where the root or every union branch (any allOf
-    branch) requires it, `type: object`. A branch that admits no object is left out: a
-    tool's arguments are an object, so it admitted none of them. None when a branch cannot
+    branches declare differently becomes the `anyOf` of its forms, their `allOf` where
+    only allOf branches gave them, or one `enum` where each form is a `const`), required
+    where the root or every union branch (any allOf branch) requires it, `type: object`.
+    A branch that admits no object is left out: a tool's arguments are an object, so it
+    admitted none of them. None when a branch cannot
     be read (a `$ref` outside the schema's own `$defs`, a union that is not a list of
     schemas): the schema is then left for the check to name."""
     present = top_level(schema, keywords)
