@@ -66,6 +66,7 @@ from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
+from normalizer.passes.ref_siblings import inline_typed_refs
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
     name_function_responses,
@@ -241,8 +242,11 @@ STEPS: dict[str, Step] = {
     "flatten_top_level_union": Step(flatten_top_level_union,
                                     ("tool-parameters-top-level-union",),
                                     ("convert_tool_schemas", "declare_missing_tools")),
+    "inline_typed_refs": Step(inline_typed_refs, ("schema-type-beside-ref",),
+                              ("convert_tool_schemas", "declare_missing_tools")),
     "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
-                                 ("convert_tool_schemas", "declare_missing_tools")),
+                                 ("convert_tool_schemas", "declare_missing_tools",
+                                  "inline_typed_refs")),
     "drop_undeclared_required": Step(drop_undeclared_required,
                                      ("schema-required-not-in-properties",),
                                      ("convert_tool_schemas", "declare_missing_tools",

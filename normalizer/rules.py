@@ -102,6 +102,8 @@ RULE_IDS: dict[str, str] = {
                                 "`anyOf` (the target wants it in the branches)",
     "schema-required-not-in-properties": "a name in a tool schema's `required` that the "
                                          "same schema's `properties` do not declare",
+    "schema-type-beside-ref": "a subschema of a tool's parameters with `type` beside "
+                              "`$ref` (the target wants it in the referenced schema)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -12,6 +12,7 @@ from normalizer.anyof_type import spelled, type_beside_anyof
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.profiles import Rule
+from normalizer.ref_siblings import type_beside_ref
 from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
 from normalizer.schema_walk import names_type
@@ -94,6 +95,15 @@ def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding
                 "path": spelled((*path, "required"))})
 
 
+def type_beside_ref_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every subschema of a parameters schema with `type` beside `$ref`, with its path as
+    the vendor spells it (`$defs.__schema20`)."""
+    for k, name, schema, where in declared:
+        for path in type_beside_ref(schema):
+            yield Finding(location=where, fields={"index": k, "name": name, "param": where,
+                                                  "path": spelled(path)})
+
+
 def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-parameters-not-object` on Chat Completions."""
     return not_object(chat_parameters(body))
@@ -118,6 +128,11 @@ def chat_required_not_in_properties(body: Body, rule: Rule,
                                     model: str | None) -> Iterator[Finding]:
     """`schema-required-not-in-properties` on Chat Completions."""
     return required_not_in_properties(chat_parameters(body))
+
+
+def chat_type_beside_ref(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`schema-type-beside-ref` on Chat Completions."""
+    return type_beside_ref_anywhere(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
