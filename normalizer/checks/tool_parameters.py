@@ -5,7 +5,7 @@ schema sits differs: `tools[k].function.parameters` and `tools[k].parameters`.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from normalizer.anyof_type import spelled, type_beside_anyof
@@ -15,7 +15,7 @@ from normalizer.profiles import Rule
 from normalizer.ref_siblings import type_beside_ref
 from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
-from normalizer.schema_walk import names_type
+from normalizer.schema_walk import Path, names_type
 
 Body = Mapping[str, Any]
 # (index in tools, function name, parameters, where the vendor says the parameters are)
@@ -79,8 +79,19 @@ def top_level_union(declared: Iterator[Declared], rule: Rule) -> Iterator[Findin
 def type_beside_anyof_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
     """Every subschema of a parameters schema with `type` beside `anyOf`, the root
     included, with its path as the vendor spells it (`properties.x.items`, `root`)."""
+    return _at_paths(declared, type_beside_anyof)
+
+
+def type_beside_ref_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every subschema of a parameters schema with `type` beside `$ref`, with its path as
+    the vendor spells it (`$defs.__schema20`)."""
+    return _at_paths(declared, type_beside_ref)
+
+
+def _at_paths(declared: Iterator[Declared],
+              paths_of: Callable[[Any], Iterator[Path]]) -> Iterator[Finding]:
     for k, name, schema, where in declared:
-        for path in type_beside_anyof(schema):
+        for path in paths_of(schema):
             yield Finding(location=where, fields={"index": k, "name": name, "param": where,
                                                   "path": spelled(path)})
 
@@ -93,15 +104,6 @@ def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding
             yield Finding(location=where, fields={
                 "index": k, "name": name, "param": where, "property": missing,
                 "path": spelled((*path, "required"))})
-
-
-def type_beside_ref_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
-    """Every subschema of a parameters schema with `type` beside `$ref`, with its path as
-    the vendor spells it (`$defs.__schema20`)."""
-    for k, name, schema, where in declared:
-        for path in type_beside_ref(schema):
-            yield Finding(location=where, fields={"index": k, "name": name, "param": where,
-                                                  "path": spelled(path)})
 
 
 def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
