@@ -27,12 +27,6 @@ def type_beside_anyof(schema: Any) -> Iterator[Path]:
             yield path
 
 
-def spelled(path: Path) -> str:
-    """`path` as the validator writes it: keys joined by dots, list indices left out (one
-    observation, through anyOf: codex-router#641), `root` for the top."""
-    return ".".join(str(p) for p in path if not isinstance(p, int)) or "root"
-
-
 def distributed(schema: Any, paths: list[Path]) -> tuple[Any, list[bool]]:
     """A copy of `schema` with the `type` at each of `paths` (from `type_beside_anyof`, not
     the root) moved into the anyOf branches that have none or the same one; for an object

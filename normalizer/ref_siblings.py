@@ -9,10 +9,10 @@ beside a reference any more.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
-from normalizer.schema_walk import Path, node_at, replaced, schema_nodes
+from normalizer.schema_walk import Path, local_ref, node_at, replaced, schema_nodes
 
 
 def type_beside_ref(schema: Any) -> Iterator[Path]:
@@ -21,19 +21,6 @@ def type_beside_ref(schema: Any) -> Iterator[Path]:
     for node, path in schema_nodes(schema):
         if "type" in node and "$ref" in node:
             yield path
-
-
-def target(schema: Any, ref: Any) -> Mapping[str, Any] | None:
-    """The schema a local `$ref` (`#/$defs/X`, `#/definitions/X`) names in `schema`, or
-    None (another document, a path deeper than one name, or a reference to a reference)."""
-    for defs in ("$defs", "definitions"):
-        prefix = f"#/{defs}/"
-        table = schema.get(defs) if isinstance(schema, Mapping) else None
-        if isinstance(ref, str) and ref.startswith(prefix) and isinstance(table, Mapping):
-            found = table.get(ref[len(prefix):])
-            if isinstance(found, Mapping) and "$ref" not in found:
-                return found
-    return None
 
 
 def inlined(schema: Any, paths: list[Path]) -> tuple[Any, list[bool | None]]:
@@ -46,7 +33,7 @@ def inlined(schema: Any, paths: list[Path]) -> tuple[Any, list[bool | None]]:
     done: list[bool | None] = []
     for path in paths:
         node = node_at(schema, path)
-        found = target(original, node["$ref"])
+        found = local_ref(original, node["$ref"])
         if found is None:
             done.append(None)
             continue

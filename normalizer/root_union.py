@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from normalizer.schema_walk import names_type
+from normalizer.schema_walk import local_ref, names_type
 
 # The keys of a branch that `flattened` carries into the merged object; any other key of a
 # branch (if/then, not, minProperties, ...) constrains the whole object and is given up.
@@ -119,17 +119,11 @@ def _resolved(branch: Any, root: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """`branch`, or the schema its local `$ref` names (`#/$defs/X`, `#/definitions/X`)."""
     if not isinstance(branch, Mapping):
         return None
-    ref = branch.get("$ref")
-    if ref is None:
+    if "$ref" not in branch:
         return branch
-    for defs in ("$defs", "definitions"):
-        prefix = f"#/{defs}/"
-        table = root.get(defs)
-        if isinstance(ref, str) and ref.startswith(prefix) and isinstance(table, Mapping):
-            found = table.get(ref[len(prefix):])
-            if isinstance(found, Mapping) and "$ref" not in found:
-                return {**{k: v for k, v in branch.items() if k != "$ref"}, **found}
-    return None
+    found = local_ref(root, branch["$ref"])
+    return None if found is None else \
+        {**{k: v for k, v in branch.items() if k != "$ref"}, **found}
 
 
 def _admits_objects(branch: Mapping[str, Any]) -> bool:

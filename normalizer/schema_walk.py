@@ -44,6 +44,25 @@ def _subschemas(schema: Mapping[str, Any], path: Path) -> Iterator[tuple[Any, Pa
             yield from ((sub, (*path, key, k)) for k, sub in enumerate(found))
 
 
+def local_ref(schema: Any, ref: Any) -> Mapping[str, Any] | None:
+    """The schema a local `$ref` (`#/$defs/X`, `#/definitions/X`) names in `schema`, or
+    None (another document, a path deeper than one name, or a reference to a reference)."""
+    for defs in ("$defs", "definitions"):
+        prefix = f"#/{defs}/"
+        table = schema.get(defs) if isinstance(schema, Mapping) else None
+        if isinstance(ref, str) and ref.startswith(prefix) and isinstance(table, Mapping):
+            found = table.get(ref[len(prefix):])
+            if isinstance(found, Mapping) and "$ref" not in found:
+                return found
+    return None
+
+
+def dotted(path: Path) -> str:
+    """`path` as Moonshot's schema validator writes it: keys joined by dots, list indices
+    left out (one observation, through anyOf: codex-router#641), `root` for the top."""
+    return ".".join(str(p) for p in path if not isinstance(p, int)) or "root"
+
+
 def names_type(kind: Any, name: str) -> bool:
     """Whether a schema's `type` value is the JSON type `name` (lower-case), in any case:
     Gemini's SDK writes the OpenAPI names upper-case (OBJECT, ARRAY)."""

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from normalizer import check, normalize, render
-from normalizer.anyof_type import distributed, spelled, type_beside_anyof
+from normalizer.anyof_type import distributed, type_beside_anyof
 from normalizer.model import History, Message, Text, ToolSpec, thaw
+from normalizer.schema_walk import dotted
 
 HISTORY = History((Message("user", (Text("Ask me which colour I prefer."),)),))
 NULLABLE = {"type": "array", "anyOf": [{"items": {"type": "string"}}, {"type": "null"}]}
@@ -30,7 +31,7 @@ def test_paths_are_found_parents_first_and_spelled_as_the_validator_does() -> No
               "properties": {"y": {"type": "array", "items": NULLABLE}}}
     paths = list(type_beside_anyof(schema))
     assert paths == [(), ("properties", "y", "items"), ("anyOf", 0, "properties", "x")]
-    assert [spelled(p) for p in paths] == ["root", "properties.y.items", "anyOf.properties.x"]
+    assert [dotted(p) for p in paths] == ["root", "properties.y.items", "anyOf.properties.x"]
 
 
 def test_a_nullable_array_gets_its_type_in_the_untyped_branch_and_says_it_widened() -> None:

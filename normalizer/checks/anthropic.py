@@ -82,13 +82,9 @@ def input_schema_without_type(body: Mapping[str, Any], rule: Rule,
     """A declared custom tool whose `input_schema` has no `type` (rule
     tool-parameters-not-object): the vendor's text names `tools.N.custom.input_schema.type`.
     Another type at the root is not checked (its text was not seen in an answer)."""
-    tools = body.get("tools")
-    for k, tool in enumerate(tools if isinstance(tools, list) else []):
-        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
-            continue
-        schema = tool.get("input_schema")
-        if isinstance(schema, Mapping) and "type" not in schema:
-            yield Finding(f"tools[{k}].input_schema.type", {"tool": k, "name": tool.get("name")})
+    for k, name, schema in _input_schemas(body):
+        if "type" not in schema:
+            yield Finding(f"tools[{k}].input_schema.type", {"tool": k, "name": name})
 
 
 def input_schema_top_level_union(body: Mapping[str, Any], rule: Rule,
@@ -97,13 +93,18 @@ def input_schema_top_level_union(body: Mapping[str, Any], rule: Rule,
     that first), has one of params.keywords at its root (rule
     tool-parameters-top-level-union)."""
     keywords = [str(k) for k in rule.params.get("keywords", ())]
+    for k, name, schema in _input_schemas(body):
+        if "type" in schema and top_level(schema, keywords):
+            yield Finding(f"tools[{k}].input_schema", {"tool": k, "name": name})
+
+
+def _input_schemas(body: Mapping[str, Any]) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:
+    """(index, name, input_schema) of every declared custom tool that sends a schema."""
     tools = body.get("tools")
     for k, tool in enumerate(tools if isinstance(tools, list) else []):
-        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
-            continue
-        schema = tool.get("input_schema")
-        if isinstance(schema, Mapping) and "type" in schema and top_level(schema, keywords):
-            yield Finding(f"tools[{k}].input_schema", {"tool": k, "name": tool.get("name")})
+        if isinstance(tool, Mapping) and tool.get("type") in (None, "custom") and \
+                isinstance(tool.get("input_schema"), Mapping):
+            yield k, tool.get("name"), tool["input_schema"]
 
 
 def duplicate_tool_name(body: Mapping[str, Any], rule: Rule,

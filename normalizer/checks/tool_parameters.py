@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from normalizer.anyof_type import spelled, type_beside_anyof
+from normalizer.anyof_type import type_beside_anyof
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.profiles import Rule
 from normalizer.ref_siblings import type_beside_ref
 from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
-from normalizer.schema_walk import Path, names_type
+from normalizer.schema_walk import Path, dotted, names_type
 
 Body = Mapping[str, Any]
 # (index in tools, function name, parameters, where the vendor says the parameters are)
@@ -93,7 +93,7 @@ def _at_paths(declared: Iterator[Declared],
     for k, name, schema, where in declared:
         for path in paths_of(schema):
             yield Finding(location=where, fields={"index": k, "name": name, "param": where,
-                                                  "path": spelled(path)})
+                                                  "path": dotted(path)})
 
 
 def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
@@ -103,7 +103,7 @@ def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding
         for path, missing in undeclared_required(schema):
             yield Finding(location=where, fields={
                 "index": k, "name": name, "param": where, "property": missing,
-                "path": spelled((*path, "required"))})
+                "path": dotted((*path, "required"))})
 
 
 def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -13,6 +13,11 @@ from normalizer.passes.draft import Draft
 SchemaFix = Callable[[ToolSpec, Any], tuple[Any, Sequence[Change]]]
 
 
+def schema_where(tool: str, path: tuple[str | int, ...]) -> str:
+    """Where a change to the node at `path` of `tool`'s schema is reported."""
+    return f"tools.{tool}" + "".join(f".{p}" for p in path)
+
+
 def fix_schemas(draft: Draft, fix: SchemaFix) -> tuple[Draft, tuple[Change, ...]]:
     """`fix` applied to every tool's schema (thawed: type and enum lists are lists again);
     the tools it changes nothing in are kept as they were, and the draft too if none."""

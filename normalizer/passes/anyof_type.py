@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from normalizer.anyof_type import distributed, spelled, type_beside_anyof
+from normalizer.anyof_type import distributed, type_beside_anyof
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas
+from normalizer.passes._schemas import fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.root_union import flattened
+from normalizer.schema_walk import dotted
 
 RULE = "schema-type-beside-anyof"
 
@@ -59,7 +60,7 @@ def move_type_into_anyof(
 
 
 def _moved(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:
-    where = spelled(path)
+    where = dotted(path)
     what = (f"tool {tool!r}: moved the type beside the anyOf at {where} into its branches "
             "(the target wants it there)")
     if not exact:
@@ -67,4 +68,4 @@ def _moved(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:
                  "kept its own form of a property or additionalProperties the parent gave "
                  "too, so the schema now admits more than it did")
     return Change("move_type_into_anyof", "move-type-into-anyof", what,
-                  f"tools.{tool}" + "".join(f".{p}" for p in path), exact)
+                  schema_where(tool, path), exact)

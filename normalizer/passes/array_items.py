@@ -7,7 +7,7 @@ from typing import Any
 from normalizer.array_items import bare_arrays, with_items
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas
+from normalizer.passes._schemas import fix_schemas, schema_where
 from normalizer.profiles import Profile
 
 
@@ -41,7 +41,7 @@ def _with_items(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         f"added items {{}} to the array schema at {_spelled(path)} of tool "
         f"{tool.name!r} (the target refuses an array schema without items; {{}} admits "
         "any element, as the bare array did)",
-        f"tools.{tool.name}" + "".join(f".{p}" for p in path), True) for path in paths]
+        schema_where(tool.name, path), True) for path in paths]
 
 
 def _spelled(path: tuple[str | int, ...]) -> str:

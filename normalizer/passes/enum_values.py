@@ -7,7 +7,7 @@ from typing import Any
 from normalizer.empty_enum import empty_enum_values, without_empty_values
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas
+from normalizer.passes._schemas import fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.schema_walk import Path, node_at
 
@@ -48,4 +48,4 @@ def _change(tool: str, path: Path, fixed: object) -> Change:
         what = (f"dropped the enum at {spelled} of tool {tool!r}: its only value was the "
                 "empty string, which the target refuses (any string is taken now)")
     return Change("drop_empty_enum_values", "drop-empty-enum-value", what,
-                  f"tools.{tool}" + "".join(f".{p}" for p in path), False)
+                  schema_where(tool, path), False)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from normalizer.anyof_type import spelled
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas
+from normalizer.passes._schemas import fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.ref_siblings import inlined, type_beside_ref
+from normalizer.schema_walk import dotted
 
 RULE = "schema-type-beside-ref"
 
@@ -46,10 +46,10 @@ def inline_typed_refs(
 
 
 def _inlined(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:
-    what = (f"tool {tool!r}: copied the schema the $ref at {spelled(path)} names in its "
+    what = (f"tool {tool!r}: copied the schema the $ref at {dotted(path)} names in its "
             "place (the target refuses a type beside a $ref)")
     if not exact:
         what += ("; the node and the referenced schema gave a keyword differently, and the "
                  "node's was kept, so the schema admits more than it did")
     return Change("inline_typed_refs", "inline-typed-ref", what,
-                  f"tools.{tool}" + "".join(f".{p}" for p in path), exact)
+                  schema_where(tool, path), exact)

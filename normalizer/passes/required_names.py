@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from normalizer.anyof_type import spelled
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas
+from normalizer.passes._schemas import fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.required_names import undeclared_required, without_undeclared
+from normalizer.schema_walk import dotted
 
 RULE = "schema-required-not-in-properties"
 
@@ -40,10 +40,10 @@ def drop_undeclared_required(
         fixed = without_undeclared(schema, [path for path, _ in found])
         return fixed, [Change("drop_undeclared_required", "drop-undeclared-required",
                               f"tool {tool.name!r}: left {name!r} out of the required names "
-                              f"at {spelled(path)} (its properties do not declare it, which "
+                              f"at {dotted(path)} (its properties do not declare it, which "
                               "the target refuses; the model is no longer told it must be "
                               "there)",
-                              f"tools.{tool.name}" + "".join(f".{p}" for p in path), False)
+                              schema_where(tool.name, path), False)
                        for path, name in found]
 
     return fix_schemas(draft, drop)
