@@ -67,6 +67,7 @@ from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
+from normalizer.passes.ref_targets import hoist_refs_into_defs
 from normalizer.passes.replayed import (
     drop_invalid_reasoning_item_ids,
     name_function_responses,
@@ -239,14 +240,18 @@ STEPS: dict[str, Step] = {
                             ("convert_tool_schemas",)),
     "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
                                    ("convert_tool_schemas",)),
+    "hoist_refs_into_defs": Step(hoist_refs_into_defs, ("schema-ref-outside-defs",),
+                                 ("convert_tool_schemas", "declare_missing_tools")),
     "flatten_top_level_union": Step(flatten_top_level_union,
                                     ("tool-parameters-top-level-union",),
-                                    ("convert_tool_schemas", "declare_missing_tools")),
+                                    ("convert_tool_schemas", "declare_missing_tools",
+                                     "hoist_refs_into_defs")),
     "inline_typed_refs": Step(inline_typed_refs, ("schema-type-beside-ref",),
-                              ("convert_tool_schemas", "declare_missing_tools")),
+                              ("convert_tool_schemas", "declare_missing_tools",
+                               "hoist_refs_into_defs")),
     "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
                                  ("convert_tool_schemas", "declare_missing_tools",
-                                  "inline_typed_refs")),
+                                  "hoist_refs_into_defs", "inline_typed_refs")),
     "drop_undeclared_required": Step(drop_undeclared_required,
                                      ("schema-required-not-in-properties",),
                                      ("convert_tool_schemas", "declare_missing_tools",

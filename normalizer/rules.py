@@ -104,6 +104,8 @@ RULE_IDS: dict[str, str] = {
                                          "same schema's `properties` do not declare",
     "schema-type-beside-ref": "a subschema of a tool's parameters with `type` beside "
                               "`$ref` (the target wants it in the referenced schema)",
+    "schema-ref-outside-defs": "a `$ref` in a tool's parameters that points anywhere but "
+                               "the schema's root `$defs` (`#/properties/a`, `#/definitions/A`)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

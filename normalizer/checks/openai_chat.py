@@ -38,6 +38,7 @@ DETECTORS: dict[str, Detector] = {
     "schema-type-beside-anyof": tool_parameters.chat_type_beside_anyof,
     "schema-required-not-in-properties": tool_parameters.chat_required_not_in_properties,
     "schema-type-beside-ref": tool_parameters.chat_type_beside_ref,
+    "schema-ref-outside-defs": tool_parameters.chat_ref_outside_defs,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

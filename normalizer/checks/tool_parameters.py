@@ -13,6 +13,7 @@ from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.profiles import Rule
 from normalizer.ref_siblings import type_beside_ref
+from normalizer.ref_targets import refs_outside_defs
 from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
 from normalizer.schema_walk import Path, dotted, names_type
@@ -88,6 +89,13 @@ def type_beside_ref_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
     return _at_paths(declared, type_beside_ref)
 
 
+def ref_outside_defs_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every `$ref` of a parameters schema that does not point into its root `$defs`, with
+    its path as the vendor spells it (`properties.external.$ref`)."""
+    return _at_paths(declared, lambda schema: ((*path, "$ref")
+                                               for path in refs_outside_defs(schema)))
+
+
 def _at_paths(declared: Iterator[Declared],
               paths_of: Callable[[Any], Iterator[Path]]) -> Iterator[Finding]:
     for k, name, schema, where in declared:
@@ -135,6 +143,11 @@ def chat_required_not_in_properties(body: Body, rule: Rule,
 def chat_type_beside_ref(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`schema-type-beside-ref` on Chat Completions."""
     return type_beside_ref_anywhere(chat_parameters(body))
+
+
+def chat_ref_outside_defs(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`schema-ref-outside-defs` on Chat Completions."""
+    return ref_outside_defs_anywhere(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
