@@ -45,6 +45,7 @@ from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.documents import send_documents_as_urls
+from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
@@ -64,6 +65,7 @@ from normalizer.passes.pairing import (
 )
 from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
+from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
@@ -252,6 +254,15 @@ STEPS: dict[str, Step] = {
     "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
                                  ("convert_tool_schemas", "declare_missing_tools",
                                   "hoist_refs_into_defs", "inline_typed_refs")),
+    "objectify_property_schemas": Step(objectify_property_schemas,
+                                       ("schema-property-not-object",),
+                                       ("convert_tool_schemas", "declare_missing_tools",
+                                        "hoist_refs_into_defs", "inline_typed_refs",
+                                        "flatten_top_level_union", "move_type_into_anyof")),
+    "type_bare_enums": Step(type_bare_enums, ("schema-enum-without-type",),
+                            ("convert_tool_schemas", "declare_missing_tools",
+                             "hoist_refs_into_defs", "inline_typed_refs",
+                             "flatten_top_level_union", "move_type_into_anyof")),
     "drop_undeclared_required": Step(drop_undeclared_required,
                                      ("schema-required-not-in-properties",),
                                      ("convert_tool_schemas", "declare_missing_tools",

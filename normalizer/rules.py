@@ -106,6 +106,10 @@ RULE_IDS: dict[str, str] = {
                               "`$ref` (the target wants it in the referenced schema)",
     "schema-ref-outside-defs": "a `$ref` in a tool's parameters that points anywhere but "
                                "the schema's root `$defs` (`#/properties/a`, `#/definitions/A`)",
+    "schema-enum-without-type": "a subschema of a tool's parameters below the root with "
+                                "`enum` and no `type`",
+    "schema-property-not-object": "a property of a tool schema whose own schema is not an "
+                                  "object (`true`, `false`, a bare type name)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

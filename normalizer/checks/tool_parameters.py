@@ -11,7 +11,9 @@ from typing import Any
 from normalizer.anyof_type import type_beside_anyof
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import declared_tools
+from normalizer.enum_type import enums_without_type
 from normalizer.profiles import Rule
+from normalizer.property_schemas import non_object_properties
 from normalizer.ref_siblings import type_beside_ref
 from normalizer.ref_targets import refs_outside_defs
 from normalizer.required_names import undeclared_required
@@ -96,6 +98,22 @@ def ref_outside_defs_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]
                                                for path in refs_outside_defs(schema)))
 
 
+def enum_without_type_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every subschema below the root of a parameters schema with `enum` and no `type`,
+    with its path as the vendor spells it (`properties.view`)."""
+    return _at_paths(declared, enums_without_type)
+
+
+def property_not_object(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every property of a subschema whose own schema is not an object, with the path of
+    its `properties` as the vendor spells it (`properties.tasks.items.properties`)."""
+    for k, name, schema, where in declared:
+        for path, prop in non_object_properties(schema):
+            yield Finding(location=where, fields={
+                "index": k, "name": name, "param": where, "property": prop,
+                "path": dotted((*path, "properties"))})
+
+
 def _at_paths(declared: Iterator[Declared],
               paths_of: Callable[[Any], Iterator[Path]]) -> Iterator[Finding]:
     for k, name, schema, where in declared:
@@ -148,6 +166,17 @@ def chat_type_beside_ref(body: Body, rule: Rule, model: str | None) -> Iterator[
 def chat_ref_outside_defs(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`schema-ref-outside-defs` on Chat Completions."""
     return ref_outside_defs_anywhere(chat_parameters(body))
+
+
+def chat_enum_without_type(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`schema-enum-without-type` on Chat Completions."""
+    return enum_without_type_anywhere(chat_parameters(body))
+
+
+def chat_property_not_object(body: Body, rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """`schema-property-not-object` on Chat Completions."""
+    return property_not_object(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
