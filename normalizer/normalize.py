@@ -96,6 +96,7 @@ from normalizer.passes.tool_descriptions import shorten_tool_descriptions
 from normalizer.passes.tool_duplicates import drop_duplicate_tools
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
+from normalizer.passes.tuple_items import respell_tuple_items
 from normalizer.profiles import Profile, load_profile
 from normalizer.scope import scoped
 from normalizer.window import Budget, fit
@@ -253,20 +254,27 @@ STEPS: dict[str, Step] = {
                                "hoist_refs_into_defs")),
     "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
                                  ("convert_tool_schemas", "declare_missing_tools",
-                                  "hoist_refs_into_defs", "inline_typed_refs")),
+                                  "hoist_refs_into_defs", "inline_typed_refs",
+                                  "respell_tuple_items")),
     "objectify_property_schemas": Step(objectify_property_schemas,
                                        ("schema-property-not-object",),
                                        ("convert_tool_schemas", "declare_missing_tools",
                                         "hoist_refs_into_defs", "inline_typed_refs",
-                                        "flatten_top_level_union", "move_type_into_anyof")),
+                                        "respell_tuple_items", "flatten_top_level_union",
+                                        "move_type_into_anyof")),
+    "respell_tuple_items": Step(respell_tuple_items, ("schema-items-not-object",),
+                                ("convert_tool_schemas", "declare_missing_tools",
+                                 "hoist_refs_into_defs", "inline_typed_refs")),
     "type_bare_enums": Step(type_bare_enums, ("schema-enum-without-type",),
                             ("convert_tool_schemas", "declare_missing_tools",
                              "hoist_refs_into_defs", "inline_typed_refs",
-                             "flatten_top_level_union", "move_type_into_anyof")),
+                             "respell_tuple_items", "flatten_top_level_union",
+                             "move_type_into_anyof")),
     "drop_undeclared_required": Step(drop_undeclared_required,
                                      ("schema-required-not-in-properties",),
                                      ("convert_tool_schemas", "declare_missing_tools",
-                                      "flatten_top_level_union", "move_type_into_anyof")),
+                                      "respell_tuple_items", "flatten_top_level_union",
+                                      "move_type_into_anyof")),
     "complete_root_object_schema": Step(complete_root_object_schema,
                                         ("tool-parameters-not-object",
                                          "object-schema-missing-properties"),

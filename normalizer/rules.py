@@ -110,6 +110,8 @@ RULE_IDS: dict[str, str] = {
                                 "`enum` and no `type`",
     "schema-property-not-object": "a property of a tool schema whose own schema is not an "
                                   "object (`true`, `false`, a bare type name)",
+    "schema-items-not-object": "an array schema in a tool's parameters whose `items` is not "
+                               "one schema (a tuple's list, a boolean)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -41,6 +41,7 @@ DETECTORS: dict[str, Detector] = {
     "schema-ref-outside-defs": tool_parameters.chat_ref_outside_defs,
     "schema-enum-without-type": tool_parameters.chat_enum_without_type,
     "schema-property-not-object": tool_parameters.chat_property_not_object,
+    "schema-items-not-object": tool_parameters.chat_items_not_object,
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,

@@ -19,6 +19,7 @@ from normalizer.ref_targets import refs_outside_defs
 from normalizer.required_names import undeclared_required
 from normalizer.root_union import top_level
 from normalizer.schema_walk import Path, dotted, names_type
+from normalizer.tuple_items import items_not_object
 
 Body = Mapping[str, Any]
 # (index in tools, function name, parameters, where the vendor says the parameters are)
@@ -104,6 +105,13 @@ def enum_without_type_anywhere(declared: Iterator[Declared]) -> Iterator[Finding
     return _at_paths(declared, enums_without_type)
 
 
+def items_not_object_anywhere(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every `items` of a parameters schema that is not one schema, with its path as the
+    vendor spells it (`properties.pair.items`)."""
+    return _at_paths(declared, lambda schema: ((*path, "items")
+                                               for path in items_not_object(schema)))
+
+
 def property_not_object(declared: Iterator[Declared]) -> Iterator[Finding]:
     """Every property of a subschema whose own schema is not an object, with the path of
     its `properties` as the vendor spells it (`properties.tasks.items.properties`)."""
@@ -177,6 +185,11 @@ def chat_property_not_object(body: Body, rule: Rule,
                              model: str | None) -> Iterator[Finding]:
     """`schema-property-not-object` on Chat Completions."""
     return property_not_object(chat_parameters(body))
+
+
+def chat_items_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`schema-items-not-object` on Chat Completions."""
+    return items_not_object_anywhere(chat_parameters(body))
 
 
 def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -1,0 +1,50 @@
+"""Tools pass: `items` that is not one schema (a tuple's list, a boolean) in a tool's
+parameters schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normalizer.model import Change, ToolSpec
+from normalizer.passes import Draft, Policy
+from normalizer.passes._schemas import fix_schemas, schema_where
+from normalizer.profiles import Profile
+from normalizer.schema_walk import dotted
+from normalizer.tuple_items import items_not_object, with_object_items
+
+RULE = "schema-items-not-object"
+
+
+def respell_tuple_items(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an `items` that is not one schema in a tool's parameters (rule
+    schema-items-not-object): a tuple's list becomes `prefixItems` (and `additionalItems`
+    the new `items`), `items: true` becomes `{}`, `items: false` a `maxItems` of the
+    prefix's length. Lossless: JSON Schema 2020-12's spelling of the same constraint.
+
+    Rejected by: Moonshot "response_format.json_schema is not a valid moonshot flavored
+    json schema, details: <At path 'properties.pair.items': items must be an object>"
+    (recorded in vercel/ai's moonshotai fixtures, kimi-k3; the same validator checks tool
+    parameters).
+
+    Before: {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}}
+    After:  {"pair": {"type": "array", "prefixItems": [{"type": "string"},
+                                                       {"type": "number"}]}}
+    """
+    if not profile.enforces(RULE) or not draft.tools:
+        return draft, ()
+
+    def fix(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
+        paths = list(items_not_object(schema))
+        if not paths:
+            return schema, []
+        fixed, done = with_object_items(schema, paths)
+        return fixed, [Change(
+            "respell_tuple_items", "respell-tuple-items",
+            f"tool {tool.name!r}: wrote the items at {dotted((*path, 'items'))} as one "
+            "schema (a tuple as prefixItems; the target takes items as an object only)",
+            schema_where(tool.name, (*path, "items")), True)
+            for path, ok in zip(paths, done, strict=True) if ok]
+
+    return fix_schemas(draft, fix)
