@@ -15,9 +15,11 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from normalizer.model import Change
+from normalizer.ref_targets import hoisted, names_one_def
 
 ALLOWED = frozenset({
     "type", "format", "title", "description", "nullable", "enum", "items", "minItems",
@@ -35,9 +37,30 @@ def convert(
 ) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """Convert one tool's parameter schema; returns the new schema and the changes made."""
     changes: list[Change] = []
+    # Definitions are looked up by name: a pointer anywhere else (zod's `#/properties/a`
+    # for a schema used twice, a place inside a def) is first given one.
+    given = schema
+    schema, moved = hoisted(schema, outside=_not_by_name)
     defs = {**(schema.get("definitions") or {}), **(schema.get("$defs") or {})}
+    if moved and "$defs" not in given:  # made here only to be read: not a keyword dropped
+        schema = {k: v for k, v in schema.items() if k != "$defs"}
     out = _node(copy.deepcopy(dict(schema)), defs, where, changes, depth=0)
+    if moved:  # the changes name each reference as the caller wrote it
+        shown = {repr("#/$defs/" + name): repr(ref) for ref, name in moved.items()}
+        changes = [replace(c, what=_shown(c.what, shown)) for c in changes]
     return out, tuple(changes)
+
+
+def _not_by_name(ref: Any) -> bool:
+    """A local pointer that is not to one definition by name."""
+    return isinstance(ref, str) and ref.startswith("#/") and not names_one_def(ref) \
+        and not (ref.startswith("#/definitions/") and ref.count("/") == 2)
+
+
+def _shown(what: str, shown: Mapping[str, str]) -> str:
+    for new, old in shown.items():
+        what = what.replace(new, old)
+    return what
 
 
 def _change(changes: list[Change], code: str, what: str, where: str, lossless: bool) -> None:

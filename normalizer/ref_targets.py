@@ -54,33 +54,47 @@ def pointed(schema: Any, ref: str) -> Any:
     return node if isinstance(node, Mapping | bool) else None
 
 
-def hoisted(schema: Any) -> tuple[Any, dict[str, str]]:
-    """A copy of `schema` with the target of every local reference outside the root `$defs`
-    copied into it (once per reference text, under the pointer's last name, made unique)
-    and the references pointed there; `definitions` is dropped once nothing points into it.
-    Also returns what was moved: reference -> its name in `$defs`. A reference that cannot
-    be read (another document, nothing at the pointer) is left as it is."""
+def names_one_def(ref: Any) -> bool:
+    """Whether `ref` names one entry of the root `$defs` (`#/$defs/Slot`, not a place
+    inside one): what a reader that looks definitions up by name can follow."""
+    return isinstance(ref, str) and _ONE_DEF.fullmatch(ref) is not None
+
+
+_ONE_DEF = re.compile(r"#/\$defs/[^/]+")
+
+
+def hoisted(schema: Any, outside: Callable[[Any], bool] = outside_defs
+            ) -> tuple[Any, dict[str, str]]:
+    """A copy of `schema` with the target of every local reference that `outside` picks
+    (by default: every one outside the root `$defs`) copied into the root `$defs` (once per
+    reference text, under the pointer's last name, made unique) and the references pointed
+    there; `definitions` is dropped once nothing points into it. Also returns what was
+    moved: reference -> its name in `$defs`. A reference that cannot be read (another
+    document, nothing at the pointer) is left as it is."""
     if not isinstance(schema, Mapping):
         return schema, {}
     table = schema.get("$defs")
     defs: dict[str, Any] = dict(table) if isinstance(table, Mapping) else {}
     moved: dict[str, str] = {}
-    name_for = _namer(schema, defs, moved)
-    body = _rewritten({k: v for k, v in schema.items() if k != "$defs"}, name_for)
+    old_defs = schema.get("definitions")
+    name_for = _namer(schema, defs, moved,
+                      set(old_defs) if isinstance(old_defs, Mapping) else set())
+    body = _rewritten({k: v for k, v in schema.items() if k != "$defs"}, name_for, outside)
     done: set[str] = set()
     while len(done) < len(defs):  # a def rewritten may name new ones: until none is new
         for name in [n for n in defs if n not in done]:
             done.add(name)
-            defs[name] = _rewritten(defs[name], name_for)
+            defs[name] = _rewritten(defs[name], name_for, outside)
     if not moved:
         return schema, {}
     return {**_unused_definitions_dropped(body, defs), "$defs": defs}, moved
 
 
-def _namer(schema: Mapping[str, Any], defs: dict[str, Any],
-           moved: dict[str, str]) -> Callable[[str], str | None]:
+def _namer(schema: Mapping[str, Any], defs: dict[str, Any], moved: dict[str, str],
+           reserved: set[str]) -> Callable[[str], str | None]:
     """The `$defs` name for a reference outside it, its target added to `defs` the first
-    time (read in `schema` as given), or None where the reference cannot be read."""
+    time (read in `schema` as given), or None where the reference cannot be read. A name
+    in `definitions` is not taken either: a reader may look both tables up by name."""
     def name_for(ref: str) -> str | None:
         if ref not in moved:
             target = pointed(schema, ref)
@@ -88,18 +102,19 @@ def _namer(schema: Mapping[str, Any], defs: dict[str, Any],
                 return None
             stem = _UNSAFE.sub("_", unquote(ref.rsplit("/", 1)[-1])) or "def"
             name, n = stem, 2
-            while name in defs:
+            while name in defs or name in reserved:
                 name, n = f"{stem}_{n}", n + 1
             moved[ref], defs[name] = name, target
         return moved[ref]
     return name_for
 
 
-def _rewritten(node: Any, name_for: Callable[[str], str | None]) -> Any:
-    """`node` with every reference outside `$defs` that `name_for` names pointed there."""
+def _rewritten(node: Any, name_for: Callable[[str], str | None],
+               outside: Callable[[Any], bool]) -> Any:
+    """`node` with every reference `outside` picks that `name_for` names pointed there."""
     for sub, path in list(schema_nodes(node)):
         ref = sub.get("$ref")
-        name = name_for(ref) if outside_defs(ref) else None
+        name = name_for(ref) if outside(ref) else None
         if name is not None:
             node = replaced(node, path, {**sub, "$ref": DEFS + name})
     return node

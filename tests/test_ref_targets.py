@@ -118,3 +118,20 @@ def test_vendors_without_the_rule_keep_the_pointer() -> None:
     for provider in ("openai", "anthropic", "mistral", "deepseek"):
         out = normalize(HISTORY, provider, tools=tools)
         assert "hoist-ref-into-defs" not in {c.code for c in out.changes}, provider
+
+
+def test_gemini_reads_a_pointer_to_a_property_as_what_it_points_to() -> None:
+    """Gemini's conversion inlines definitions by name; a `#/properties/...` pointer was
+    dropped as unresolved and the property became an object. Now it is read where it
+    points, and a definition of the same last name is not taken for it."""
+    schema = {"type": "object", "definitions": {"auto_merge": {"type": "string"}},
+              "properties": {**DEDUP["properties"],
+                             "mode": {"$ref": "#/definitions/auto_merge"}}}
+    out = normalize(HISTORY, "gemini", tools=[ToolSpec("merge_request", "", schema)])
+    properties = thaw(out.tools[0].input_schema)["properties"]
+    assert properties["squash"] == DEDUP["properties"]["auto_merge"]
+    assert properties["mode"] == {"type": "string"}
+    inlined = [c.what for c in out.changes if c.code == "schema-inline-ref"]
+    assert inlined == ["inlined $ref '#/properties/auto_merge'",
+                       "inlined $ref '#/definitions/auto_merge'"]
+    assert check(out.render(), "gemini") == ()
