@@ -86,6 +86,7 @@ from normalizer.passes.roles import (
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.rounds import run_rounds
+from normalizer.passes.sampling import drop_unfixed_sampling
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
@@ -292,6 +293,7 @@ STEPS: dict[str, Step] = {
                                        ("message-name-invalid",), local=True),
     "mention_json_for_json_mode": Step(mention_json_for_json_mode,
                                        ("response-format-json-word",)),
+    "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",)),
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
                                               ("tool-choice-with-thinking",),
                                               ("drop_unknown_tool_choice",)),

@@ -112,6 +112,8 @@ RULE_IDS: dict[str, str] = {
                                   "object (`true`, `false`, a bare type name)",
     "schema-items-not-object": "an array schema in a tool's parameters whose `items` is not "
                                "one schema (a tuple's list, a boolean)",
+    "sampling-parameter-fixed": "a sampling parameter (temperature, top_p) sent with another "
+                                "value than the one the model takes",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -33,7 +33,8 @@ RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
 _LENGTHS = ("max_length", "min_messages", "max_items")  # positive integers where present
-_PATTERNS = ("pattern", "default_on_model")  # regular expressions where present
+# regular expressions where present
+_PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes", "forces", "on",
           "off", "images", "documents", "expected", "allowed_in_results",

@@ -1,0 +1,22 @@
+"""`sampling-parameter-fixed`: a sampling parameter sent with another value than the one the
+model takes (Kimi's thinking models: temperature 1, top_p 0.95). Which fields, their
+values and when thinking off changes them are the profile's params."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+from normalizer.sampling import unfixed
+
+
+def fixed_sampling(body: Mapping[str, Any], rule: Rule,
+                   model: str | None) -> Iterator[Finding]:
+    """Each pinned parameter the body sends with another value."""
+    if not isinstance(body, Mapping):
+        return
+    for found in unfixed(body, rule.params, model):
+        yield Finding(found.field, {"field": found.field, "sent": found.sent,
+                                    "allowed": found.allowed})

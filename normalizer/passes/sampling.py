@@ -1,0 +1,44 @@
+"""Options pass: sampling parameters a model pins to one value."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.model import Change, JsonMap, thaw
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+from normalizer.sampling import unfixed
+
+RULE = "sampling-parameter-fixed"
+
+
+def drop_unfixed_sampling(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a sampling parameter sent with another value than the one the model takes
+    (rule sampling-parameter-fixed, for the models it names: `policy.model`; an unknown
+    model keeps what was sent): the parameter is left out, so the model uses its own
+    value, as the vendor's clients do. Lossy: the value asked for is not the one used (it
+    never could be).
+
+    Rejected by: Moonshot "invalid temperature: only 1 is allowed for this model"
+    (countbot-ai/CountBot#61, kimi-k2.5), "invalid top_p: only 0.95 is allowed for this
+    model" (CherryHQ/cherry-studio#12691).
+
+    Before: model kimi-k3, temperature 0.2, top_p 0.9
+    After:  model kimi-k3
+    """
+    rule = profile.rule(RULE)
+    if rule is None or not rule.enforced or not policy.model \
+            or not rule.applies_to(policy.model, when_unknown=False):
+        return draft, ()
+    found = unfixed(draft.options, rule.params, policy.model)
+    if not found:
+        return draft, ()
+    dropped = {f.field for f in found}
+    changes = tuple(Change(
+        "drop_unfixed_sampling", "drop-unfixed-sampling",
+        f"{f.field} {f.sent!r} left out: {policy.model} takes only {f.allowed!r}, which it "
+        "uses when none is sent", f.field, lossless=False) for f in found)
+    kept = {k: v for k, v in thaw(draft.options).items() if k not in dropped}
+    return replace(draft, options=JsonMap(kept)), changes

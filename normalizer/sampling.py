@@ -1,0 +1,58 @@
+"""Sampling parameters a model pins to one value.
+
+Kimi's thinking models (K2.5 and later, K3, Kimi Code's models) run with fixed sampling:
+temperature 1 (0.6 where thinking is off), top_p 0.95. A request that sends anything else
+is refused ("invalid temperature: only 1 is allowed for this model"), and apps send their
+usual 0.2 or 0.7 to every model. Leaving the parameter out is what the vendor's own
+clients do: the model then uses the one value it takes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+
+class Unfixed(NamedTuple):
+    """A pinned parameter sent with another value."""
+
+    field: str  # the request field: temperature, top_p
+    sent: Any
+    allowed: Any  # the one value the model takes
+
+
+def fixed_values(request: Mapping[str, Any], params: Mapping[str, Any],
+                 model: str | None) -> dict[str, Any]:
+    """The value each pinned parameter must have for this request, read as a
+    sampling-parameter-fixed rule's params say: `fixed` (field -> value), and where the
+    request turns thinking off (`field`, default thinking.type, a value in `off`, default
+    ["disabled"]) for a model `thinking_off_models` matches, `thinking_off` on top."""
+    values = dict(params.get("fixed") or {})
+    switch = request
+    for step in str(params.get("field") or "thinking.type").split("."):
+        switch = switch.get(step) if isinstance(switch, Mapping) else None
+    pattern = params.get("thinking_off_models")
+    if switch in (params.get("off") or ("disabled",)) and pattern and isinstance(model, str) \
+            and re.search(str(pattern), model):
+        values.update(params.get("thinking_off") or {})
+    return values
+
+
+def unfixed(request: Mapping[str, Any], params: Mapping[str, Any],
+            model: str | None) -> list[Unfixed]:
+    """Every pinned parameter the request sends with another value, in the order of
+    `fixed` (the value itself, sent again, is taken)."""
+    return [Unfixed(field, request[field], allowed)
+            for field, allowed in fixed_values(request, params, model).items()
+            if field in request and request[field] is not None
+            and not _same(request[field], allowed)]
+
+
+def _same(sent: Any, allowed: Any) -> bool:
+    if isinstance(sent, bool) or isinstance(allowed, bool):  # true is not 1 on the wire
+        return type(sent) is type(allowed) and sent == allowed
+    if not isinstance(sent, int | float):
+        return bool(sent == allowed)
+    return isinstance(allowed, int | float) and math.isclose(sent, allowed, abs_tol=1e-9)

@@ -1,0 +1,60 @@
+"""drop_unfixed_sampling (rule sampling-parameter-fixed): Kimi's thinking models take one
+temperature and one top_p ("invalid temperature: only 1 is allowed for this model",
+countbot-ai/CountBot#61; "invalid top_p: only 0.95 is allowed for this model",
+CherryHQ/cherry-studio#12691; 0.6 with thinking off, arcsin1/oh-my-ppt#45)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normalizer import check, normalize
+from normalizer.model import History, Message, Text
+from normalizer.sampling import fixed_values, unfixed
+
+HISTORY = History((Message("user", (Text("Summarise the meeting."),)),))
+PARAMS: dict[str, Any] = {"fixed": {"temperature": 1, "top_p": 0.95},
+                          "thinking_off": {"temperature": 0.6},
+                          "thinking_off_models": r"^kimi-k2\.[56]", "off": ["disabled"]}
+
+
+def test_the_value_pinned_depends_on_thinking_where_the_model_can_turn_it_off() -> None:
+    off = {"thinking": {"type": "disabled"}}
+    assert fixed_values({}, PARAMS, "kimi-k2.6") == {"temperature": 1, "top_p": 0.95}
+    assert fixed_values(off, PARAMS, "kimi-k2.6") == {"temperature": 0.6, "top_p": 0.95}
+    assert fixed_values(off, PARAMS, "kimi-k3") == {"temperature": 1, "top_p": 0.95}
+
+
+def test_only_other_values_are_refused() -> None:
+    assert unfixed({"temperature": 1.0, "top_p": 0.95}, PARAMS, "kimi-k3") == []
+    assert unfixed({"temperature": None}, PARAMS, "kimi-k3") == []
+    assert [(u.field, u.sent, u.allowed) for u in
+            unfixed({"temperature": 0.2, "top_p": 1, "n": 3}, PARAMS, "kimi-k3")] == [
+        ("temperature", 0.2, 1), ("top_p", 1, 0.95)]
+    assert unfixed({"temperature": True}, PARAMS, "kimi-k3")[0].sent is True
+
+
+def test_moonshot_words_it_and_normalize_leaves_the_values_out() -> None:
+    body = {"model": "kimi-k3", "messages": [{"role": "user", "content": "hi"}],
+            "temperature": 0.2, "top_p": 0.9}
+    assert [v.message for v in check(body, "moonshot")] == [
+        "invalid temperature: only 1 is allowed for this model",
+        "invalid top_p: only 0.95 is allowed for this model"]
+    out = normalize(HISTORY, "moonshot", model="kimi-k3",
+                    options={"temperature": 0.2, "top_p": 0.9, "max_tokens": 100})
+    assert [(c.code, c.where, c.lossless) for c in out.changes] == [
+        ("drop-unfixed-sampling", "temperature", False),
+        ("drop-unfixed-sampling", "top_p", False)]
+    rendered = out.render(model="kimi-k3")
+    assert "temperature" not in rendered and "top_p" not in rendered
+    assert rendered["max_tokens"] == 100
+    assert check(rendered, "moonshot") == ()
+
+
+def test_other_models_and_an_unknown_model_keep_their_temperature() -> None:
+    for model in ("moonshot-v1-8k", "kimi-k2-0905-preview", None):
+        out = normalize(HISTORY, "moonshot", model=model, options={"temperature": 0.2})
+        assert out.changes == (), model
+        assert out.render(model=model or "kimi-k3")["temperature"] == 0.2
+    body = {"model": "moonshot-v1-8k", "messages": [{"role": "user", "content": "hi"}],
+            "temperature": 0.2}
+    assert check(body, "moonshot") == ()
