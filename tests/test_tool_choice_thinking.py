@@ -96,8 +96,11 @@ def test_dashscope_and_moonshot_read_their_own_switches() -> None:
     assert check(_chat("qwen3.5-plus", "required", enable_thinking=False), "dashscope") == ()
     assert [v.rule for v in check(_chat("kimi-k2.6", "required"), "moonshot")] == [
         "tool-choice-with-thinking"]
-    # Moonshot's named choice is not known to be refused: not checked
-    assert check(_chat("kimi-k2.6", NAMED_CHAT), "moonshot") == ()
+    # Moonshot calls a named choice "specified" (can1357/oh-my-pi#1077)
+    assert [v.message for v in check(_chat("kimi-k2.6", NAMED_CHAT), "moonshot")] == [
+        "tool_choice 'specified' is incompatible with thinking enabled"]
+    assert check(_chat("kimi-k2.6", NAMED_CHAT, thinking={"type": "disabled"}),
+                 "moonshot") == ()
     assert check(_chat("kimi-k2-0905-preview", "required"), "moonshot") == ()
 
 

@@ -49,10 +49,14 @@ def anthropic_unknown_tool(body: Mapping[str, Any], rule: Rule,
 
 def forced_with_thinking(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
-    """A `tool_choice` of a form in params.forces while thinking is on by the rule's reading."""
+    """A `tool_choice` of a form in params.forces while thinking is on by the rule's reading;
+    `word` is the vendor's name for the form (params.words, else the form: Moonshot calls
+    a named choice "specified")."""
     form = refused_forcing(body, rule.params, model) if isinstance(body, Mapping) else None
     if form is not None:
-        yield Finding("tool_choice", {"form": form})
+        words = rule.params.get("words")
+        word = words.get(form, form) if isinstance(words, Mapping) else form
+        yield Finding("tool_choice", {"form": form, "word": word})
 
 
 def _tools(body: Mapping[str, Any]) -> list[Any]:
