@@ -102,7 +102,8 @@ def _namer(schema: Mapping[str, Any], defs: dict[str, Any], moved: dict[str, str
                 return None
             stem = _UNSAFE.sub("_", unquote(ref.rsplit("/", 1)[-1])) or "def"
             name, n = stem, 2
-            while name in defs or name in reserved:
+            same = ref == f"#/definitions/{stem}"  # the same schema under the same name
+            while name in defs or (name in reserved and not same):
                 name, n = f"{stem}_{n}", n + 1
             moved[ref], defs[name] = name, target
         return moved[ref]

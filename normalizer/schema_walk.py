@@ -12,7 +12,7 @@ Path = tuple[str | int, ...]
 
 # Keywords whose value is one subschema, a map of name -> subschema, or a list of them.
 _ONE = ("items", "additionalProperties", "not", "contains", "propertyNames",
-        "unevaluatedItems", "unevaluatedProperties", "if", "then", "else")
+        "unevaluatedItems", "unevaluatedProperties", "if", "then", "else", "additionalItems")
 _MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _LIST = ("anyOf", "oneOf", "allOf", "prefixItems", "any_of")
 
@@ -38,7 +38,7 @@ def _subschemas(schema: Mapping[str, Any], path: Path) -> Iterator[tuple[Any, Pa
         found = schema.get(key)
         if isinstance(found, Mapping):
             yield from ((sub, (*path, key, str(name))) for name, sub in found.items())
-    for key in _LIST:
+    for key in (*_LIST, "items"):  # items as a list: a tuple, before JSON Schema 2020-12
         found = schema.get(key)
         if isinstance(found, list):
             yield from ((sub, (*path, key, k)) for k, sub in enumerate(found))

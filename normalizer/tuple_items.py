@@ -58,11 +58,12 @@ def _capped(node: Mapping[str, Any], count: int) -> int:
 
 def with_object_items(schema: Any, paths: list[Path]) -> tuple[Any, list[bool]]:
     """A copy of `schema` with `items` respelled at each of `paths` where it can be, and
-    per path whether it was."""
-    done: list[bool] = []
-    for path in paths:
+    per path whether it was. The deepest first: a tuple inside a tuple keeps its path
+    until its parent's `items` becomes `prefixItems`."""
+    done: dict[Path, bool] = {}
+    for path in sorted(paths, key=len, reverse=True):
         new = respelled(node_at(schema, path))
-        done.append(new is not None)
+        done[path] = new is not None
         if new is not None:
             schema = replaced(schema, path, new)
-    return schema, done
+    return schema, [done[path] for path in paths]

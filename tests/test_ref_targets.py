@@ -68,6 +68,8 @@ def test_every_reference_still_names_what_it_named() -> None:
     assert set(moved) == {"#/definitions/When", "#/properties/a~1b~0c",
                           "#/properties/pick/anyOf/0", "#/properties/escaped"}
     assert fixed["$defs"]["body"] == {"const": "taken"}  # a name already taken is kept
+    assert moved["#/properties/escaped"] == "escaped"
+    assert moved["#/definitions/When"] == "When"  # its own name: definitions is dropped
     assert "definitions" not in fixed  # nothing points into it any more
     for node, path in schema_nodes(fixed):
         ref = node.get("$ref")

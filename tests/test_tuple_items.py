@@ -55,3 +55,24 @@ def test_vendors_without_the_rule_keep_the_tuple() -> None:
     for provider in ("openai", "anthropic", "mistral", "deepseek"):
         out = normalize(HISTORY, provider, tools=tools)
         assert "respell-tuple-items" not in {c.code for c in out.changes}, provider
+
+
+def test_a_tuple_inside_a_tuple_and_a_reference_inside_one_are_seen() -> None:
+    """The walk reads a tuple's entries as subschemas: a `$ref` in one was not hoisted (the
+    `definitions` it named were dropped under it), and a tuple in a tuple lost its path
+    when its parent was respelled first (tests/test_moonshot_schemas.py found both)."""
+    nested = {"type": "object", "properties": {"a": {
+        "type": "array", "items": [{"type": "array", "items": [{"type": "string"}]}]}}}
+    assert list(items_not_object(nested)) == [("properties", "a"),
+                                              ("properties", "a", "items", 0)]
+    fixed, done = with_object_items(nested, list(items_not_object(nested)))
+    assert fixed["properties"]["a"] == {"type": "array", "prefixItems": [
+        {"type": "array", "prefixItems": [{"type": "string"}]}]}
+    assert done == [True, True]
+    referred = {"type": "object", "definitions": {"E": {"type": "string", "enum": ["e"]}},
+                "properties": {"b": {"type": "array", "items": [{"$ref": "#/definitions/E"}]}}}
+    out = normalize(HISTORY, "moonshot", tools=[ToolSpec("store_pair", "", referred)])
+    schema = thaw(out.tools[0].input_schema)
+    assert schema["properties"]["b"]["prefixItems"] == [{"$ref": "#/$defs/E"}]
+    assert schema["$defs"]["E"] == referred["definitions"]["E"]
+    assert check(out.render(), "moonshot") == ()
