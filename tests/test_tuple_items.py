@@ -60,7 +60,7 @@ def test_vendors_without_the_rule_keep_the_tuple() -> None:
 def test_a_tuple_inside_a_tuple_and_a_reference_inside_one_are_seen() -> None:
     """The walk reads a tuple's entries as subschemas: a `$ref` in one was not hoisted (the
     `definitions` it named were dropped under it), and a tuple in a tuple lost its path
-    when its parent was respelled first (tests/test_moonshot_schemas.py found both)."""
+    when its parent was respelled first (tests/test_mcp_schemas.py found both)."""
     nested = {"type": "object", "properties": {"a": {
         "type": "array", "items": [{"type": "array", "items": [{"type": "string"}]}]}}}
     assert list(items_not_object(nested)) == [("properties", "a"),
