@@ -92,6 +92,7 @@ from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas, drop_strict_without_form
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.thinking_params import resolve_thinking_params
 from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
 from normalizer.passes.tool_duplicates import drop_duplicate_tools
@@ -293,7 +294,9 @@ STEPS: dict[str, Step] = {
                                        ("message-name-invalid",), local=True),
     "mention_json_for_json_mode": Step(mention_json_for_json_mode,
                                        ("response-format-json-word",)),
-    "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",)),
+    "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
+    "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
+                                  ("resolve_thinking_params",)),
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
                                               ("tool-choice-with-thinking",),
                                               ("drop_unknown_tool_choice",)),

@@ -5,7 +5,7 @@ vLLM). Vendor differences live in each profile's params, never here."""
 from __future__ import annotations
 
 from normalizer.check import Detector
-from normalizer.checks import json_mode, sampling, tool_choice, tool_parameters
+from normalizer.checks import json_mode, sampling, thinking_params, tool_choice, tool_parameters
 from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
@@ -29,6 +29,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "sampling-parameter-fixed": sampling.fixed_sampling,
+    "thinking-param-conflict": thinking_params.thinking_conflicts,
     "unknown-tool-field": messages.unknown_tool_field,
     "tool-description-too-long": messages.tool_description_too_long,
     "too-many-tools": messages.too_many_tools,
