@@ -61,13 +61,13 @@ def typed(node: Mapping[str, Any]) -> dict[str, Any] | None:
                               {"type": kind, "enum": kept} for kind, kept in by_type.items()]}
 
 
-def with_types(schema: Any, paths: list[Path]) -> tuple[Any, list[bool]]:
+def with_types(schema: Any, paths: list[Path]) -> tuple[Any, list[bool | None]]:
     """A copy of `schema` with the type added at each of `paths` where `typed` can, and
-    per path whether it did."""
-    done: list[bool] = []
+    per path True where it did, None where it could not."""
+    done: list[bool | None] = []
     for path in paths:
         new = typed(node_at(schema, path))
-        done.append(new is not None)
+        done.append(True if new is not None else None)
         if new is not None:
             schema = replaced(schema, path, new)
     return schema, done

@@ -56,14 +56,14 @@ def _capped(node: Mapping[str, Any], count: int) -> int:
     return min(cap, count) if isinstance(cap, int) and not isinstance(cap, bool) else count
 
 
-def with_object_items(schema: Any, paths: list[Path]) -> tuple[Any, list[bool]]:
+def with_object_items(schema: Any, paths: list[Path]) -> tuple[Any, list[bool | None]]:
     """A copy of `schema` with `items` respelled at each of `paths` where it can be, and
-    per path whether it was. The deepest first: a tuple inside a tuple keeps its path
-    until its parent's `items` becomes `prefixItems`."""
-    done: dict[Path, bool] = {}
+    per path True where it was, None where it could not be. The deepest first: a tuple
+    inside a tuple keeps its path until its parent's `items` becomes `prefixItems`."""
+    done: dict[Path, bool | None] = {}
     for path in sorted(paths, key=len, reverse=True):
         new = respelled(node_at(schema, path))
-        done[path] = new is not None
+        done[path] = True if new is not None else None
         if new is not None:
             schema = replaced(schema, path, new)
     return schema, [done[path] for path in paths]

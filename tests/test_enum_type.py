@@ -41,7 +41,7 @@ def test_what_cannot_take_a_type_is_left() -> None:
               "properties": {"a": {"enum": ["x"], "$ref": "#/$defs/A"}}}
     paths = list(enums_without_type(schema))
     assert paths == [("properties", "a")]
-    assert with_types(schema, paths) == (schema, [False])
+    assert with_types(schema, paths) == (schema, [None])
 
 
 def test_enums_are_found_at_any_depth_below_the_root() -> None:

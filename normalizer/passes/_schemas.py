@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from normalizer.model import Change, ToolSpec, thaw
 from normalizer.passes.draft import Draft
 
 # (tool, its schema as plain JSON) -> (the schema to send, the changes made to it)
 SchemaFix = Callable[[ToolSpec, Any], tuple[Any, Sequence[Change]]]
+Path = tuple[str | int, ...]
+Done = TypeVar("Done")  # what a repair says it did at one path (None: nothing)
 
 
 def schema_where(tool: str, path: tuple[str | int, ...]) -> str:
@@ -30,3 +32,19 @@ def fix_schemas(draft: Draft, fix: SchemaFix) -> tuple[Draft, tuple[Change, ...]
     if not changes:
         return draft, ()
     return replace(draft, tools=tuple(tools)), tuple(changes)
+
+
+def fix_at_paths(find: Callable[[Any], Iterable[Path]],
+                 repair: Callable[[Any, list[Path]], tuple[Any, list[Done]]],
+                 said: Callable[[str, Path, Done], Change]) -> SchemaFix:
+    """The SchemaFix of a repair made at the paths a check finds: `repair(schema, paths)`
+    gives the new schema and, per path, what it did (None where it could do nothing: the
+    check goes on naming that place); `said(tool, path, done)` reports each."""
+    def fix(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
+        paths = list(find(schema))
+        if not paths:
+            return schema, []
+        fixed, done = repair(schema, paths)
+        return fixed, [said(tool.name, path, d) for path, d in zip(paths, done, strict=True)
+                       if d is not None]
+    return fix

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from normalizer.enum_type import enums_without_type, with_types
-from normalizer.model import Change, ToolSpec
+from normalizer.model import Change
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas, schema_where
+from normalizer.passes._schemas import Path, fix_at_paths, fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.schema_walk import dotted
 
@@ -33,17 +31,11 @@ def type_bare_enums(
     """
     if not profile.enforces(RULE) or not draft.tools:
         return draft, ()
+    return fix_schemas(draft, fix_at_paths(enums_without_type, with_types, _typed))
 
-    def add(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
-        paths = list(enums_without_type(schema))
-        if not paths:
-            return schema, []
-        fixed, done = with_types(schema, paths)
-        return fixed, [Change(
-            "type_bare_enums", "type-bare-enum",
-            f"tool {tool.name!r}: gave the enum at {dotted(path)} the type of its values "
-            "(the target refuses an enum without a type)",
-            schema_where(tool.name, path), True) for path, ok in zip(paths, done, strict=True)
-            if ok]
 
-    return fix_schemas(draft, add)
+def _typed(tool: str, path: Path, done: bool) -> Change:
+    return Change("type_bare_enums", "type-bare-enum",
+                  f"tool {tool!r}: gave the enum at {dotted(path)} the type of its values "
+                  "(the target refuses an enum without a type)", schema_where(tool, path),
+                  True)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from normalizer.model import Change, ToolSpec
+from normalizer.model import Change
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas, schema_where
+from normalizer.passes._schemas import fix_at_paths, fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.ref_siblings import inlined, type_beside_ref
 from normalizer.schema_walk import dotted
@@ -33,16 +31,7 @@ def inline_typed_refs(
     """
     if not profile.enforces(RULE) or not draft.tools:
         return draft, ()
-
-    def inline(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
-        paths = list(type_beside_ref(schema))
-        if not paths:
-            return schema, []
-        fixed, done = inlined(schema, paths)
-        return fixed, [_inlined(tool.name, path, exact)
-                       for path, exact in zip(paths, done, strict=True) if exact is not None]
-
-    return fix_schemas(draft, inline)
+    return fix_schemas(draft, fix_at_paths(type_beside_ref, inlined, _inlined))
 
 
 def _inlined(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:

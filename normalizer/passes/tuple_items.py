@@ -3,11 +3,9 @@ parameters schema."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from normalizer.model import Change, ToolSpec
+from normalizer.model import Change
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas, schema_where
+from normalizer.passes._schemas import Path, fix_at_paths, fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.schema_walk import dotted
 from normalizer.tuple_items import items_not_object, with_object_items
@@ -34,17 +32,11 @@ def respell_tuple_items(
     """
     if not profile.enforces(RULE) or not draft.tools:
         return draft, ()
+    return fix_schemas(draft, fix_at_paths(items_not_object, with_object_items, _respelled))
 
-    def fix(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
-        paths = list(items_not_object(schema))
-        if not paths:
-            return schema, []
-        fixed, done = with_object_items(schema, paths)
-        return fixed, [Change(
-            "respell_tuple_items", "respell-tuple-items",
-            f"tool {tool.name!r}: wrote the items at {dotted((*path, 'items'))} as one "
-            "schema (a tuple as prefixItems; the target takes items as an object only)",
-            schema_where(tool.name, (*path, "items")), True)
-            for path, ok in zip(paths, done, strict=True) if ok]
 
-    return fix_schemas(draft, fix)
+def _respelled(tool: str, path: Path, done: bool) -> Change:
+    return Change("respell_tuple_items", "respell-tuple-items",
+                  f"tool {tool!r}: wrote the items at {dotted((*path, 'items'))} as one schema "
+                  "(a tuple as prefixItems; the target takes items as an object only)",
+                  schema_where(tool, (*path, "items")), True)
