@@ -1,7 +1,7 @@
 """The import layers of `normalizer/`, read from the source (ast), so a new import that
 climbs a floor or closes a cycle fails here rather than in a newcomer's head.
 
-    floor 3  top       normalizer (the face), normalize, request, testing, strategies
+    floor 3  top       normalizer (the face), normalize, steps, request, testing, strategies
     floor 2  rooms     wire/  streaming/  passes/  checks/   (siblings: none imports another)
     floor 1  services  tools, gemini_schema, signature_shape, check, shared_reading, skeleton,
                        skeleton_fits, strict_mode, window, window_walk, options, array_items,
@@ -35,7 +35,7 @@ FLOORS: dict[str, int] = {
     "ref_targets": 1, "enum_type": 1, "property_schemas": 1,
     "tuple_items": 1, "sampling": 1, "thinking_params": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
-    "": 3, "normalize": 3, "request": 3, "testing": 3, "strategies": 3,
+    "": 3, "normalize": 3, "steps": 3, "request": 3, "testing": 3, "strategies": 3,
 }
 ROOMS = {"wire", "streaming", "passes", "checks"}
 

@@ -1,0 +1,309 @@
+"""Which passes `normalize` runs for a profile, and in what order: every pass with the rule
+ids it fixes and the passes that must run before it (`STEPS`), and `schedule`, which walks
+a profile's rules in the vendor's order (the rules in normalizer/normalize.py's docstring).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from normalizer.passes import Pass
+from normalizer.passes.anyof_type import move_type_into_anyof
+from normalizer.passes.arguments import parse_string_arguments
+from normalizer.passes.array_items import add_array_items
+from normalizer.passes.block_fields import drop_unknown_block_fields
+from normalizer.passes.call_fields import (
+    drop_empty_tool_calls,
+    drop_unknown_message_fields,
+    drop_unknown_tool_call_fields,
+    join_text_parts,
+    split_text_from_tool_calls,
+)
+from normalizer.passes.call_turns import split_large_call_turns
+from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
+from normalizer.passes.documents import send_documents_as_urls
+from normalizer.passes.enum_type import type_bare_enums
+from normalizer.passes.enum_values import drop_empty_enum_values
+from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
+from normalizer.passes.item_ids import drop_duplicate_item_ids
+from normalizer.passes.json_mode import mention_json_for_json_mode
+from normalizer.passes.names import rewrite_tool_names
+from normalizer.passes.options import (
+    drop_json_response_type_with_tools,
+    drop_unknown_tool_choice,
+    unforce_tool_choice_with_thinking,
+)
+from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
+from normalizer.passes.pairing import (
+    ORPHAN_RULES,
+    answer_unanswered_calls,
+    dedupe_tool_call_ids,
+    drop_orphan_tool_results,
+)
+from normalizer.passes.part_types import replace_unknown_part_types
+from normalizer.passes.participant_names import sanitize_participant_names
+from normalizer.passes.property_schemas import objectify_property_schemas
+from normalizer.passes.reasoning_content import fill_reasoning_content
+from normalizer.passes.reasoning_items import drop_orphan_thinking
+from normalizer.passes.ref_siblings import inline_typed_refs
+from normalizer.passes.ref_targets import hoist_refs_into_defs
+from normalizer.passes.replayed import (
+    drop_invalid_reasoning_item_ids,
+    name_function_responses,
+    server_calls_to_text,
+)
+from normalizer.passes.required_names import drop_undeclared_required
+from normalizer.passes.role_order import fix_role_order
+from normalizer.passes.roles import (
+    end_with_allowed_role,
+    merge_consecutive_roles,
+    open_with_user_message,
+    place_system_messages,
+)
+from normalizer.passes.root_schema import complete_root_object_schema
+from normalizer.passes.root_union import flatten_top_level_union
+from normalizer.passes.sampling import drop_unfixed_sampling
+from normalizer.passes.server_results import server_results_to_text
+from normalizer.passes.signatures import add_placeholder_thought_signatures
+from normalizer.passes.strict_tools import drop_strict_from_open_schemas
+from normalizer.passes.text_types import retype_assistant_texts
+from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.thinking_params import resolve_thinking_params
+from normalizer.passes.tool_count import drop_tools_over_limit
+from normalizer.passes.tool_descriptions import shorten_tool_descriptions
+from normalizer.passes.tool_duplicates import drop_duplicate_tools
+from normalizer.passes.tool_schemas import convert_tool_schemas
+from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
+from normalizer.passes.tuple_items import respell_tuple_items
+from normalizer.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A pass, the rule ids it fixes, and the passes that must run before it when enabled."""
+
+    run: Pass
+    fixes: tuple[str, ...]
+    after: tuple[str, ...] = ()
+    # Also run when the profile does not list the rule at all (the vendor's behaviour is
+    # unknown, and the repair is harmless where it is not needed).
+    when_unknown: bool = False
+    # Idempotent, and has nothing to do exactly where no message alone gives it anything to
+    # do: the confirming rounds then look only at the messages made since its last run
+    # (normalizer/passes/rounds.py).
+    local: bool = False
+
+
+_PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
+            "tool-result-count-mismatch")
+_CONTENT = ("fill_empty_content", "place_system_messages")
+_IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
+
+STEPS: dict[str, Step] = {
+    "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
+    "replace_unknown_part_types": Step(replace_unknown_part_types,
+                                       ("content-part-type-unknown", "content-type-unsupported"),
+                                       local=True),
+    "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
+    "drop_empty_text_blocks": Step(drop_empty_text_blocks,
+                                   ("empty-text-block", "whitespace-text-block"), local=True),
+    "fill_empty_content": Step(fill_empty_content,
+                               ("empty-content", "empty-text-block", "whitespace-text-block"),
+                               ("drop_empty_text_blocks", "place_system_messages",
+                                "drop_empty_tool_calls", "replace_unknown_part_types"),
+                               local=True),
+    # Two calls sharing an id make their two results duplicates too: renaming the second call
+    # and its result repairs both without dropping anything (OpenAI rejects the results).
+    "dedupe_tool_call_ids": Step(dedupe_tool_call_ids,
+                                 ("duplicate-tool-call-id", "duplicate-tool-result"),
+                                 when_unknown=True),
+    "assign_missing_call_ids": Step(assign_missing_call_ids, ("tool-call-id-missing",),
+                                    ("dedupe_tool_call_ids",)),
+    "rewrite_tool_call_ids": Step(rewrite_tool_call_ids,
+                                  ("tool-call-id-too-long", "tool-call-id-pattern"), _IDS,
+                                  local=True),
+    "move_results_next_to_calls": Step(move_results_next_to_calls, _PAIRING,
+                                       ("server_calls_to_text", "name_function_responses",
+                                        *_CONTENT, *_IDS)),
+    "drop_orphan_tool_results": Step(drop_orphan_tool_results, ORPHAN_RULES,
+                                     ("move_results_next_to_calls", *_CONTENT, *_IDS)),
+    "answer_unanswered_calls": Step(answer_unanswered_calls, (_PAIRING[0], *_PAIRING[2:]),
+                                    ("move_results_next_to_calls", "drop_orphan_tool_results",
+                                     *_CONTENT, *_IDS)),
+    "order_results_like_calls": Step(order_results_like_calls, ("tool-results-out-of-order",),
+                                     ("answer_unanswered_calls", "move_results_next_to_calls")),
+    "merge_consecutive_roles": Step(merge_consecutive_roles,
+                                    ("role-alternation", "function-response-count",
+                                     "call-turn-placement"),
+                                    ("answer_unanswered_calls", "drop_orphan_tool_results",
+                                     "order_results_like_calls", "repair_thinking_turn",
+                                     *_CONTENT)),
+    "open_with_user_message": Step(open_with_user_message,
+                                   ("first-message-role", "call-turn-placement"),
+                                   ("merge_consecutive_roles", "drop_orphan_tool_results")),
+    "fix_role_order": Step(fix_role_order, ("role-order",),
+                           ("merge_consecutive_roles", "open_with_user_message",
+                            "answer_unanswered_calls", "drop_orphan_tool_results")),
+    "end_with_allowed_role": Step(end_with_allowed_role, ("last-message-role",),
+                                  ("fix_role_order", "answer_unanswered_calls",
+                                   "fill_empty_content")),
+    "drop_foreign_thinking": Step(drop_foreign_thinking,
+                                  ("thinking-signature-invalid", "thinking-signature-missing",
+                                   "thought-signature-missing", "reasoning-input-unsupported",
+                                   "unknown-message-field"), local=True),
+    "repair_thinking_turn": Step(repair_thinking_turn,
+                                 ("thinking-block-required", "thinking-when-disabled"),
+                                 ("drop_foreign_thinking", "answer_unanswered_calls",
+                                  "drop_orphan_tool_results", "move_results_next_to_calls")),
+    # After every pass that drops reasoning or makes, merges or empties a call turn.
+    "fill_reasoning_content": Step(fill_reasoning_content, ("reasoning-content-required",),
+                                   ("drop_foreign_thinking", "answer_unanswered_calls",
+                                    "merge_consecutive_roles", "end_with_allowed_role",
+                                    "split_text_from_tool_calls"), local=True),
+    "parse_string_arguments": Step(parse_string_arguments,
+                                   ("tool-arguments-not-object", "tool-arguments-empty"),
+                                   local=True),
+    "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
+                                          ("unknown-tool-call-field",), local=True),
+    "drop_unknown_message_fields": Step(drop_unknown_message_fields,
+                                        ("unknown-message-field",),
+                                        ("drop_foreign_thinking", "merge_consecutive_roles"),
+                                        local=True),
+    "drop_empty_tool_calls": Step(drop_empty_tool_calls, ("empty-tool-calls",), local=True),
+    # After every pass that makes, moves or answers calls and results: it splits whole blocks.
+    "split_large_call_turns": Step(split_large_call_turns, ("too-many-tool-calls",),
+                                   ("dedupe_tool_call_ids", "assign_missing_call_ids",
+                                    "move_results_next_to_calls", "drop_orphan_tool_results",
+                                    "answer_unanswered_calls", "order_results_like_calls",
+                                    "merge_consecutive_roles", "end_with_allowed_role"),
+                                   local=True),
+    "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
+                                       ("drop_empty_text_blocks",), local=True),
+    "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
+                            ("place_system_messages", "merge_consecutive_roles"), local=True),
+    "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
+                                            ("reasoning-item-id-invalid",), local=True),
+    "drop_duplicate_item_ids": Step(drop_duplicate_item_ids, ("duplicate-tool-call-id",),
+                                    ("drop_orphan_thinking", "merge_consecutive_roles")),
+    "retype_assistant_texts": Step(retype_assistant_texts, ("assistant-content-type",),
+                                   local=True),
+    "drop_orphan_thinking": Step(drop_orphan_thinking, ("reasoning-item-orphan",),
+                                 ("drop_foreign_thinking", "repair_thinking_turn",
+                                  "answer_unanswered_calls", "drop_orphan_tool_results",
+                                  "move_results_next_to_calls", "merge_consecutive_roles",
+                                  *_CONTENT)),
+    "name_function_responses": Step(name_function_responses,
+                                    ("function-response-name-empty",)),
+    "server_calls_to_text": Step(server_calls_to_text, ("server-tool-use-as-client",),
+                                 local=True),
+    "server_results_to_text": Step(server_results_to_text, ("server-tool-result-orphan",),
+                                   local=True),
+    "drop_unknown_block_fields": Step(drop_unknown_block_fields, ("unknown-block-field",),
+                                      local=True),
+    "rewrite_tool_names": Step(rewrite_tool_names, ("tool-name-invalid", "tool-name-too-long"),
+                               ("name_function_responses",), local=True),
+    "convert_tool_schemas": Step(convert_tool_schemas, ("tool-schema-unsupported",),
+                                 ("rewrite_tool_names",)),
+    "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,
+                                          ("strict-tool-schema",)),
+    "shorten_tool_descriptions": Step(shorten_tool_descriptions,
+                                      ("tool-description-too-long",)),
+    "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),
+                                 ("rewrite_tool_names",)),
+    "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
+                                  ("rewrite_tool_names", "answer_unanswered_calls")),
+    "add_array_items": Step(add_array_items, ("array-schema-missing-items",),
+                            ("convert_tool_schemas",)),
+    "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
+                                   ("convert_tool_schemas",)),
+    "hoist_refs_into_defs": Step(hoist_refs_into_defs, ("schema-ref-outside-defs",),
+                                 ("convert_tool_schemas", "declare_missing_tools")),
+    "flatten_top_level_union": Step(flatten_top_level_union,
+                                    ("tool-parameters-top-level-union",),
+                                    ("convert_tool_schemas", "declare_missing_tools",
+                                     "hoist_refs_into_defs")),
+    "inline_typed_refs": Step(inline_typed_refs, ("schema-type-beside-ref",),
+                              ("convert_tool_schemas", "declare_missing_tools",
+                               "hoist_refs_into_defs")),
+    "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
+                                 ("convert_tool_schemas", "declare_missing_tools",
+                                  "hoist_refs_into_defs", "inline_typed_refs",
+                                  "respell_tuple_items")),
+    "objectify_property_schemas": Step(objectify_property_schemas,
+                                       ("schema-property-not-object",),
+                                       ("convert_tool_schemas", "declare_missing_tools",
+                                        "hoist_refs_into_defs", "inline_typed_refs",
+                                        "respell_tuple_items", "flatten_top_level_union",
+                                        "move_type_into_anyof")),
+    "respell_tuple_items": Step(respell_tuple_items, ("schema-items-not-object",),
+                                ("convert_tool_schemas", "declare_missing_tools",
+                                 "hoist_refs_into_defs", "inline_typed_refs")),
+    "type_bare_enums": Step(type_bare_enums, ("schema-enum-without-type",),
+                            ("convert_tool_schemas", "declare_missing_tools",
+                             "hoist_refs_into_defs", "inline_typed_refs",
+                             "respell_tuple_items", "flatten_top_level_union",
+                             "move_type_into_anyof")),
+    "drop_undeclared_required": Step(drop_undeclared_required,
+                                     ("schema-required-not-in-properties",),
+                                     ("convert_tool_schemas", "declare_missing_tools",
+                                      "respell_tuple_items", "flatten_top_level_union",
+                                      "move_type_into_anyof")),
+    "complete_root_object_schema": Step(complete_root_object_schema,
+                                        ("tool-parameters-not-object",
+                                         "object-schema-missing-properties"),
+                                        ("convert_tool_schemas", "declare_missing_tools",
+                                         "flatten_top_level_union", "move_type_into_anyof")),
+    "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
+                                  ("rewrite_tool_names", "drop_duplicate_tools",
+                                   "declare_missing_tools")),
+    "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
+                                           ("tool-choice-without-tools",),
+                                           ("declare_missing_tools",)),
+    "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
+                                     ("rewrite_tool_names", "declare_missing_tools")),
+    "sanitize_participant_names": Step(sanitize_participant_names,
+                                       ("message-name-invalid",), local=True),
+    "mention_json_for_json_mode": Step(mention_json_for_json_mode,
+                                       ("response-format-json-word",)),
+    "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
+    "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
+                                  ("resolve_thinking_params",)),
+    "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
+                                              ("tool-choice-with-thinking",),
+                                              ("drop_unknown_tool_choice",)),
+    "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
+                                               ("response-format-with-tools",),
+                                               ("declare_missing_tools",)),
+    "add_placeholder_thought_signatures": Step(
+        add_placeholder_thought_signatures,
+        ("thought-signature-missing", "thought-signature-invalid"),
+        ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids"),
+        local=True),
+}
+
+
+def schedule(profile: Profile) -> tuple[str, ...]:
+    """The names of the passes to run for `profile`, in order (see the module docstring)."""
+    enabled = {name for name, step in STEPS.items()
+               if any(profile.enforces(rule) for rule in step.fixes)}
+    unknown = {name for name, step in STEPS.items() if step.when_unknown
+               and all(profile.rule(rule) is None for rule in step.fixes)}
+    enabled |= unknown
+    order: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in order:
+            return
+        for dep in STEPS[name].after:
+            if dep in enabled:
+                visit(dep)
+        order.append(name)
+
+    for name in sorted(unknown):  # no place in the vendor's order: first
+        visit(name)
+    for rule in profile.rules:
+        if rule.enforced:
+            for name, step in STEPS.items():
+                if rule.id in step.fixes:
+                    visit(name)
+    return tuple(order)
