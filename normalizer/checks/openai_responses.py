@@ -182,8 +182,6 @@ DETECTORS: dict[str, Detector] = {
     "orphan-tool-result": orphan_tool_result,
     "reasoning-item-id-invalid": by_id.reasoning_item_id_invalid,
     "strict-tool-schema": by_id.strict_tool_schema,
-    "tool-parameters-not-object": tool_parameters.responses_not_object,
-    "object-schema-missing-properties": tool_parameters.responses_missing_properties,
-    "tool-parameters-top-level-union": tool_parameters.responses_top_level_union,
+    **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
 }

@@ -1,7 +1,10 @@
-"""Detectors for the top of a function's parameters schema on the OpenAI wires: no type or
-another type, an object without properties, a union beside the object. Chat Completions
-and the Responses API answer these with the same words (one validator); only where the
-schema sits differs: `tools[k].function.parameters` and `tools[k].parameters`."""
+"""Detectors for a function's parameters schema on the OpenAI wires. At the top: no type or
+another type, an object without properties, a union beside the object; Chat Completions
+and the Responses API answer these with the same words (one validator), and only where the
+schema sits differs: `tools[k].function.parameters` and `tools[k].parameters`. At any
+depth, on Chat Completions: the forms Moonshot's validator refuses (a type beside anyOf or
+$ref, undeclared required names, a $ref outside $defs, an enum without type, a property
+or items that is not one schema), each named by its path as Moonshot spells it."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from normalizer.anyof_type import type_beside_anyof
-from normalizer.check import Finding
+from normalizer.check import Detector, Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.enum_type import enums_without_type
 from normalizer.profiles import Rule
@@ -140,69 +143,39 @@ def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding
                 "path": dotted((*path, "required"))})
 
 
-def chat_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`tool-parameters-not-object` on Chat Completions."""
-    return not_object(chat_parameters(body))
+# What each rule finds among a wire's declared parameters schemas (the rule for its params).
+Find = Callable[[Iterator[Declared], Rule], Iterator[Finding]]
 
 
-def chat_missing_properties(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`object-schema-missing-properties` on Chat Completions."""
-    return missing_properties(chat_parameters(body))
+def _ruleless(find: Callable[[Iterator[Declared]], Iterator[Finding]]) -> Find:
+    return lambda declared, rule: find(declared)
 
 
-def chat_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`tool-parameters-top-level-union` on Chat Completions."""
-    return top_level_union(chat_parameters(body), rule)
+FINDS: dict[str, Find] = {
+    "tool-parameters-not-object": _ruleless(not_object),
+    "object-schema-missing-properties": _ruleless(missing_properties),
+    "tool-parameters-top-level-union": top_level_union,
+    "schema-type-beside-anyof": _ruleless(type_beside_anyof_anywhere),
+    "schema-required-not-in-properties": _ruleless(required_not_in_properties),
+    "schema-type-beside-ref": _ruleless(type_beside_ref_anywhere),
+    "schema-ref-outside-defs": _ruleless(ref_outside_defs_anywhere),
+    "schema-enum-without-type": _ruleless(enum_without_type_anywhere),
+    "schema-property-not-object": _ruleless(property_not_object),
+    "schema-items-not-object": _ruleless(items_not_object_anywhere),
+}
 
 
-def chat_type_beside_anyof(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`schema-type-beside-anyof` on Chat Completions."""
-    return type_beside_anyof_anywhere(chat_parameters(body))
+def _on(parameters: Callable[[Body], Iterator[Declared]], find: Find) -> Detector:
+    def detect(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+        return find(parameters(body), rule)
+    return detect
 
 
-def chat_required_not_in_properties(body: Body, rule: Rule,
-                                    model: str | None) -> Iterator[Finding]:
-    """`schema-required-not-in-properties` on Chat Completions."""
-    return required_not_in_properties(chat_parameters(body))
-
-
-def chat_type_beside_ref(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`schema-type-beside-ref` on Chat Completions."""
-    return type_beside_ref_anywhere(chat_parameters(body))
-
-
-def chat_ref_outside_defs(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`schema-ref-outside-defs` on Chat Completions."""
-    return ref_outside_defs_anywhere(chat_parameters(body))
-
-
-def chat_enum_without_type(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`schema-enum-without-type` on Chat Completions."""
-    return enum_without_type_anywhere(chat_parameters(body))
-
-
-def chat_property_not_object(body: Body, rule: Rule,
-                             model: str | None) -> Iterator[Finding]:
-    """`schema-property-not-object` on Chat Completions."""
-    return property_not_object(chat_parameters(body))
-
-
-def chat_items_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`schema-items-not-object` on Chat Completions."""
-    return items_not_object_anywhere(chat_parameters(body))
-
-
-def responses_not_object(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`tool-parameters-not-object` on the Responses API."""
-    return not_object(responses_parameters(body))
-
-
-def responses_missing_properties(body: Body, rule: Rule,
-                                 model: str | None) -> Iterator[Finding]:
-    """`object-schema-missing-properties` on the Responses API."""
-    return missing_properties(responses_parameters(body))
-
-
-def responses_top_level_union(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`tool-parameters-top-level-union` on the Responses API."""
-    return top_level_union(responses_parameters(body), rule)
+# Chat Completions: every rule; the Responses API: the top of the schema only (no vendor of
+# that wire is known to refuse the deeper forms).
+CHAT_DETECTORS: dict[str, Detector] = {rule: _on(chat_parameters, find)
+                                       for rule, find in FINDS.items()}
+RESPONSES_DETECTORS: dict[str, Detector] = {
+    rule: _on(responses_parameters, FINDS[rule]) for rule in (
+        "tool-parameters-not-object", "object-schema-missing-properties",
+        "tool-parameters-top-level-union")}
