@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from normalizer.options import thinking_on_by_rule
+
 
 class Unfixed(NamedTuple):
     """A pinned parameter sent with another value."""
@@ -30,12 +32,11 @@ def fixed_values(request: Mapping[str, Any], params: Mapping[str, Any],
     request turns thinking off (`field`, default thinking.type, a value in `off`, default
     ["disabled"]) for a model `thinking_off_models` matches, `thinking_off` on top."""
     values = dict(params.get("fixed") or {})
-    switch = request
-    for step in str(params.get("field") or "thinking.type").split("."):
-        switch = switch.get(step) if isinstance(switch, Mapping) else None
     pattern = params.get("thinking_off_models")
-    if switch in (params.get("off") or ("disabled",)) and pattern and isinstance(model, str) \
-            and re.search(str(pattern), model):
+    # Off only where the switch says so: read as tool-choice-with-thinking reads it, with
+    # every model thinking unless told not to.
+    switched_off = not thinking_on_by_rule(request, {**params, "default_on_model": "."}, model)
+    if switched_off and pattern and isinstance(model, str) and re.search(str(pattern), model):
         values.update(params.get("thinking_off") or {})
     return values
 
