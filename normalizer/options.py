@@ -1,5 +1,5 @@
 """Request options (everything in a body besides the history, the tools and the model)
-carried from one protocol to another.
+carried from one protocol to another (the structured-output option: normalizer.output_format).
 
 `OPTION_PATHS` is the mapping table: a neutral option name -> where each protocol keeps it
 (a path of keys; None where the protocol has no counterpart). `tool_choice` and the
@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from normalizer.model import Change
+from normalizer.output_format import PATHS as OUTPUT_FORMAT
+from normalizer.output_format import convert_output_format
 
 Path = tuple[str, ...]
 _GEN = "generationConfig"
@@ -80,7 +82,7 @@ def _paths(protocol: str) -> list[Path]:
     """Every path the table reads in `protocol`."""
     found = [row[protocol] for row in OPTION_PATHS.values() if protocol in row]
     found += list(ALIASES.get(protocol, {}).values())
-    return [*found, TOOL_CHOICE[protocol], THINKING[protocol]]
+    return [*found, TOOL_CHOICE[protocol], THINKING[protocol], *OUTPUT_FORMAT[protocol]]
 
 
 def leftovers(options: Mapping[str, Any], protocol: str) -> list[str]:
@@ -122,6 +124,10 @@ def convert(options: Mapping[str, Any], source: str,
                 changes.append(_dropped(".".join(_reader_path(reader, source)), target))
             else:
                 _set(out, *written)
+    pairs, said = convert_output_format(options, source, target)
+    for path, value in pairs:
+        _set(out, path, value)
+    changes += said
     changes += [_dropped(name, target) for name in leftovers(options, source)]
     return out, tuple(changes)
 

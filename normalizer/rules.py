@@ -70,6 +70,9 @@ RULE_IDS: dict[str, str] = {
     # families found in the evidence (evidence/README.md)
     "strict-tool-schema": "a strict function whose schema has an object without "
                           "additionalProperties false, or a property missing from required",
+    "strict-response-schema": "a strict response format (json_schema) whose schema has an "
+                              "object without additionalProperties false, or a property "
+                              "missing from required",
     "function-response-name-empty": "a function response (Gemini functionResponse) with an "
                                     "empty name",
     "server-tool-use-as-client": "a server tool call id (Anthropic srvtoolu_) replayed in a "

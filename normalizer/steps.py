@@ -65,6 +65,7 @@ from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.sampling import drop_unfixed_sampling
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
+from normalizer.passes.strict_output import drop_strict_from_open_response_schema
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
@@ -206,6 +207,8 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,
                                           ("strict-tool-schema",)),
+    "drop_strict_from_open_response_schema": Step(drop_strict_from_open_response_schema,
+                                                  ("strict-response-schema",)),
     "shorten_tool_descriptions": Step(shorten_tool_descriptions,
                                       ("tool-description-too-long",)),
     "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),

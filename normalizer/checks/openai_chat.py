@@ -5,7 +5,14 @@ vLLM). Vendor differences live in each profile's params, never here."""
 from __future__ import annotations
 
 from normalizer.check import Detector
-from normalizer.checks import json_mode, sampling, thinking_params, tool_choice, tool_parameters
+from normalizer.checks import (
+    json_mode,
+    sampling,
+    strict_schema,
+    thinking_params,
+    tool_choice,
+    tool_parameters,
+)
 from normalizer.checks import openai_chat_fields as fields
 from normalizer.checks import openai_chat_ids as ids
 from normalizer.checks import openai_chat_messages as messages
@@ -45,6 +52,7 @@ DETECTORS: dict[str, Detector] = {
     "too-many-tool-calls": messages.too_many_tool_calls,
     "reasoning-content-required": messages.reasoning_content_required,
     "strict-tool-schema": fields.strict_tool_schema,
+    "strict-response-schema": strict_schema.chat_strict_response_schema,
     "content-with-tool-calls": fields.content_with_tool_calls,
     "tool-arguments-empty": fields.tool_arguments_empty,
     "tool-arguments-not-object": fields.tool_arguments_not_object,

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import json_mode, tool_parameters
+from normalizer.checks import json_mode, strict_schema, tool_parameters
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
@@ -182,6 +182,7 @@ DETECTORS: dict[str, Detector] = {
     "orphan-tool-result": orphan_tool_result,
     "reasoning-item-id-invalid": by_id.reasoning_item_id_invalid,
     "strict-tool-schema": by_id.strict_tool_schema,
+    "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
 }

@@ -1,4 +1,5 @@
-"""OpenAI strict mode: a function declared with `strict: true` must have a closed schema.
+"""OpenAI strict mode: a function declared with `strict: true`, and a response format
+(json_schema) with `strict: true`, must have a closed schema.
 
 The requirement itself is walked in normalizer/strict_mode (shared with the repair); this
 module turns each object that breaks it into a finding, top first, with the vendor's
@@ -29,3 +30,27 @@ def strict_schema_findings(schema: Any, name: str, location: str, rule: Rule,
         yield Finding(location=f"{location}.{'.'.join(path)}" if path else location,
                       fields={"index": index, "name": name, "context": repr(path),
                               "requirement": problem})
+
+
+def chat_strict_response_schema(body: Mapping[str, Any], rule: Rule,
+                                model: str | None) -> Iterator[Finding]:
+    """Chat: `response_format` json_schema with `strict: true` whose schema is not closed
+    (OpenAI: "Invalid schema for response_format 'default': In context=(), ...")."""
+    value = body.get("response_format") if isinstance(body, Mapping) else None
+    fields = value.get("json_schema") if isinstance(value, Mapping) \
+        and value.get("type") == "json_schema" else None
+    if isinstance(fields, Mapping) and fields.get("strict") is True:
+        yield from strict_schema_findings(fields.get("schema"), str(fields.get("name", "")),
+                                          "response_format.json_schema.schema", rule, 0)
+
+
+def responses_strict_response_schema(body: Mapping[str, Any], rule: Rule,
+                                     model: str | None) -> Iterator[Finding]:
+    """Responses: `text.format` json_schema with `strict: true` whose schema is not closed
+    (the same text, param text.format.schema)."""
+    text = body.get("text") if isinstance(body, Mapping) else None
+    fields = text.get("format") if isinstance(text, Mapping) else None
+    if isinstance(fields, Mapping) and fields.get("type") == "json_schema" \
+            and fields.get("strict") is True:
+        yield from strict_schema_findings(fields.get("schema"), str(fields.get("name", "")),
+                                          "text.format.schema", rule, 0)
