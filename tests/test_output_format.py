@@ -1,0 +1,184 @@
+"""The structured-output option across protocols (normalizer/output_format.py) and OpenAI's
+strict mode on a response schema (rule strict-response-schema, passes/strict_output.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from normalizer import check, normalize_request
+from normalizer.options import convert
+
+# dottxt-ai/outlines#844: a pydantic model (SkillInto) sent as a strict response schema;
+# OpenAI answered "Invalid schema for response_format 'default': In context=(),
+# 'additionalProperties' is required to be supplied and to be false."
+SKILL = {"type": "object",
+         "properties": {"skillName": {"type": "string"}, "skillDesc": {"type": "string"},
+                        "category": {"type": "string", "enum": ["Sports", "Music", "Other"]}},
+         "required": ["skillName", "skillDesc", "category"]}
+CLOSED = {**SKILL, "additionalProperties": False}
+MESSAGES = [{"role": "user", "content": "Create a skill template for juggling."}]
+
+
+def chat_body(schema: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    return {"model": "gpt-4o-mini", "messages": MESSAGES,
+            "response_format": {"type": "json_schema",
+                                "json_schema": {"name": "default", "schema": schema, **fields}}}
+
+
+def codes(changes: Any) -> list[tuple[str, bool]]:
+    return [(c.code, c.lossless) for c in changes]
+
+
+def test_a_chat_schema_reaches_every_protocol_and_each_field_left_behind_is_said() -> None:
+    options = {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "skill", "description": "One skill.", "strict": True, "schema": CLOSED}}}
+    responses, said = convert(options, "openai_chat", "openai_responses")
+    assert responses == {"text": {"format": {"type": "json_schema", "name": "skill",
+                                             "description": "One skill.", "schema": CLOSED,
+                                             "strict": True}}}
+    assert said == ()
+    anthropic, said = convert(options, "openai_chat", "anthropic")
+    assert anthropic == {"output_config": {"format": {"type": "json_schema", "schema": CLOSED}}}
+    # The name is a label and Anthropic always constrains; the description the model read.
+    assert codes(said) == [("drop-output-format-field", True),
+                           ("drop-output-format-field", False),
+                           ("drop-output-format-field", True)]
+    gemini, said = convert(options, "openai_chat", "gemini")
+    assert gemini == {"generationConfig": {"responseMimeType": "application/json",
+                                           "responseJsonSchema": CLOSED}}
+    assert len(said) == 3 and all(c.where == "response_format" for c in said)
+
+
+def test_chat_and_responses_give_each_other_back_what_they_were_given() -> None:
+    chat = {"response_format": {"type": "json_schema", "json_schema": {
+        "name": "skill", "strict": False, "schema": SKILL}}}
+    responses, said = convert(chat, "openai_chat", "openai_responses")
+    back, again = convert(responses, "openai_responses", "openai_chat")
+    assert back == chat and said == again == ()
+
+
+@pytest.mark.parametrize(("source", "options"), [
+    ("anthropic", {"output_config": {"format": {"type": "json_schema", "schema": CLOSED}}}),
+    ("anthropic", {"output_format": {"type": "json_schema", "schema": CLOSED}}),  # the beta's
+    ("gemini", {"generationConfig": {"responseMimeType": "application/json",
+                                     "responseJsonSchema": CLOSED}}),
+])
+def test_a_constrained_closed_schema_reaches_openai_strict(source: str,
+                                                           options: dict[str, Any]) -> None:
+    out, said = convert(options, source, "openai_chat")
+    assert out["response_format"] == {"type": "json_schema", "json_schema": {
+        "name": "response", "schema": CLOSED, "strict": True}}
+    assert codes(said) == [("add-output-format-name", True)]
+
+
+def test_a_constrained_open_schema_reaches_openai_without_strict_and_the_loss_is_said() -> None:
+    body = {"model": "claude-haiku-4-5", "max_tokens": 200, "messages": MESSAGES,
+            "output_config": {"format": {"type": "json_schema", "schema": SKILL}}}
+    for provider in ("openai", "openai_responses", "azure_openai"):
+        out = normalize_request(body, "anthropic", provider)
+        assert check(out.body, provider) == (), provider
+        crossed = [c for c in out.changes if c.pass_name == "convert_options"]
+        assert codes(crossed) == [("add-output-format-name", True),
+                                  ("unconstrain-output-format", False)], provider
+
+
+def test_json_mode_crosses_where_the_target_has_one_and_is_dropped_said_where_not() -> None:
+    options = {"text": {"format": {"type": "json_object"}}}
+    assert convert(options, "openai_responses", "openai_chat") == (
+        {"response_format": {"type": "json_object"}}, ())
+    assert convert(options, "openai_responses", "gemini") == (
+        {"generationConfig": {"responseMimeType": "application/json"}}, ())
+    out, said = convert(options, "openai_responses", "anthropic")
+    assert out == {} and codes(said) == [("drop-option", False)]
+    mime_only = {"generationConfig": {"responseMimeType": "application/json"}}
+    assert convert(mime_only, "gemini", "openai_chat")[0] == {
+        "response_format": {"type": "json_object"}}
+
+
+def test_plain_text_is_kept_or_left_to_the_default_said() -> None:
+    options = {"response_format": {"type": "text"}}
+    assert convert(options, "openai_chat", "gemini")[0] == {
+        "generationConfig": {"responseMimeType": "text/plain"}}
+    out, said = convert(options, "openai_chat", "anthropic")
+    assert out == {} and codes(said) == [("drop-option", True)]
+
+
+@pytest.mark.parametrize(("source", "options"), [
+    ("gemini", {"generationConfig": {"responseMimeType": "text/x.enum",
+                                     "responseSchema": {"type": "STRING", "enum": ["a"]}}}),
+    ("openai_chat", {"response_format": {"type": "grammar"}}),
+    ("anthropic", {"output_config": {"format": {"type": "xml"}}}),
+])
+def test_a_format_with_no_counterpart_is_dropped_and_said(source: str,
+                                                          options: dict[str, Any]) -> None:
+    out, said = convert(options, source, "openai_responses")
+    assert "text" not in out
+    assert codes(said) == [("drop-option", False)]
+
+
+def test_the_other_fields_beside_the_format_are_still_dropped_said() -> None:
+    out, said = convert({"text": {"format": {"type": "text"}, "verbosity": "low"}},
+                        "openai_responses", "openai_chat")
+    assert out == {"response_format": {"type": "text"}}
+    assert [c.where for c in said] == ["text.verbosity"]
+    out, said = convert({"output_config": {"effort": "low"}}, "anthropic", "gemini")
+    assert out == {} and [c.where for c in said] == ["output_config.effort"]
+
+
+def test_a_strict_open_response_schema_is_refused_with_openais_words() -> None:
+    body = chat_body(SKILL, strict=True)
+    found = check(body, "openai")
+    assert [v.message for v in found] == [
+        "Invalid schema for response_format 'default': In context=(), 'additionalProperties' "
+        "is required to be supplied and to be false."]
+    # vercel/ai#6484: an optional property under an array's items.
+    nested = chat_body({"type": "object", "additionalProperties": False,
+                        "required": ["organizations"],
+                        "properties": {"organizations": {"type": "array", "items": {
+                            "type": "object", "additionalProperties": False,
+                            "required": ["name"],
+                            "properties": {"name": {"type": "string"},
+                                           "roles": {"type": "array",
+                                                     "items": {"type": "string"}}}}}}},
+                       strict=True)
+    nested["response_format"]["json_schema"]["name"] = "response"
+    assert [v.message for v in check(nested, "openai")] == [
+        "Invalid schema for response_format 'response': In context=('properties', "
+        "'organizations', 'items'), 'required' is required to be supplied and to be an array "
+        "including every key in properties. Missing 'roles'."]
+    assert check(chat_body(CLOSED, strict=True), "openai") == ()
+    assert check(chat_body(SKILL), "openai") == ()  # not strict: best effort, taken
+    assert check(body, "groq") == ()  # no such rule
+
+
+def test_the_repair_drops_strict_keeps_the_schema_and_says_so() -> None:
+    for provider in ("openai", "azure_openai"):
+        out = normalize_request(chat_body(SKILL, strict=True), "openai_chat", provider)
+        assert out.body["response_format"] == {"type": "json_schema", "json_schema": {
+            "name": "default", "schema": SKILL}}
+        assert codes(out.changes) == [("drop-response-format-strict", False)]
+        assert "at the top level" in out.changes[0].what
+        assert check(out.body, provider) == ()
+    closed = chat_body(CLOSED, strict=True)
+    assert normalize_request(closed, "openai_chat", "openai").body == closed
+
+
+def test_the_responses_wire_is_checked_and_repaired_at_text_format() -> None:
+    # mavam/pi-web-providers#14: the Codex search schema, nested objects left open.
+    schema = {"type": "object", "properties": {"sources": {"type": "array", "items": {
+        "type": "object", "properties": {"title": {"type": "string"}, "url": {"type": "string"}},
+        "required": ["title", "url"]}}}, "required": ["sources"]}
+    body = {"model": "gpt-5", "input": "Search the web for juggling.",
+            "text": {"format": {"type": "json_schema", "name": "codex_output_schema",
+                                "strict": True, "schema": schema}}}
+    found = check(body, "openai_responses")
+    assert [(v.rule, v.location) for v in found][0] == ("strict-response-schema",
+                                                        "text.format.schema")
+    assert found[0].message.startswith("Invalid schema for response_format "
+                                       "'codex_output_schema': In context=(), ")
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert "strict" not in out.body["text"]["format"]
+    assert out.body["text"]["format"]["schema"] == schema
+    assert check(out.body, "openai_responses") == ()
