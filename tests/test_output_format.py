@@ -3,12 +3,16 @@ strict mode on a response schema (rule strict-response-schema, passes/strict_out
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
+import sdk_calls as calls
 
+from conformance.emulator import serve
 from normalizer import check, normalize_request
 from normalizer.options import convert
+from normalizer.profiles import Profile
 
 # dottxt-ai/outlines#844: a pydantic model (SkillInto) sent as a strict response schema;
 # OpenAI answered "Invalid schema for response_format 'default': In context=(),
@@ -174,11 +178,37 @@ def test_the_responses_wire_is_checked_and_repaired_at_text_format() -> None:
             "text": {"format": {"type": "json_schema", "name": "codex_output_schema",
                                 "strict": True, "schema": schema}}}
     found = check(body, "openai_responses")
-    assert [(v.rule, v.location) for v in found][0] == ("strict-response-schema",
-                                                        "text.format.schema")
+    assert (found[0].rule, found[0].location) == ("strict-response-schema", "text.format.schema")
     assert found[0].message.startswith("Invalid schema for response_format "
                                        "'codex_output_schema': In context=(), ")
     out = normalize_request(body, "openai_responses", "openai_responses")
     assert "strict" not in out.body["text"]["format"]
     assert out.body["text"]["format"]["schema"] == schema
     assert check(out.body, "openai_responses") == ()
+
+
+def test_each_official_sdk_carries_the_converted_format_to_the_wire() -> None:
+    # The converted option is sent through openai, anthropic and google-genai to a loopback
+    # emulator whose checker keeps the body it was sent: the fields each SDK puts on the
+    # wire are the ones the vendor reads (google-genai takes the REST spelling in its
+    # config and writes it back in generationConfig).
+    seen: list[Mapping[str, Any]] = []
+
+    def keep(body: Mapping[str, Any], profile: Profile, model: str | None = None) -> tuple[()]:
+        seen.append(body)
+        return ()
+
+    source = chat_body(CLOSED, strict=True)
+    where = {"openai_responses": ("text", "format", "schema"),
+             "anthropic": ("output_config", "format", "schema"),
+             "gemini": ("generationConfig", "responseJsonSchema")}
+    with serve(list(where), checker=keep) as emu:
+        for provider, path in where.items():
+            body = normalize_request(source, "openai_chat", provider).body
+            sdk = calls.client(emu.protocol(provider), emu.sdk_base_url(provider))
+            calls.send(emu.protocol(provider), sdk, body, model="gemini-2.5-flash")
+            sent: Any = seen[-1]
+            for key in path:
+                sent = sent[key]
+            assert sent == CLOSED, provider
+    assert seen[-1]["generationConfig"]["responseMimeType"] == "application/json"
