@@ -46,6 +46,23 @@ PATHS: Final[dict[str, tuple[Path, ...]]] = {
 }
 
 
+def schema_format(options: Mapping[str, Any], protocol: str
+                  ) -> tuple[Path, Mapping[str, Any]] | None:
+    """Where `options` (or a whole body) of `protocol` keeps a json_schema output format
+    that holds its schema itself (Anthropic: the GA field first, then the beta's), and
+    that format; None where there is none. Chat nests the schema one level down
+    (`json_schema`), Gemini beside the MIME type: those are read by their own rules."""
+    if protocol != "anthropic":
+        return None
+    for path in PATHS["anthropic"]:
+        value: Any = options
+        for key in path:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if isinstance(value, Mapping) and value.get("type") == "json_schema":
+            return path, value
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class OutputFormat:
     """The option in neutral form. `schema` is None for text and JSON mode (and for a Chat

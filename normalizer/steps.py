@@ -34,6 +34,7 @@ from normalizer.passes.options import (
     unforce_tool_choice_with_thinking,
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
+from normalizer.passes.output_schema import close_output_schema_objects
 from normalizer.passes.pairing import (
     ORPHAN_RULES,
     answer_unanswered_calls,
@@ -209,6 +210,8 @@ STEPS: dict[str, Step] = {
                                           ("strict-tool-schema",)),
     "drop_strict_from_open_response_schema": Step(drop_strict_from_open_response_schema,
                                                   ("strict-response-schema",)),
+    "close_output_schema_objects": Step(close_output_schema_objects,
+                                        ("output-schema-open-object",)),
     "shorten_tool_descriptions": Step(shorten_tool_descriptions,
                                       ("tool-description-too-long",)),
     "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),

@@ -4,6 +4,8 @@
 A function declared `strict: true` must have a closed parameters schema: every object schema
 sets `additionalProperties: false` and lists every key of `properties` in `required`
 (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas).
+Anthropic's structured outputs ask the first half of it of every object in an output
+schema (`unclosed_objects`).
 """
 
 from __future__ import annotations
@@ -64,3 +66,15 @@ def _objects(node: Any, path: Path) -> Iterator[tuple[Path, Mapping[str, Any]]]:
             value.items() if isinstance(value, Mapping) else ())
         for k, sub in subs:
             yield from _objects(sub, (*path, key, str(k)))
+
+
+def unclosed_objects(schema: Any) -> Iterator[tuple[Path, Mapping[str, Any]]]:
+    """Every schema of type object under `schema` (itself first) whose additionalProperties
+    is not false: what Anthropic's structured outputs refuse in an output schema ("For
+    'object' type, 'additionalProperties' must be explicitly set to false"), whether or
+    not it lists every property in `required`."""
+    for path, node in _objects(schema, ()):
+        kind = node.get("type")
+        typed = kind == "object" or (isinstance(kind, (list, tuple)) and "object" in kind)
+        if typed and node.get("additionalProperties") is not False:
+            yield path, node

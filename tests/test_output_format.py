@@ -212,3 +212,59 @@ def test_each_official_sdk_carries_the_converted_format_to_the_wire() -> None:
                 sent = sent[key]
             assert sent == CLOSED, provider
     assert seen[-1]["generationConfig"]["responseMimeType"] == "application/json"
+
+
+def anthropic_body(schema: dict[str, Any], field: str = "output_config") -> dict[str, Any]:
+    fmt = {"type": "json_schema", "schema": schema}
+    return {"model": "claude-sonnet-4-5-20250929", "max_tokens": 200, "messages": MESSAGES,
+            field: {"format": fmt} if field == "output_config" else fmt}
+
+
+# ax-llm/ax#458: a free-form JSON field inside closed output objects.
+IMAGES = {"type": "object", "additionalProperties": False, "required": ["imageDescriptions"],
+          "properties": {"imageDescriptions": {"type": "array", "items": {
+              "type": "object", "additionalProperties": False,
+              "required": ["description"],
+              "properties": {"description": {"type": "string"},
+                             "userRequestAnswer": {"type": "object"}}}}}}
+
+
+def test_anthropic_refuses_an_open_object_in_its_words_under_either_field() -> None:
+    found = check(anthropic_body(IMAGES, "output_format"), "anthropic")
+    assert [(v.rule, v.message) for v in found] == [(
+        "output-schema-open-object",
+        "output_format.schema: For 'object' type, 'additionalProperties' must be explicitly "
+        "set to false")]
+    assert found[0].location == ("output_format.schema.properties.imageDescriptions.items."
+                                 "properties.userRequestAnswer")
+    explicit = {**SKILL, "additionalProperties": True}
+    assert [v.message for v in check(anthropic_body(explicit), "anthropic")] == [
+        "output_config.format.schema: For 'object' type, 'additionalProperties: true' is not "
+        "supported. Please set 'additionalProperties' to false"]
+    assert check(anthropic_body(CLOSED), "anthropic") == ()
+    assert check(anthropic_body(SKILL), "openai") == ()  # not Anthropic's field there
+
+
+def test_each_open_object_is_closed_and_what_that_took_is_said() -> None:
+    out = normalize_request(anthropic_body(IMAGES, "output_format"), "anthropic", "anthropic")
+    closed = out.body["output_format"]["schema"]
+    answer = closed["properties"]["imageDescriptions"]["items"]["properties"]["userRequestAnswer"]
+    assert answer == {"type": "object", "additionalProperties": False}
+    assert codes(out.changes) == [("close-output-schema-object", False)]  # it can hold nothing now
+    assert check(out.body, "anthropic") == ()
+    assert normalize_request(out.body, "anthropic", "anthropic").changes == ()
+    declared = normalize_request(anthropic_body(SKILL), "anthropic", "anthropic")
+    assert declared.body["output_config"]["format"]["schema"] == CLOSED
+    assert codes(declared.changes) == [("close-output-schema-object", True)]
+    explicit = normalize_request(anthropic_body({**SKILL, "additionalProperties": True}),
+                                 "anthropic", "anthropic")
+    assert codes(explicit.changes) == [("close-output-schema-object", False)]
+    assert normalize_request(anthropic_body(CLOSED), "anthropic", "anthropic").changes == ()
+
+
+def test_an_open_chat_schema_reaches_anthropic_closed() -> None:
+    out = normalize_request(chat_body(SKILL), "openai_chat", "anthropic")
+    assert out.body["output_config"] == {"format": {"type": "json_schema", "schema": CLOSED}}
+    assert check(out.body, "anthropic") == ()
+    assert [c.code for c in out.changes if c.pass_name != "normalize_request"] == [
+        "drop-output-format-field", "close-output-schema-object"]

@@ -45,6 +45,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        for p in ("openai_responses", "anthropic", "gemini")},
     **{("reasoning-item-orphan", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    **{("output-schema-open-object", p): "OpenAI asks for closed objects only in strict "
+       "mode (strict-response-schema); Gemini's responseJsonSchema takes open ones"
+       for p in ("openai_chat", "openai_responses", "gemini")},
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},

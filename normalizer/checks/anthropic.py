@@ -20,7 +20,7 @@ from itertools import chain
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import anthropic_blocks, tool_choice
+from normalizer.checks import anthropic_blocks, output_schema, tool_choice
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
 from normalizer.root_union import top_level
@@ -319,4 +319,5 @@ DETECTORS: dict[str, Detector] = {
     "unknown-block-field": anthropic_blocks.unknown_block_field,
     "content-part-type-unknown": anthropic_blocks.unknown_block_type,
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
+    "output-schema-open-object": output_schema.open_output_object,
 }
