@@ -2,8 +2,9 @@
 typed $refs, pointers to its own properties, enums without a type, boolean or bare-name
 property schemas, tuple items, required names it does not declare): the schema `normalize`
 sends for Moonshot, whose validator refuses most of these, breaks none of the schema rules
-its profile models, and a second normalize changes nothing; for the other vendors, nothing
-normalize sends is refused by their profiles."""
+its profile models, and a second normalize changes nothing, as tool parameters and as a
+response format's schema; for the other vendors, nothing normalize sends is refused by
+their profiles."""
 
 from __future__ import annotations
 
@@ -61,6 +62,24 @@ def test_moonshot_takes_what_normalize_sends_and_a_second_pass_changes_nothing(
     left = [v for v in check(out.render(), "moonshot") if v.rule in SCHEMA_RULES]
     assert left == [], (left[0].message, thaw(out.tools[0].input_schema))
     again = normalize(HISTORY, "moonshot", tools=list(out.tools))
+    assert again.changes == (), [c.what for c in again.changes]
+
+
+@settings(max_examples=100, deadline=None)
+@given(schema=_ROOTS)
+def test_moonshot_takes_the_same_schemas_as_a_response_format(schema: dict[str, Any]) -> None:
+    """Moonshot checks a json_schema response format with the same validator
+    ("response_format.json_schema is not a valid moonshot flavored json schema", recorded):
+    the same passes repair it there, said of the response schema."""
+    options = {"response_format": {"type": "json_schema",
+                                   "json_schema": {"name": "out", "schema": schema}}}
+    out = normalize(HISTORY, "moonshot", options=options)
+    left = [v for v in check(out.render(), "moonshot") if v.rule in SCHEMA_RULES]
+    assert left == [], (left[0].message, thaw(out.options))
+    assert all("\x00" not in c.what + c.where for c in out.changes)
+    assert all(c.where.startswith("response_format.json_schema.schema") for c in out.changes
+               if c.pass_name != "convert_options")
+    again = normalize(HISTORY, "moonshot", options=thaw(out.options))
     assert again.changes == (), [c.what for c in again.changes]
 
 

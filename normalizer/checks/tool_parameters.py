@@ -4,7 +4,8 @@ and the Responses API answer these with the same words (one validator), and only
 schema sits differs: `tools[k].function.parameters` and `tools[k].parameters`. At any
 depth, on Chat Completions: the forms Moonshot's validator refuses (a type beside anyOf or
 $ref, undeclared required names, a $ref outside $defs, an enum without type, a property
-or items that is not one schema), each named by its path as Moonshot spells it."""
+or items that is not one schema), each named by its path as Moonshot spells it; where a
+rule's params.response_format says so, in a json_schema response format's schema too."""
 
 from __future__ import annotations
 
@@ -44,6 +45,23 @@ def responses_parameters(body: Body) -> Iterator[Declared]:
         if decl.get("type", "function") == "function" and \
                 isinstance(decl.get("parameters"), Mapping):
             yield k, decl.get("name"), decl["parameters"], f"tools[{k}].parameters"
+
+
+def chat_response_schema(body: Body) -> Iterator[Declared]:
+    """A Chat json_schema response format's schema, as one more declared schema: Moonshot
+    checks it with the validator it checks tool parameters with (index 0; its name)."""
+    value = body.get("response_format") if isinstance(body, Mapping) else None
+    fields = value.get("json_schema") if isinstance(value, Mapping) \
+        and value.get("type") == "json_schema" else None
+    if isinstance(fields, Mapping) and isinstance(fields.get("schema"), Mapping):
+        yield 0, fields.get("name"), fields["schema"], "response_format.json_schema.schema"
+
+
+def schema_at(where: str) -> str:
+    """The schema's place as Moonshot's texts name it: "tools.function.parameters" for any
+    tool's, "response_format.json_schema" for the response format's (recorded)."""
+    return "response_format.json_schema" if where.startswith("response_format") \
+        else "tools.function.parameters"
 
 
 def not_object(declared: Iterator[Declared]) -> Iterator[Finding]:
@@ -122,7 +140,7 @@ def property_not_object(declared: Iterator[Declared]) -> Iterator[Finding]:
         for path, prop in non_object_properties(schema):
             yield Finding(location=where, fields={
                 "index": k, "name": name, "param": where, "property": prop,
-                "path": dotted((*path, "properties"))})
+                "path": dotted((*path, "properties")), "schema_at": schema_at(where)})
 
 
 def _at_paths(declared: Iterator[Declared],
@@ -130,7 +148,8 @@ def _at_paths(declared: Iterator[Declared],
     for k, name, schema, where in declared:
         for path in paths_of(schema):
             yield Finding(location=where, fields={"index": k, "name": name, "param": where,
-                                                  "path": dotted(path)})
+                                                  "path": dotted(path),
+                                                  "schema_at": schema_at(where)})
 
 
 def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
@@ -140,7 +159,7 @@ def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding
         for path, missing in undeclared_required(schema):
             yield Finding(location=where, fields={
                 "index": k, "name": name, "param": where, "property": missing,
-                "path": dotted((*path, "required"))})
+                "path": dotted((*path, "required")), "schema_at": schema_at(where)})
 
 
 # What each rule finds among a wire's declared parameters schemas (the rule for its params).
@@ -165,15 +184,20 @@ FINDS: dict[str, Find] = {
 }
 
 
-def _on(parameters: Callable[[Body], Iterator[Declared]], find: Find) -> Detector:
+def _on(parameters: Callable[[Body], Iterator[Declared]], find: Find,
+        response: Callable[[Body], Iterator[Declared]] | None = None) -> Detector:
+    """The detector of `find` on a wire's declared schemas; where the rule's
+    params.response_format says the vendor checks it too, on the response schema after."""
     def detect(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-        return find(parameters(body), rule)
+        yield from find(parameters(body), rule)
+        if response is not None and rule.params.get("response_format"):
+            yield from find(response(body), rule)
     return detect
 
 
 # Chat Completions: every rule; the Responses API: the top of the schema only (no vendor of
 # that wire is known to refuse the deeper forms).
-CHAT_DETECTORS: dict[str, Detector] = {rule: _on(chat_parameters, find)
+CHAT_DETECTORS: dict[str, Detector] = {rule: _on(chat_parameters, find, chat_response_schema)
                                        for rule, find in FINDS.items()}
 RESPONSES_DETECTORS: dict[str, Detector] = {
     rule: _on(responses_parameters, FINDS[rule]) for rule in (

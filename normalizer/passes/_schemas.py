@@ -1,13 +1,16 @@
-"""What the tool-schema passes share: each tool's schema, as plain JSON, handed to a fix."""
+"""What the tool-schema passes share: each tool's schema, as plain JSON, handed to a fix;
+and, for a vendor that checks it with the same validator (Moonshot), a Chat json_schema
+response format's schema, handed to the same fix under a name of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from normalizer.model import Change, ToolSpec, thaw
+from normalizer.model import Change, JsonMap, ToolSpec, thaw
 from normalizer.passes.draft import Draft
+from normalizer.profiles import Profile
 
 # (tool, its schema as plain JSON) -> (the schema to send, the changes made to it)
 SchemaFix = Callable[[ToolSpec, Any], tuple[Any, Sequence[Change]]]
@@ -20,18 +23,60 @@ def schema_where(tool: str, path: tuple[str | int, ...]) -> str:
     return f"tools.{tool}" + "".join(f".{p}" for p in path)
 
 
-def fix_schemas(draft: Draft, fix: SchemaFix) -> tuple[Draft, tuple[Change, ...]]:
+def fix_schemas(draft: Draft, fix: SchemaFix, *,
+                response_format: bool = False) -> tuple[Draft, tuple[Change, ...]]:
     """`fix` applied to every tool's schema (thawed: type and enum lists are lists again);
-    the tools it changes nothing in are kept as they were, and the draft too if none."""
+    the tools it changes nothing in are kept as they were, and the draft too if none. With
+    `response_format`, to the schema of a Chat json_schema response format too (its
+    changes said of "the response schema" at `response_format.json_schema.schema`)."""
     tools: list[ToolSpec] = []
     changes: list[Change] = []
     for tool in draft.tools:
         schema, made = fix(tool, thaw(tool.input_schema))
         tools.append(replace(tool, input_schema=schema) if made else tool)
         changes.extend(made)
+    options = _fix_response_schema(draft.options, fix) if response_format else None
+    if options is not None:
+        changes.extend(options[1])
     if not changes:
         return draft, ()
-    return replace(draft, tools=tuple(tools)), tuple(changes)
+    return replace(draft, tools=tuple(tools),
+                   options=draft.options if options is None else options[0]), tuple(changes)
+
+
+def checks_response_schema(profile: Profile, rule: str) -> bool:
+    """Whether the profile's `rule` holds for a response format's schema as well as for the
+    tools' (its params.response_format)."""
+    found = profile.rule(rule)
+    return bool(found is not None and found.params.get("response_format"))
+
+
+# The name a fix sees for the response schema: no tool can have it (a tool name is never
+# empty of letters), and the changes made under it are said again of the response schema.
+_RESPONSE = "\x00response"
+_RESPONSE_AT = "response_format.json_schema.schema"
+
+
+def _fix_response_schema(options: Mapping[str, Any], fix: SchemaFix
+                         ) -> tuple[JsonMap, list[Change]] | None:
+    """The options with `fix` applied to the response format's schema, and its changes
+    said of that schema; None where there is no such schema or nothing to do."""
+    value = options.get("response_format")
+    fields = value.get("json_schema") if isinstance(value, Mapping) \
+        and value.get("type") == "json_schema" else None
+    if not isinstance(fields, Mapping) or not isinstance(fields.get("schema"), Mapping):
+        return None
+    tool = ToolSpec(name=_RESPONSE, description="", input_schema=fields["schema"])
+    schema, made = fix(tool, thaw(fields["schema"]))
+    if not made:
+        return None
+    named = f"the response schema {str(fields.get('name', ''))!r}"
+    said = [replace(c, what=c.what.replace(f"tool {_RESPONSE!r}", named),
+                    where=c.where.replace(f"tools.{_RESPONSE}", _RESPONSE_AT, 1))
+            for c in made]
+    out = thaw(options)
+    out["response_format"]["json_schema"]["schema"] = schema
+    return JsonMap(out), said
 
 
 def fix_at_paths(find: Callable[[Any], Iterable[Path]],

@@ -5,7 +5,13 @@ from __future__ import annotations
 from normalizer.enum_type import enums_without_type, with_types
 from normalizer.model import Change
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import Path, fix_at_paths, fix_schemas, schema_where
+from normalizer.passes._schemas import (
+    Path,
+    checks_response_schema,
+    fix_at_paths,
+    fix_schemas,
+    schema_where,
+)
 from normalizer.profiles import Profile
 from normalizer.schema_walk import dotted
 
@@ -29,9 +35,10 @@ def type_bare_enums(
     After:  {"view": {"enum": ["text", "raw"], "type": "string"},
              "level": {"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}}
     """
-    if not profile.enforces(RULE) or not draft.tools:
+    if not profile.enforces(RULE):
         return draft, ()
-    return fix_schemas(draft, fix_at_paths(enums_without_type, with_types, _typed))
+    return fix_schemas(draft, fix_at_paths(enums_without_type, with_types, _typed),
+                       response_format=checks_response_schema(profile, RULE))
 
 
 def _typed(tool: str, path: Path, done: bool) -> Change:

@@ -6,7 +6,7 @@ from typing import Any
 
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import fix_schemas, schema_where
+from normalizer.passes._schemas import checks_response_schema, fix_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.required_names import undeclared_required, without_undeclared
 from normalizer.schema_walk import dotted
@@ -30,7 +30,7 @@ def drop_undeclared_required(
     Before: {"items": {"type": "object", "required": ["id"]}}
     After:  {"items": {"type": "object"}}
     """
-    if not profile.enforces(RULE) or not draft.tools:
+    if not profile.enforces(RULE):
         return draft, ()
 
     def drop(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
@@ -46,4 +46,5 @@ def drop_undeclared_required(
                               schema_where(tool.name, path), False)
                        for path, name in found]
 
-    return fix_schemas(draft, drop)
+    return fix_schemas(draft, drop,
+                       response_format=checks_response_schema(profile, RULE))

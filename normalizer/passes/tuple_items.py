@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from normalizer.model import Change
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import Path, fix_at_paths, fix_schemas, schema_where
+from normalizer.passes._schemas import (
+    Path,
+    checks_response_schema,
+    fix_at_paths,
+    fix_schemas,
+    schema_where,
+)
 from normalizer.profiles import Profile
 from normalizer.schema_walk import dotted
 from normalizer.tuple_items import items_not_object, with_object_items
@@ -30,9 +36,10 @@ def respell_tuple_items(
     After:  {"pair": {"type": "array", "prefixItems": [{"type": "string"},
                                                        {"type": "number"}]}}
     """
-    if not profile.enforces(RULE) or not draft.tools:
+    if not profile.enforces(RULE):
         return draft, ()
-    return fix_schemas(draft, fix_at_paths(items_not_object, with_object_items, _respelled))
+    return fix_schemas(draft, fix_at_paths(items_not_object, with_object_items, _respelled),
+                       response_format=checks_response_schema(profile, RULE))
 
 
 def _respelled(tool: str, path: Path, done: bool) -> Change:
