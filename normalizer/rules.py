@@ -70,6 +70,8 @@ RULE_IDS: dict[str, str] = {
     # families found in the evidence (evidence/README.md)
     "strict-tool-schema": "a strict function whose schema has an object without "
                           "additionalProperties false, or a property missing from required",
+    "response-format-type-unsupported": "a response format type the vendor does not take "
+                                        "(DeepSeek's Chat API: json_schema)",
     "output-schema-open-object": "an output schema (Anthropic structured outputs) with an "
                                  "object whose additionalProperties is not false",
     "strict-response-schema": "a strict response format (json_schema) whose schema has an "

@@ -26,7 +26,7 @@ from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
-from normalizer.passes.json_mode import mention_json_for_json_mode
+from normalizer.passes.json_mode import json_schema_as_json_mode, mention_json_for_json_mode
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
     drop_json_response_type_with_tools,
@@ -269,8 +269,11 @@ STEPS: dict[str, Step] = {
                                      ("rewrite_tool_names", "declare_missing_tools")),
     "sanitize_participant_names": Step(sanitize_participant_names,
                                        ("message-name-invalid",), local=True),
+    "json_schema_as_json_mode": Step(json_schema_as_json_mode,
+                                     ("response-format-type-unsupported",)),
     "mention_json_for_json_mode": Step(mention_json_for_json_mode,
-                                       ("response-format-json-word",)),
+                                       ("response-format-json-word",),
+                                       ("json_schema_as_json_mode",)),
     "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
     "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
                                   ("resolve_thinking_params",)),

@@ -268,3 +268,28 @@ def test_an_open_chat_schema_reaches_anthropic_closed() -> None:
     assert check(out.body, "anthropic") == ()
     assert [c.code for c in out.changes if c.pass_name != "normalize_request"] == [
         "drop-output-format-field", "close-output-schema-object"]
+
+
+def test_deepseek_refuses_json_schema_and_gets_json_mode_with_the_schema_said() -> None:
+    # llm-exe/llm-exe#662 (deepseek-v4-pro, deepseek-chat): "This response_format type is
+    # unavailable now"; DeepSeek's Chat API takes text and json_object only.
+    body = {**chat_body(SKILL), "model": "deepseek-v4-pro",
+            "messages": [{"role": "system", "content": "You write skill templates."},
+                         *MESSAGES]}
+    assert [(v.rule, v.message, v.status) for v in check(body, "deepseek")] == [
+        ("response-format-type-unsupported", "This response_format type is unavailable now",
+         400)]
+    out = normalize_request(body, "openai_chat", "deepseek")
+    assert out.body["response_format"] == {"type": "json_object"}
+    system = out.body["messages"][1]
+    assert system["role"] == "system" and system["content"].startswith(
+        "Respond in JSON matching this JSON Schema: {\"type\":\"object\"")
+    assert [m["content"] for m in out.body["messages"][::2]] == [
+        "You write skill templates.", MESSAGES[0]["content"]]
+    assert codes(out.changes) == [("json-schema-as-json-mode", False)]
+    assert check(out.body, "deepseek") == ()  # the word json is in the added message
+    assert normalize_request(out.body, "openai_chat", "deepseek").changes == ()
+    assert check(body, "openai") == ()  # others take json_schema
+    json_mode = {**body, "response_format": {"type": "json_object"}}  # taken: left as it is
+    assert [c.code for c in normalize_request(json_mode, "openai_chat", "deepseek").changes
+            ] == ["add-json-instruction"]  # but no message says json (response-format-json-word)

@@ -45,6 +45,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        for p in ("openai_responses", "anthropic", "gemini")},
     **{("reasoning-item-orphan", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    **{("response-format-type-unsupported", p): "the output format has one type where it "
+       "takes a schema (Anthropic's json_schema) or is a MIME type (Gemini)"
+       for p in ("anthropic", "gemini")},
     **{("output-schema-open-object", p): "OpenAI asks for closed objects only in strict "
        "mode (strict-response-schema); Gemini's responseJsonSchema takes open ones"
        for p in ("openai_chat", "openai_responses", "gemini")},

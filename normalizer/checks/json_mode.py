@@ -1,7 +1,8 @@
 """`response-format-json-word`: JSON mode (Chat `response_format` json_object, Responses
 `text.format` json_object) while no message says "json". OpenAI, DeepSeek and DashScope
 look for the word, in any case, in the messages' text; OpenAI's Responses API in the input
-messages only, not in `instructions` (pydantic-ai's finding, quoted in the profile)."""
+messages only, not in `instructions` (pydantic-ai's finding, quoted in the profile).
+`response-format-type-unsupported`: a Chat response_format type the vendor does not take."""
 
 from __future__ import annotations
 
@@ -39,6 +40,14 @@ def responses_json_word(body: Mapping[str, Any], rule: Rule,
     if not any(_says_json(item.get("content")) for _, item, found, _ in items(body)
                if found == "message"):
         yield Finding("input", {})
+
+
+def chat_format_type(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """Chat: a response_format whose type is one of params.types (DeepSeek: json_schema)."""
+    kind = _kind(body.get("response_format") if isinstance(body, Mapping) else None)
+    if kind is not None and kind in (rule.params.get("types") or ()):
+        yield Finding("response_format.type", {"type": kind})
 
 
 def _kind(value: Any) -> Any:

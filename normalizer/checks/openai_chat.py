@@ -63,4 +63,5 @@ DETECTORS: dict[str, Detector] = {
     "content-type-unsupported": fields.content_type_unsupported,
     "system-message-placement": messages.system_message_placement,
     "response-format-json-word": json_mode.chat_json_word,
+    "response-format-type-unsupported": json_mode.chat_format_type,
 }

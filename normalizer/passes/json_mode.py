@@ -1,17 +1,73 @@
-"""JSON mode without the word "json" in the messages (rule response-format-json-word)."""
+"""JSON mode without the word "json" in the messages (rule response-format-json-word), and a
+response format type the target does not take (rule response-format-type-unsupported)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, Message, Text, ToolResult
+from normalizer.model import Change, JsonMap, Message, Text, ToolResult, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
 RULE = "response-format-json-word"
 INSTRUCTION = "Respond in JSON."
+TYPE_RULE = "response-format-type-unsupported"
+SCHEMA_INSTRUCTION = "Respond in JSON matching this JSON Schema: {schema}"
+
+
+def json_schema_as_json_mode(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a Chat response_format whose type the target refuses (rule
+    response-format-type-unsupported, params.types). A json_schema format where JSON mode
+    is taken becomes JSON mode, and its schema goes to the model as a system message after
+    the leading system messages ("Respond in JSON matching this JSON Schema: {...}"),
+    which also holds the word JSON mode needs; any other refused type is left out.
+
+    Rejected by: DeepSeek "This response_format type is unavailable now" for json_schema
+    (llm-exe/llm-exe#662; DeepSeek's Chat API takes text and json_object).
+
+    Before: response_format {type: json_schema, json_schema: {name: skill, schema: S}}
+    After:  response_format {type: json_object}; [system "Respond in JSON matching this
+            JSON Schema: S", user "…"]
+    Lossy: the reply is asked for, no longer constrained to, the schema.
+    """
+    rule = profile.rule(TYPE_RULE)
+    value = draft.options.get("response_format")
+    if rule is None or not rule.enforced or profile.protocol != "openai_chat" \
+            or not isinstance(value, Mapping):
+        return draft, ()
+    refused = [str(t) for t in rule.params.get("types") or ()]
+    kind = value.get("type")
+    if kind not in refused:
+        return draft, ()
+    options = thaw(draft.options)
+    fields = value.get("json_schema")
+    if kind != "json_schema" or "json_object" in refused or not isinstance(fields, Mapping):
+        del options["response_format"]
+        return replace(draft, options=JsonMap(options)), (Change(
+            "json_schema_as_json_mode", "drop-response-format",
+            f"left out response_format of type {kind!r}: the target does not take it; the "
+            "reply is not constrained", "response_format", lossless=False),)
+    options["response_format"] = {"type": "json_object"}
+    schema = fields.get("schema")
+    text = (SCHEMA_INSTRUCTION.format(schema=json.dumps(thaw(schema), ensure_ascii=False,
+                                                        separators=(",", ":")))
+            if schema is not None else INSTRUCTION)
+    messages = draft.history.messages
+    at = next((k for k, m in enumerate(messages) if m.role != "system"), len(messages))
+    added = Message("system", (Text(text),))
+    change = Change("json_schema_as_json_mode", "json-schema-as-json-mode",
+                    f"sent response schema {str(fields.get('name', ''))!r} as JSON mode with "
+                    f"the schema in a system message at messages[{at}]: the target does not "
+                    "take json_schema; the reply is asked for, not constrained to, the schema",
+                    "response_format", lossless=False)
+    fixed = _with(replace(draft, options=JsonMap(options)),
+                  (*messages[:at], added, *messages[at:]))
+    return fixed, (change,)
 
 
 def mention_json_for_json_mode(

@@ -55,8 +55,9 @@ def drop_strict_without_form(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes nothing a vendor rejects: the target protocol has no `strict` flag on its
-    declarations (Anthropic, Gemini), so a flag the request stated cannot be sent. Runs for
-    every provider (it follows from the protocol), and reports the loss.
+    declarations (Gemini; Anthropic's have one since its structured outputs), so a flag the
+    request stated cannot be sent. Runs for every provider (it follows from the protocol),
+    and reports the loss.
 
     Before: tools=[get_weather strict=true] for a Gemini target
     After:  tools=[get_weather]
