@@ -46,20 +46,31 @@ PATHS: Final[dict[str, tuple[Path, ...]]] = {
 }
 
 
-def schema_format(options: Mapping[str, Any], protocol: str
+# Where each protocol keeps a json_schema format's own fields (name, schema, strict, ...):
+# Chat one level below `response_format`; Anthropic in the format itself, the GA field
+# first. Gemini keeps its schema beside the MIME type, with no fields of its own.
+_SCHEMA_FIELDS: Final[dict[str, tuple[Path, ...]]] = {
+    "openai_chat": (("response_format", "json_schema"),),
+    "openai_responses": (("text", "format"),),
+    "anthropic": PATHS["anthropic"],
+}
+
+
+def schema_fields(options: Mapping[str, Any], protocol: str
                   ) -> tuple[Path, Mapping[str, Any]] | None:
-    """Where `options` (or a whole body) of `protocol` keeps a json_schema output format
-    that holds its schema itself (Anthropic: the GA field first, then the beta's), and
-    that format; None where there is none. Chat nests the schema one level down
-    (`json_schema`), Gemini beside the MIME type: those are read by their own rules."""
-    if protocol != "anthropic":
-        return None
-    for path in PATHS["anthropic"]:
-        value: Any = options
-        for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        if isinstance(value, Mapping) and value.get("type") == "json_schema":
-            return path, value
+    """Where `options` (or a whole body) of `protocol` keeps the fields of a json_schema
+    output format (the mapping holding `schema`, and `name` and `strict` where the
+    protocol has them), and those fields; None where the request asks for no json_schema
+    format (or for Gemini, whose schema has no such fields)."""
+    for path in _SCHEMA_FIELDS.get(protocol, ()):
+        typed: Any = options
+        for key in path[:1] if protocol == "openai_chat" else path:
+            typed = typed.get(key) if isinstance(typed, Mapping) else None
+        if not isinstance(typed, Mapping) or typed.get("type") != "json_schema":
+            continue
+        fields = typed.get(path[-1]) if protocol == "openai_chat" else typed
+        if isinstance(fields, Mapping):
+            return path, fields
     return None
 
 

@@ -26,6 +26,12 @@ class OpenObject:
     requirement: Literal["additional_properties", "required"]
     key: str = ""
 
+    @property
+    def why(self) -> str:
+        """The requirement broken, in a change's words."""
+        return ("additionalProperties is not false" if self.requirement ==
+                "additional_properties" else f"property {self.key!r} is not in required")
+
 
 def open_objects(schema: Any) -> Iterator[OpenObject]:
     """Every object schema under `schema` (itself first) that strict mode rejects. Reads a

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
-from normalizer.output_format import schema_format
+from normalizer.output_format import schema_fields
 from normalizer.profiles import Rule
 from normalizer.strict_mode import unclosed_objects
 
@@ -21,7 +21,7 @@ def open_output_object(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """One finding per object of the output schema that is not closed, top first; the
     requirement text names a missing additionalProperties or one set otherwise."""
-    found = schema_format(body, "anthropic") if isinstance(body, Mapping) else None
+    found = schema_fields(body, "anthropic") if isinstance(body, Mapping) else None
     if found is None:
         return
     field, value = ".".join(found[0]), found[1]

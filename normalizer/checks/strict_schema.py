@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.output_format import schema_fields
 from normalizer.profiles import Rule
 from normalizer.strict_mode import open_objects
 
@@ -36,21 +37,19 @@ def chat_strict_response_schema(body: Mapping[str, Any], rule: Rule,
                                 model: str | None) -> Iterator[Finding]:
     """Chat: `response_format` json_schema with `strict: true` whose schema is not closed
     (OpenAI: "Invalid schema for response_format 'default': In context=(), ...")."""
-    value = body.get("response_format") if isinstance(body, Mapping) else None
-    fields = value.get("json_schema") if isinstance(value, Mapping) \
-        and value.get("type") == "json_schema" else None
-    if isinstance(fields, Mapping) and fields.get("strict") is True:
-        yield from strict_schema_findings(fields.get("schema"), str(fields.get("name", "")),
-                                          "response_format.json_schema.schema", rule, 0)
+    return _strict_response(body, "openai_chat", rule)
 
 
 def responses_strict_response_schema(body: Mapping[str, Any], rule: Rule,
                                      model: str | None) -> Iterator[Finding]:
     """Responses: `text.format` json_schema with `strict: true` whose schema is not closed
     (the same text, param text.format.schema)."""
-    text = body.get("text") if isinstance(body, Mapping) else None
-    fields = text.get("format") if isinstance(text, Mapping) else None
-    if isinstance(fields, Mapping) and fields.get("type") == "json_schema" \
-            and fields.get("strict") is True:
+    return _strict_response(body, "openai_responses", rule)
+
+
+def _strict_response(body: Mapping[str, Any], protocol: str, rule: Rule) -> Iterator[Finding]:
+    found = schema_fields(body, protocol) if isinstance(body, Mapping) else None
+    if found is not None and found[1].get("strict") is True:
+        path, fields = found
         yield from strict_schema_findings(fields.get("schema"), str(fields.get("name", "")),
-                                          "text.format.schema", rule, 0)
+                                          ".".join((*path, "schema")), rule, 0)

@@ -16,6 +16,7 @@ from normalizer.anyof_type import type_beside_anyof
 from normalizer.check import Detector, Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.enum_type import enums_without_type
+from normalizer.output_format import schema_fields
 from normalizer.profiles import Rule
 from normalizer.property_schemas import non_object_properties
 from normalizer.ref_siblings import type_beside_ref
@@ -50,11 +51,9 @@ def responses_parameters(body: Body) -> Iterator[Declared]:
 def chat_response_schema(body: Body) -> Iterator[Declared]:
     """A Chat json_schema response format's schema, as one more declared schema: Moonshot
     checks it with the validator it checks tool parameters with (index 0; its name)."""
-    value = body.get("response_format") if isinstance(body, Mapping) else None
-    fields = value.get("json_schema") if isinstance(value, Mapping) \
-        and value.get("type") == "json_schema" else None
-    if isinstance(fields, Mapping) and isinstance(fields.get("schema"), Mapping):
-        yield 0, fields.get("name"), fields["schema"], "response_format.json_schema.schema"
+    found = schema_fields(body, "openai_chat") if isinstance(body, Mapping) else None
+    if found is not None and isinstance(found[1].get("schema"), Mapping):
+        yield 0, found[1].get("name"), found[1]["schema"], "response_format.json_schema.schema"
 
 
 def schema_at(where: str) -> str:

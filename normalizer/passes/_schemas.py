@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
+from normalizer.output_format import schema_fields
 from normalizer.passes.draft import Draft
 from normalizer.profiles import Profile
 
@@ -61,10 +62,9 @@ def _fix_response_schema(options: Mapping[str, Any], fix: SchemaFix
                          ) -> tuple[JsonMap, list[Change]] | None:
     """The options with `fix` applied to the response format's schema, and its changes
     said of that schema; None where there is no such schema or nothing to do."""
-    value = options.get("response_format")
-    fields = value.get("json_schema") if isinstance(value, Mapping) \
-        and value.get("type") == "json_schema" else None
-    if not isinstance(fields, Mapping) or not isinstance(fields.get("schema"), Mapping):
+    found = schema_fields(options, "openai_chat")
+    fields = found[1] if found is not None else None
+    if fields is None or not isinstance(fields.get("schema"), Mapping):
         return None
     tool = ToolSpec(name=_RESPONSE, description="", input_schema=fields["schema"])
     schema, made = fix(tool, thaw(fields["schema"]))

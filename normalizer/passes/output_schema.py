@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from normalizer.model import Change, JsonMap, thaw
-from normalizer.output_format import schema_format
+from normalizer.output_format import schema_fields
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.strict_mode import unclosed_objects
@@ -35,11 +35,11 @@ def close_output_schema_objects(
     """
     if not profile.enforces("output-schema-open-object"):
         return draft, ()
-    found = schema_format(draft.options, profile.protocol)
+    found = schema_fields(draft.options, profile.protocol)
     if found is None or next(unclosed_objects(found[1].get("schema")), None) is None:
         return draft, ()
     options = thaw(draft.options)
-    field, value = found[0], schema_format(options, profile.protocol)
+    field, value = found[0], schema_fields(options, profile.protocol)
     assert value is not None  # thawed: the same place holds the same format
     changes = [_close(node, ".".join((*field, "schema", *path)))
                for path, node in list(unclosed_objects(value[1].get("schema")))]

@@ -8,18 +8,13 @@ what the caller asked for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from normalizer.model import Change, JsonMap, thaw
+from normalizer.output_format import schema_fields
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.strict_mode import open_objects
-
-# Where each protocol keeps the json_schema fields (`strict`, `schema`, `name`).
-_FIELDS: dict[str, tuple[str, ...]] = {"openai_chat": ("response_format", "json_schema"),
-                                       "openai_responses": ("text", "format")}
 
 
 def drop_strict_from_open_response_schema(
@@ -37,31 +32,23 @@ def drop_strict_from_open_response_schema(
     After:  the same without strict
     Lossy: the reply is no longer guaranteed to match the schema.
     """
-    path = _FIELDS.get(profile.protocol)
-    if path is None or not profile.enforces("strict-response-schema"):
+    if not profile.enforces("strict-response-schema"):
         return draft, ()
-    fields = _at(draft.options, path)
-    if fields is None or fields.get("strict") is not True:
+    located = schema_fields(draft.options, profile.protocol)
+    if located is None or located[1].get("strict") is not True:
         return draft, ()
+    path, fields = located
     found = next(open_objects(fields.get("schema")), None)
     if found is None:
         return draft, ()
     options = thaw(draft.options)
-    held = _at(options, path)
-    assert isinstance(held, dict)  # thawed: the same path holds a dict now
-    del held["strict"]
+    held = schema_fields(options, profile.protocol)
+    assert held is not None and isinstance(held[1], dict)  # thawed: the same fields, a dict
+    del held[1]["strict"]
     where = ".".join(found.path) or "the top level"
-    why = ("additionalProperties is not false" if found.requirement == "additional_properties"
-           else f"property {found.key!r} is not in required")
     change = Change("drop_strict_from_open_response_schema", "drop-response-format-strict",
                     f"removed strict from response schema {str(fields.get('name', ''))!r}: "
-                    f"it is not closed at {where} ({why}); the schema is kept as written",
+                    f"it is not closed at {where} ({found.why}); the schema is kept as written",
                     ".".join((*path, "strict")), lossless=False)
     return replace(draft, options=JsonMap(options)), (change,)
 
-
-def _at(options: Mapping[str, Any], path: tuple[str, ...]) -> Mapping[str, Any] | None:
-    value: Any = options
-    for key in path:
-        value = value.get(key) if isinstance(value, Mapping) else None
-    return value if isinstance(value, Mapping) else None

@@ -39,11 +39,9 @@ def drop_strict_from_open_schemas(
             tools.append(tool)
             continue
         where = ".".join(found.path) or "the top level"
-        why = ("additionalProperties is not false" if found.requirement ==
-               "additional_properties" else f"property {found.key!r} is not in required")
         changes.append(Change("drop_strict_from_open_schemas", "drop-tool-strict",
                               f"removed strict from tool {tool.name!r}: its schema is not "
-                              f"closed at {where} ({why}); the schema is kept as written",
+                              f"closed at {where} ({found.why}); the schema is kept as written",
                               f"tools.{tool.name}.strict", lossless=False))
         tools.append(replace(tool, strict=None))
     if not changes:
