@@ -52,8 +52,8 @@ def checks_response_schema(profile: Profile, rule: str) -> bool:
     return bool(found is not None and found.params.get("response_format"))
 
 
-# The name a fix sees for the response schema: no tool can have it (a tool name is never
-# empty of letters), and the changes made under it are said again of the response schema.
+# The name a fix sees for the response schema: no vendor's tool-name pattern admits a NUL,
+# so no tool has it, and the changes made under it are said again of the response schema.
 _RESPONSE = "\x00response"
 _RESPONSE_AT = "response_format.json_schema.schema"
 
