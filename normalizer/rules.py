@@ -72,6 +72,8 @@ RULE_IDS: dict[str, str] = {
                           "additionalProperties false, or a property missing from required",
     "response-format-type-unsupported": "a response format type the vendor does not take "
                                         "(DeepSeek's Chat API: json_schema)",
+    "response-schema-unsupported": "a JSON Schema keyword in a response schema that the vendor's "
+                                   "schema type has no field for (Gemini's responseSchema)",
     "output-schema-open-object": "an output schema (Anthropic structured outputs) with an "
                                  "object whose additionalProperties is not false",
     "strict-response-schema": "a strict response format (json_schema) whose schema has an "

@@ -31,6 +31,7 @@ from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
     drop_json_response_type_with_tools,
     drop_unknown_tool_choice,
+    move_response_schema_to_json_schema,
     unforce_tool_choice_with_thinking,
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
@@ -212,6 +213,8 @@ STEPS: dict[str, Step] = {
                                                   ("strict-response-schema",)),
     "close_output_schema_objects": Step(close_output_schema_objects,
                                         ("output-schema-open-object",)),
+    "move_response_schema_to_json_schema": Step(move_response_schema_to_json_schema,
+                                                ("response-schema-unsupported",)),
     "shorten_tool_descriptions": Step(shorten_tool_descriptions,
                                       ("tool-description-too-long",)),
     "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),

@@ -43,6 +43,9 @@ SDK_REWRITES = {
     ("gemini", "tool-schema-unsupported"):
         "google-genai 3.4 sends `additionalProperties` as `additional_properties` and "
         "upper-cases `type`, so the error names `additional_properties`, not the case's key",
+    ("gemini", "response-schema-unsupported"):
+        "google-genai sends a responseSchema through the same Schema type as a tool's "
+        "parameters: `additionalProperties` goes as `additional_properties`",
     ("gemini", "tool-arguments-not-object"):
         "google-genai 3.4 refuses a string functionCall.args before sending (pydantic "
         "dict_type): the request never reaches the vendor or the emulator",

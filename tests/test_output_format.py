@@ -293,3 +293,27 @@ def test_deepseek_refuses_json_schema_and_gets_json_mode_with_the_schema_said() 
     json_mode = {**body, "response_format": {"type": "json_object"}}  # taken: left as it is
     assert [c.code for c in normalize_request(json_mode, "openai_chat", "deepseek").changes
             ] == ["add-json-instruction"]  # but no message says json (response-format-json-word)
+
+
+def test_gemini_refuses_json_schema_keywords_in_response_schema_and_gets_them_moved() -> None:
+    # QuantumNous/new-api#1037: zodResponseFormat's schema sent as responseSchema.
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", **CLOSED}
+    body = {"contents": [{"role": "user", "parts": [{"text": "Describe juggling."}]}],
+            "generationConfig": {"responseMimeType": "application/json",
+                                 "responseSchema": schema}}
+    assert [v.message for v in check(body, "gemini")] == [
+        "Invalid JSON payload received. Unknown name \"$schema\" at "
+        "'generation_config.response_schema': Cannot find field.",
+        "Invalid JSON payload received. Unknown name \"additionalProperties\" at "
+        "'generation_config.response_schema': Cannot find field."]
+    out = normalize_request(body, "gemini", "gemini")
+    assert out.body["generationConfig"] == {"responseMimeType": "application/json",
+                                            "responseJsonSchema": schema}
+    assert codes(out.changes) == [("move-response-schema", True)]
+    assert check(out.body, "gemini") == ()
+    # A property named like a keyword is a property, not a keyword: nothing to move.
+    named = {"type": "object", "properties": {"not": {"type": "string"}}}
+    plain = {**body, "generationConfig": {"responseMimeType": "application/json",
+                                          "responseSchema": named}}
+    assert check(plain, "gemini") == ()
+    assert normalize_request(plain, "gemini", "gemini").changes == ()

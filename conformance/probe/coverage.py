@@ -45,6 +45,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        for p in ("openai_responses", "anthropic", "gemini")},
     **{("reasoning-item-orphan", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    **{("response-schema-unsupported", p): "the response schema is JSON Schema on this wire; "
+       "Gemini's responseSchema is its own Schema type (responseJsonSchema takes JSON Schema)"
+       for p in ("openai_chat", "openai_responses", "anthropic")},
     **{("response-format-type-unsupported", p): "the output format has one type where it "
        "takes a schema (Anthropic's json_schema) or is a MIME type (Gemini)"
        for p in ("anthropic", "gemini")},

@@ -231,6 +231,19 @@ def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
             yield Finding(field, {"name": keyword, "field": field})
 
 
+def response_schema_unsupported(body: Mapping[str, Any], rule: Rule,
+                                model: str | None) -> Iterator[Finding]:
+    """`response-schema-unsupported`: a `responseSchema` (the OpenAPI subset, as a tool's
+    `parameters`) with keywords the vendor rejects; `responseJsonSchema` takes JSON Schema."""
+    banned = frozenset(str(k) for k in rule.params.get("unsupported", ()))
+    config = body.get("generationConfig", body.get("generation_config")) \
+        if isinstance(body, Mapping) else None
+    schema = config.get("responseSchema", config.get("response_schema")) \
+        if isinstance(config, Mapping) else None
+    for keyword, field in _unsupported(schema, "generation_config.response_schema", banned):
+        yield Finding(field, {"name": keyword, "field": field})
+
+
 def call_turn_placement(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
     """`call-turn-placement`: a function-call turn not right after a user or function-response
@@ -351,6 +364,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_message_placement,
     "tool-schema-unsupported": tool_schema_unsupported,
+    "response-schema-unsupported": response_schema_unsupported,
     "tool-name-invalid": tool_name_invalid,
     "duplicate-tool-name": duplicate_tool_name,
     "too-many-tools": too_many_tools,

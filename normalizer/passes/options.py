@@ -153,3 +153,60 @@ def _with_name(choice: dict[str, Any], name: str) -> dict[str, Any]:
     if choice.get("type") == "tool":
         return {**choice, "name": name}
     return {**choice, "function": {**choice["function"], "name": name}}
+
+
+def move_response_schema_to_json_schema(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a Gemini `responseSchema` holding JSON Schema keywords its Schema type has no
+    field for (rule response-schema-unsupported, params.unsupported): the schema moves,
+    unchanged, to `responseJsonSchema`, which takes JSON Schema.
+
+    Rejected by: Gemini "Invalid JSON payload received. Unknown name "$schema" at
+    'generation_config.response_schema': Cannot find field." (QuantumNous/new-api#1037).
+
+    Before: generationConfig {responseMimeType: application/json, responseSchema: S}
+    After:  generationConfig {responseMimeType: application/json, responseJsonSchema: S}
+    Lossless: the same schema, where Gemini reads JSON Schema.
+    """
+    rule = profile.rule("response-schema-unsupported")
+    if rule is None or not rule.enforced:
+        return draft, ()
+    banned = {str(k) for k in rule.params.get("unsupported") or ()}
+    for key in _CONFIG:
+        config = draft.options.get(key)
+        if not isinstance(config, Mapping):
+            continue
+        name = next((k for k in ("responseSchema", "response_schema") if k in config), None)
+        taken = "responseJsonSchema" in config or "response_json_schema" in config
+        if name is None or taken or not _names_any(config[name], banned):
+            continue
+        out = thaw(draft.options)
+        moved = "responseJsonSchema" if key == "generationConfig" else "response_json_schema"
+        out[key] = {(moved if k == name else k): v for k, v in out[key].items()}
+        return replace(draft, options=JsonMap(out)), (Change(
+            "move_response_schema_to_json_schema", "move-response-schema",
+            f"moved {key}.{name} to {moved}: it holds JSON Schema keywords the "
+            "target's Schema type has no field for, and that field takes JSON Schema",
+            f"{key}.{name}", lossless=True),)
+    return draft, ()
+
+
+def _names_any(schema: Any, banned: set[str]) -> bool:
+    """Whether any schema under `schema` has a keyword in `banned`; a `properties` map's
+    keys are property names, not keywords (iterative: a deep schema cannot exhaust the
+    stack)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, Mapping):
+            for key, value in node.items():
+                if key == "properties" and isinstance(value, Mapping):
+                    stack.extend(value.values())
+                elif key in banned:
+                    return True
+                else:
+                    stack.append(value)
+    return False
