@@ -46,6 +46,8 @@ OPTION_PATHS: Final[dict[str, dict[str, Path]]] = {
                             "openai_responses": ("parallel_tool_calls",)},
     "stream": {"openai_chat": ("stream",), "openai_responses": ("stream",),
                "anthropic": ("stream",)},
+    # How long a GPT-5 answer runs: a top-level field of Chat, one of `text` in Responses.
+    "verbosity": {"openai_chat": ("verbosity",), "openai_responses": ("text", "verbosity")},
 }
 # Other names a protocol reads for a neutral option (read, never written).
 ALIASES: Final[dict[str, dict[str, Path]]] = {

@@ -122,11 +122,15 @@ def test_a_format_with_no_counterpart_is_dropped_and_said(source: str,
     assert codes(said) == [("drop-option", False)]
 
 
-def test_the_other_fields_beside_the_format_are_still_dropped_said() -> None:
+def test_the_fields_beside_the_format_go_where_they_have_a_counterpart() -> None:
+    # Responses keeps verbosity in `text` beside the format, Chat at the top level.
     out, said = convert({"text": {"format": {"type": "text"}, "verbosity": "low"}},
                         "openai_responses", "openai_chat")
-    assert out == {"response_format": {"type": "text"}}
-    assert [c.where for c in said] == ["text.verbosity"]
+    assert out == {"verbosity": "low", "response_format": {"type": "text"}} and said == ()
+    back, said = convert(out, "openai_chat", "openai_responses")
+    assert back == {"text": {"verbosity": "low", "format": {"type": "text"}}} and said == ()
+    out, said = convert({"text": {"verbosity": "low"}}, "openai_responses", "anthropic")
+    assert out == {} and [c.where for c in said] == ["text.verbosity"]
     out, said = convert({"output_config": {"effort": "low"}}, "anthropic", "gemini")
     assert out == {} and [c.where for c in said] == ["output_config.effort"]
 
