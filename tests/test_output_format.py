@@ -10,7 +10,8 @@ import pytest
 import sdk_calls as calls
 
 from conformance.emulator import serve
-from normalizer import check, normalize_request
+from normalizer import check, normalize, normalize_request
+from normalizer.model import History, Message, Text
 from normalizer.options import convert
 from normalizer.profiles import Profile
 
@@ -321,3 +322,22 @@ def test_gemini_refuses_json_schema_keywords_in_response_schema_and_gets_them_mo
                                           "responseSchema": named}}
     assert check(plain, "gemini") == ()
     assert normalize_request(plain, "gemini", "gemini").changes == ()
+
+
+def test_openai_models_older_than_structured_outputs_get_json_mode_only_when_named() -> None:
+    # web-infra-dev/midscene#259 (chatgpt-4o-latest); OpenAI's guide: json_schema from
+    # gpt-4o-mini and gpt-4o-2024-08-06 on.
+    for model in ("gpt-3.5-turbo", "gpt-4-turbo", "gpt-4-0613", "chatgpt-4o-latest"):
+        body = {**chat_body(CLOSED, strict=True), "model": model}
+        assert [v.rule for v in check(body, "openai")] == ["response-format-type-unsupported"]
+        out = normalize_request(body, "openai_chat", "openai")
+        assert out.body["response_format"] == {"type": "json_object"}, model
+        assert check(out.body, "openai") == ()
+    for model in ("gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-5", "gpt-4o-2024-08-06"):
+        body = {**chat_body(CLOSED, strict=True), "model": model}
+        assert check(body, "openai") == (), model
+        assert normalize_request(body, "openai_chat", "openai").changes == ()
+    # normalize without a model leaves a model-scoped repair undone, as sampling does.
+    options = {"response_format": chat_body(CLOSED)["response_format"]}
+    out = normalize(History((Message("user", (Text("Go."),)),)), "openai", options=options)
+    assert out.changes == ()

@@ -28,7 +28,10 @@ def json_schema_as_json_mode(
     which also holds the word JSON mode needs; any other refused type is left out.
 
     Rejected by: DeepSeek "This response_format type is unavailable now" for json_schema
-    (llm-exe/llm-exe#662; DeepSeek's Chat API takes text and json_object).
+    (llm-exe/llm-exe#662; DeepSeek's Chat API takes text and json_object); OpenAI "Invalid
+    parameter: 'response_format' of type 'json_schema' is not supported with this model. …"
+    for models older than Structured Outputs (web-infra-dev/midscene#259). A rule scoped
+    by `models` is applied only where `policy.model` is known and named by it.
 
     Before: response_format {type: json_schema, json_schema: {name: skill, schema: S}}
     After:  response_format {type: json_object}; [system "Respond in JSON matching this
@@ -38,7 +41,8 @@ def json_schema_as_json_mode(
     rule = profile.rule(TYPE_RULE)
     value = draft.options.get("response_format")
     if rule is None or not rule.enforced or profile.protocol != "openai_chat" \
-            or not isinstance(value, Mapping):
+            or not isinstance(value, Mapping) \
+            or not rule.applies_to(policy.model, when_unknown=False):
         return draft, ()
     refused = [str(t) for t in rule.params.get("types") or ()]
     kind = value.get("type")
