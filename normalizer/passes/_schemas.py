@@ -45,11 +45,16 @@ def fix_schemas(draft: Draft, fix: SchemaFix, *,
                    options=draft.options if options is None else options[0]), tuple(changes)
 
 
-def checks_response_schema(profile: Profile, rule: str) -> bool:
-    """Whether the profile's `rule` holds for a response format's schema as well as for the
-    tools' (its params.response_format)."""
+def fix_rule_schemas(draft: Draft, profile: Profile, rule: str,
+                     fix: SchemaFix) -> tuple[Draft, tuple[Change, ...]]:
+    """`fix_schemas` for the pass that fixes `rule`: nothing where the profile does not
+    enforce it, and the response format's schema too where the profile's copy of the rule
+    says so (params.response_format: Moonshot checks both with one validator)."""
+    if not profile.enforces(rule):
+        return draft, ()
     found = profile.rule(rule)
-    return bool(found is not None and found.params.get("response_format"))
+    both = bool(found is not None and found.params.get("response_format"))
+    return fix_schemas(draft, fix, response_format=both)
 
 
 # The name a fix sees for the response schema: no vendor's tool-name pattern admits a NUL,

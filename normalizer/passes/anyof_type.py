@@ -7,7 +7,7 @@ from typing import Any
 from normalizer.anyof_type import distributed, type_beside_anyof
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import checks_response_schema, fix_schemas, schema_where
+from normalizer.passes._schemas import fix_rule_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.root_union import flattened
 from normalizer.schema_walk import dotted
@@ -38,9 +38,6 @@ def move_type_into_anyof(
     After:  {"options": {"anyOf": [{"type": "array", "items": {"type": "string"}},
                                    {"type": "null"}]}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-
     def move(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         if not isinstance(schema, dict):
             return schema, []
@@ -56,8 +53,7 @@ def move_type_into_anyof(
                                f"tools.{tool.name}", False))
         return fixed, made
 
-    return fix_schemas(draft, move,
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE, move)
 
 
 def _moved(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:

@@ -7,9 +7,8 @@ from normalizer.model import Change
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import (
     Path,
-    checks_response_schema,
     fix_at_paths,
-    fix_schemas,
+    fix_rule_schemas,
     schema_where,
 )
 from normalizer.profiles import Profile
@@ -35,10 +34,8 @@ def type_bare_enums(
     After:  {"view": {"enum": ["text", "raw"], "type": "string"},
              "level": {"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-    return fix_schemas(draft, fix_at_paths(enums_without_type, with_types, _typed),
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE,
+                            fix_at_paths(enums_without_type, with_types, _typed))
 
 
 def _typed(tool: str, path: Path, done: bool) -> Change:

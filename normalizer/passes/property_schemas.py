@@ -6,7 +6,7 @@ from typing import Any
 
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import checks_response_schema, fix_schemas, schema_where
+from normalizer.passes._schemas import fix_rule_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.property_schemas import non_object_properties, objectified
 from normalizer.schema_walk import dotted
@@ -37,9 +37,6 @@ def objectify_property_schemas(
     Before: {"properties": {"outputSchema": true, "content": "string"}}
     After:  {"properties": {"outputSchema": {}, "content": {"type": "string"}}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-
     def fix(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         found = list(non_object_properties(schema))
         if not found:
@@ -48,8 +45,7 @@ def objectify_property_schemas(
         return fixed, [_changed(tool.name, path, name, kind)
                        for (path, name), kind in zip(found, done, strict=True)]
 
-    return fix_schemas(draft, fix,
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE, fix)
 
 
 def _changed(tool: str, path: tuple[str | int, ...], name: str, kind: str) -> Change:

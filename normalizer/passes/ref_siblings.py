@@ -5,9 +5,8 @@ from __future__ import annotations
 from normalizer.model import Change
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import (
-    checks_response_schema,
     fix_at_paths,
-    fix_schemas,
+    fix_rule_schemas,
     schema_where,
 )
 from normalizer.profiles import Profile
@@ -34,10 +33,7 @@ def inline_typed_refs(
     After:  {"id": {"type": "string", "minLength": 1, "format": "uuid"}}
             (with $defs.__schema2 = {"type": "string", "minLength": 1})
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-    return fix_schemas(draft, fix_at_paths(type_beside_ref, inlined, _inlined),
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE, fix_at_paths(type_beside_ref, inlined, _inlined))
 
 
 def _inlined(tool: str, path: tuple[str | int, ...], exact: bool) -> Change:

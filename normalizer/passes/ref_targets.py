@@ -6,7 +6,7 @@ from typing import Any
 
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import checks_response_schema, fix_schemas
+from normalizer.passes._schemas import fix_rule_schemas
 from normalizer.profiles import Profile
 from normalizer.ref_targets import hoisted
 
@@ -33,9 +33,6 @@ def hoist_refs_into_defs(
                             "squash": {"$ref": "#/$defs/auto_merge"}},
              "$defs": {"auto_merge": {"type": "boolean"}}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-
     def hoist(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         fixed, moved = hoisted(schema)
         return fixed, [Change(
@@ -44,5 +41,4 @@ def hoist_refs_into_defs(
             "pointed its references there (the target takes references into $defs only)",
             f"tools.{tool.name}.$defs.{name}", True) for ref, name in moved.items()]
 
-    return fix_schemas(draft, hoist,
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE, hoist)

@@ -6,7 +6,7 @@ from typing import Any
 
 from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
-from normalizer.passes._schemas import checks_response_schema, fix_schemas, schema_where
+from normalizer.passes._schemas import fix_rule_schemas, schema_where
 from normalizer.profiles import Profile
 from normalizer.required_names import undeclared_required, without_undeclared
 from normalizer.schema_walk import dotted
@@ -30,9 +30,6 @@ def drop_undeclared_required(
     Before: {"items": {"type": "object", "required": ["id"]}}
     After:  {"items": {"type": "object"}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-
     def drop(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
         found = list(undeclared_required(schema))
         if not found:
@@ -46,5 +43,4 @@ def drop_undeclared_required(
                               schema_where(tool.name, path), False)
                        for path, name in found]
 
-    return fix_schemas(draft, drop,
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE, drop)

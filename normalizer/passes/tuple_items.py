@@ -7,9 +7,8 @@ from normalizer.model import Change
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import (
     Path,
-    checks_response_schema,
     fix_at_paths,
-    fix_schemas,
+    fix_rule_schemas,
     schema_where,
 )
 from normalizer.profiles import Profile
@@ -36,10 +35,8 @@ def respell_tuple_items(
     After:  {"pair": {"type": "array", "prefixItems": [{"type": "string"},
                                                        {"type": "number"}]}}
     """
-    if not profile.enforces(RULE):
-        return draft, ()
-    return fix_schemas(draft, fix_at_paths(items_not_object, with_object_items, _respelled),
-                       response_format=checks_response_schema(profile, RULE))
+    return fix_rule_schemas(draft, profile, RULE,
+                            fix_at_paths(items_not_object, with_object_items, _respelled))
 
 
 def _respelled(tool: str, path: Path, done: bool) -> Change:
