@@ -28,6 +28,7 @@ from normalizer.checks.gemini_walk import (
     placed_parts,
 )
 from normalizer.empty_enum import empty_enum_values
+from normalizer.gemini_keywords import unsupported_keywords
 from normalizer.profiles import Rule
 
 
@@ -194,40 +195,14 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
             yield Finding(f"{at}.inline_data.mime_type", {"mime": mime})
 
 
-def _subschemas(schema: Mapping[str, Any], field: str) -> list[tuple[Any, str]]:
-    """The schemas nested in `schema`, with the proto path the vendor prints for each:
-    properties by position (`properties[3].value`), items, anyOf (`any_of[1]`)."""
-    found: list[tuple[Any, str]] = []
-    for key, value in schema.items():
-        if key == "properties" and isinstance(value, Mapping):
-            found += [(sub, f"{field}.properties[{k}].value")
-                      for k, sub in enumerate(value.values())]
-        elif key == "items":
-            found.append((value, f"{field}.items"))
-        elif key in ("anyOf", "any_of") and isinstance(value, list):
-            found += [(sub, f"{field}.any_of[{k}]") for k, sub in enumerate(value)]
-    return found
-
-
-def _unsupported(schema: Any, field: str, banned: frozenset[str]) -> Iterator[tuple[str, str]]:
-    """(keyword, proto path) of every banned keyword, in document order. Iterative, so a
-    hostile, deeply nested schema cannot exhaust the stack."""
-    stack = [(schema, field)]
-    while stack:
-        node, where = stack.pop()
-        if not isinstance(node, Mapping):
-            continue
-        yield from ((key, where) for key in node if key in banned)
-        stack.extend(reversed(_subschemas(node, where)))
-
-
 def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
                             model: str | None) -> Iterator[Finding]:
     """`tool-schema-unsupported`: a tool parameter schema with keywords the vendor rejects."""
     banned = frozenset(str(k) for k in rule.params.get("unsupported", ()))
     for where, decl in _declarations(body):
         # Only `parameters` is the OpenAPI subset; `parametersJsonSchema` takes JSON Schema.
-        for keyword, field in _unsupported(decl.get("parameters"), f"{where}.parameters", banned):
+        parameters = decl.get("parameters")
+        for keyword, field in unsupported_keywords(parameters, f"{where}.parameters", banned):
             yield Finding(field, {"name": keyword, "field": field})
 
 
@@ -240,7 +215,7 @@ def response_schema_unsupported(body: Mapping[str, Any], rule: Rule,
         if isinstance(body, Mapping) else None
     schema = config.get("responseSchema", config.get("response_schema")) \
         if isinstance(config, Mapping) else None
-    for keyword, field in _unsupported(schema, "generation_config.response_schema", banned):
+    for keyword, field in unsupported_keywords(schema, "generation_config.response_schema", banned):
         yield Finding(field, {"name": keyword, "field": field})
 
 

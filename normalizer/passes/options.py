@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from normalizer.gemini_keywords import unsupported_keywords
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.options import refused_forcing
 from normalizer.passes import Draft, Policy
@@ -172,14 +173,16 @@ def move_response_schema_to_json_schema(
     rule = profile.rule("response-schema-unsupported")
     if rule is None or not rule.enforced:
         return draft, ()
-    banned = {str(k) for k in rule.params.get("unsupported") or ()}
+    banned = frozenset(str(k) for k in rule.params.get("unsupported") or ())
     for key in _CONFIG:
         config = draft.options.get(key)
         if not isinstance(config, Mapping):
             continue
         name = next((k for k in ("responseSchema", "response_schema") if k in config), None)
         taken = "responseJsonSchema" in config or "response_json_schema" in config
-        if name is None or taken or not _names_any(config[name], banned):
+        if name is None or taken:
+            continue
+        if next(unsupported_keywords(config[name], key, banned), None) is None:
             continue
         out = thaw(draft.options)
         moved = "responseJsonSchema" if key == "generationConfig" else "response_json_schema"
@@ -191,22 +194,3 @@ def move_response_schema_to_json_schema(
             f"{key}.{name}", lossless=True),)
     return draft, ()
 
-
-def _names_any(schema: Any, banned: set[str]) -> bool:
-    """Whether any schema under `schema` has a keyword in `banned`; a `properties` map's
-    keys are property names, not keywords (iterative: a deep schema cannot exhaust the
-    stack)."""
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, Mapping):
-            for key, value in node.items():
-                if key == "properties" and isinstance(value, Mapping):
-                    stack.extend(value.values())
-                elif key in banned:
-                    return True
-                else:
-                    stack.append(value)
-    return False
