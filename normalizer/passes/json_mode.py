@@ -61,16 +61,12 @@ def json_schema_as_json_mode(
     text = (SCHEMA_INSTRUCTION.format(schema=json.dumps(thaw(schema), ensure_ascii=False,
                                                         separators=(",", ":")))
             if schema is not None else INSTRUCTION)
-    messages = draft.history.messages
-    at = next((k for k, m in enumerate(messages) if m.role != "system"), len(messages))
-    added = Message("system", (Text(text),))
+    fixed, at = _with_system_text(replace(draft, options=JsonMap(options)), text)
     change = Change("json_schema_as_json_mode", "json-schema-as-json-mode",
                     f"sent response schema {str(fields.get('name', ''))!r} as JSON mode with "
                     f"the schema in a system message at messages[{at}]: the target does not "
                     "take json_schema; the reply is asked for, not constrained to, the schema",
                     "response_format", lossless=False)
-    fixed = _with(replace(draft, options=JsonMap(options)),
-                  (*messages[:at], added, *messages[at:]))
     return fixed, (change,)
 
 
@@ -105,13 +101,12 @@ def mention_json_for_json_mode(
                         "needs the word 'json' in the input messages, and only the "
                         "instructions held it", "messages[0]", lossless=True)
         return _with(draft, (moved, *messages[1:])), (change,)
-    at = next((k for k, m in enumerate(messages) if m.role != "system"), len(messages))
-    added = Message("system", (Text(INSTRUCTION),))
+    fixed, at = _with_system_text(draft, INSTRUCTION)
     change = Change("mention_json_for_json_mode", "add-json-instruction",
                     f"added a system message {INSTRUCTION!r}: JSON mode needs the word "
                     "'json' in the messages, and none held it", f"messages[{at}]",
                     lossless=True)
-    return _with(draft, (*messages[:at], added, *messages[at:])), (change,)
+    return fixed, (change,)
 
 
 def _json_mode(options: Mapping[str, Any], protocol: str) -> bool:
@@ -133,6 +128,15 @@ def _says_json(message: Message, results: bool) -> bool:
     word, as the vendors' checks read the wire (json_mode.py in normalizer/checks)."""
     return any((isinstance(p, Text) or (results and isinstance(p, ToolResult)))
                and "json" in p.text.casefold() for p in message.parts)
+
+
+def _with_system_text(draft: Draft, text: str) -> tuple[Draft, int]:
+    """`draft` with a system message of `text` right after its leading system messages,
+    and where it went."""
+    messages = draft.history.messages
+    at = next((k for k, m in enumerate(messages) if m.role != "system"), len(messages))
+    added = Message("system", (Text(text),))
+    return _with(draft, (*messages[:at], added, *messages[at:])), at
 
 
 def _with(draft: Draft, messages: tuple[Message, ...]) -> Draft:

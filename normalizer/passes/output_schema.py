@@ -39,10 +39,11 @@ def close_output_schema_objects(
     if found is None or next(unclosed_objects(found[1].get("schema")), None) is None:
         return draft, ()
     options = thaw(draft.options)
-    field, value = found[0], schema_fields(options, profile.protocol)
-    assert value is not None  # thawed: the same place holds the same format
+    held = schema_fields(options, profile.protocol)
+    assert held is not None  # thawed: the same place holds the same format, as dicts
+    field, fields = held
     changes = [_close(node, ".".join((*field, "schema", *path)))
-               for path, node in list(unclosed_objects(value[1].get("schema")))]
+               for path, node in list(unclosed_objects(fields.get("schema")))]
     return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
