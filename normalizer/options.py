@@ -1,9 +1,10 @@
 """Request options (everything in a body besides the history, the tools and the model)
-carried from one protocol to another (the structured-output option: normalizer.output_format).
+carried from one protocol to another (the structured-output option:
+normalizer.output_format; the thinking settings: normalizer.thinking_options).
 
 `OPTION_PATHS` is the mapping table: a neutral option name -> where each protocol keeps it
-(a path of keys; None where the protocol has no counterpart). `tool_choice` and the
-thinking options have shapes of their own and are converted by functions below. An option
+(a path of keys; None where the protocol has no counterpart). `tool_choice` has shapes of
+its own and is converted by functions below. An option
 of the source with no counterpart in the target is dropped with a lossy change; an option
 the table does not know is dropped likewise (it may mean nothing to the other vendor, or be
 rejected as an unknown field). Within one protocol, options are never converted: the
@@ -22,6 +23,8 @@ from typing import Any, Final
 from normalizer.model import Change
 from normalizer.output_format import PATHS as OUTPUT_FORMAT
 from normalizer.output_format import convert_output_format
+from normalizer.thinking_options import PATHS as THINKING
+from normalizer.thinking_options import convert_thinking, read_thinking
 
 Path = tuple[str, ...]
 _GEN = "generationConfig"
@@ -53,16 +56,10 @@ OPTION_PATHS: Final[dict[str, dict[str, Path]]] = {
 ALIASES: Final[dict[str, dict[str, Path]]] = {
     "openai_chat": {"max_tokens": ("max_completion_tokens",)},
 }
-# Top-level fields each protocol's `tool_choice`/thinking options live in.
+# Top-level fields each protocol's `tool_choice` lives in.
 TOOL_CHOICE: Final[dict[str, Path]] = {
     "openai_chat": ("tool_choice",), "openai_responses": ("tool_choice",),
     "anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
-THINKING: Final[dict[str, Path]] = {
-    "openai_chat": ("reasoning_effort",), "openai_responses": ("reasoning",),
-    "anthropic": ("thinking",), "gemini": (_GEN, "thinkingConfig")}
-# Our choice, not a vendor's: how an effort level and a thinking token budget correspond.
-EFFORT_BUDGET: Final[dict[str, int]] = {"minimal": 1024, "low": 1024, "medium": 8192,
-                                        "high": 24576}
 
 
 def _get(options: Mapping[str, Any], path: Path) -> Any:
@@ -84,7 +81,7 @@ def _paths(protocol: str) -> list[Path]:
     """Every path the table reads in `protocol`."""
     found = [row[protocol] for row in OPTION_PATHS.values() if protocol in row]
     found += list(ALIASES.get(protocol, {}).values())
-    return [*found, TOOL_CHOICE[protocol], THINKING[protocol], *OUTPUT_FORMAT[protocol]]
+    return [*found, TOOL_CHOICE[protocol], *THINKING[protocol], *OUTPUT_FORMAT[protocol]]
 
 
 def leftovers(options: Mapping[str, Any], protocol: str) -> list[str]:
@@ -117,25 +114,20 @@ def convert(options: Mapping[str, Any], source: str,
             _set(out, row[target], _stop_list(value) if name == "stop" else value)
         else:
             changes.append(_dropped(".".join(path or ()), target))
-    for reader, writer in ((_read_tool_choice, _write_tool_choice),
-                           (_read_thinking, _write_thinking)):
-        neutral = reader(options, source)
-        if neutral is not None:
-            written = writer(neutral, target)
-            if written is None:
-                changes.append(_dropped(".".join(_reader_path(reader, source)), target))
-            else:
-                _set(out, *written)
-    pairs, said = convert_output_format(options, source, target)
-    for path, value in pairs:
-        _set(out, path, value)
-    changes += said
+    choice = _read_tool_choice(options, source)
+    if choice is not None:
+        written = _write_tool_choice(choice, target)
+        if written is None:
+            changes.append(_dropped(".".join(TOOL_CHOICE[source]), target))
+        else:
+            _set(out, *written)
+    for convert_shaped in (convert_thinking, convert_output_format):
+        pairs, said = convert_shaped(options, source, target)
+        for path, value in pairs:
+            _set(out, path, value)
+        changes += said
     changes += [_dropped(name, target) for name in leftovers(options, source)]
     return out, tuple(changes)
-
-
-def _reader_path(reader: Any, protocol: str) -> Path:
-    return TOOL_CHOICE[protocol] if reader is _read_tool_choice else THINKING[protocol]
 
 
 def _dropped(name: str, target: str) -> Change:
@@ -193,51 +185,10 @@ def _write_tool_choice(choice: Mapping[str, Any], target: str) -> tuple[Path, An
     return TOOL_CHOICE[target], mode
 
 
-def _read_thinking(options: Mapping[str, Any], protocol: str) -> dict[str, Any] | None:
-    """-> {"on": bool, "budget": int | None, "effort": str | None}."""
-    value = _get(options, THINKING[protocol])
-    if value is None:
-        return None
-    if protocol == "openai_chat":
-        return {"on": value not in ("none",), "budget": EFFORT_BUDGET.get(value),
-                "effort": value}
-    if not isinstance(value, Mapping):
-        return None
-    if protocol == "openai_responses":
-        effort = value.get("effort")
-        return {"on": effort != "none", "budget": EFFORT_BUDGET.get(effort), "effort": effort}
-    if protocol == "anthropic":
-        return {"on": value.get("type") in ("enabled", "adaptive"),
-                "budget": value.get("budget_tokens"), "effort": None}
-    budget = value.get("thinkingBudget")
-    return {"on": bool(value.get("includeThoughts")) or bool(budget), "budget": budget,
-            "effort": None}
-
-
-def _write_thinking(thinking: Mapping[str, Any], target: str) -> tuple[Path, Any] | None:
-    on, budget, effort = thinking["on"], thinking["budget"], thinking["effort"]
-    if effort is None and budget is not None:
-        effort = next((e for e, b in EFFORT_BUDGET.items() if budget <= b and e != "minimal"),
-                      "high")
-    if target == "anthropic":
-        value = ({"type": "enabled", "budget_tokens": budget or EFFORT_BUDGET["medium"]}
-                 if on else {"type": "disabled"})
-        return THINKING[target], value
-    if target == "gemini":
-        config = {"includeThoughts": True, "thinkingBudget": budget} if on and budget else \
-            {"includeThoughts": bool(on)}
-        return THINKING[target], config
-    level = effort if on else "none"
-    if target == "openai_chat":
-        return (THINKING[target], level) if level else None
-    return (THINKING[target], {"effort": level}) if level else None
-
-
 def thinking_enabled(options: Mapping[str, Any], protocol: str) -> bool:
     """Whether a request in `protocol` with `options` has thinking on (Anthropic
     `thinking.type` enabled/adaptive, Gemini `thinkingConfig`, OpenAI reasoning effort)."""
-    thinking = _read_thinking(options, protocol)
-    return bool(thinking and thinking["on"])
+    return read_thinking(options, protocol).on is True
 
 
 def tool_choice_names(options: Mapping[str, Any], protocol: str) -> list[str]:

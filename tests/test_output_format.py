@@ -132,8 +132,9 @@ def test_the_fields_beside_the_format_go_where_they_have_a_counterpart() -> None
     assert back == {"text": {"verbosity": "low", "format": {"type": "text"}}} and said == ()
     out, said = convert({"text": {"verbosity": "low"}}, "openai_responses", "anthropic")
     assert out == {} and [c.where for c in said] == ["text.verbosity"]
-    out, said = convert({"output_config": {"effort": "low"}}, "anthropic", "gemini")
-    assert out == {} and [c.where for c in said] == ["output_config.effort"]
+    # Anthropic's effort beside the format is a thinking setting (tests/test_thinking_options).
+    out, said = convert({"output_config": {"effort": "low"}}, "anthropic", "openai_chat")
+    assert out == {"reasoning_effort": "low"} and said == ()
 
 
 def test_a_strict_open_response_schema_is_refused_with_openais_words() -> None:
