@@ -95,6 +95,11 @@ RULE_IDS: dict[str, str] = {
                                   "calling",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
+    "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
+    "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
+    "thinking-budget-and-level": "a thinking budget and a thinking level in one request",
+    "thinking-off-unsupported": "thinking switched off (a budget of 0) for a model that "
+                                "always thinks",
     "tool-choice-with-thinking": "a `tool_choice` that forces a tool call (params.forces: "
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)

@@ -71,6 +71,7 @@ from normalizer.passes.strict_output import drop_strict_from_open_response_schem
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
+from normalizer.passes.thinking_budget import fit_thinking_budget, fix_gemini_thinking_config
 from normalizer.passes.thinking_params import resolve_thinking_params
 from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
@@ -280,9 +281,15 @@ STEPS: dict[str, Step] = {
     "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
     "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
                                   ("resolve_thinking_params",)),
+    "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
+                                                      "thinking-budget-exceeds-max-tokens")),
+    "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
+                                       ("thinking-budget-and-level", "thinking-off-unsupported")),
+    # Thinking a budget pass switched off forces nothing: the choice stays as it was.
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
                                               ("tool-choice-with-thinking",),
-                                              ("drop_unknown_tool_choice",)),
+                                              ("drop_unknown_tool_choice",
+                                               "fit_thinking_budget")),
     "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
                                                ("response-format-with-tools",),
                                                ("declare_missing_tools",)),

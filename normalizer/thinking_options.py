@@ -119,15 +119,22 @@ def _read_anthropic(options: Mapping[str, Any]) -> Thinking:
 def _read_gemini(config: Any) -> Thinking:
     if not isinstance(config, Mapping):
         return Thinking()
-    include = config.get("includeThoughts")
+    include = _either(config, "includeThoughts", "include_thoughts")
     summaries = include if isinstance(include, bool) else None
-    level, budget = config.get("thinkingLevel"), config.get("thinkingBudget")
+    # google-genai sends the proto spellings (thinking_budget); Gemini reads either.
+    level = _either(config, "thinkingLevel", "thinking_level")
+    budget = _either(config, "thinkingBudget", "thinking_budget")
     effort = level.lower() if isinstance(level, str) else None
     budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None
     if budget == 0:
         return Thinking(on=False, summaries=summaries)
     on = True if effort or budget is not None or summaries else None
     return Thinking(on=on, effort=effort, budget=budget, summaries=summaries)
+
+
+def _either(config: Mapping[str, Any], camel: str, snake: str) -> Any:
+    value = config.get(camel)
+    return config.get(snake) if value is None else value
 
 
 def convert_thinking(options: Mapping[str, Any], source: str, target: str

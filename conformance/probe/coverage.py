@@ -54,6 +54,12 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("output-schema-open-object", p): "OpenAI asks for closed objects only in strict "
        "mode (strict-response-schema); Gemini's responseJsonSchema takes open ones"
        for p in ("openai_chat", "openai_responses", "gemini")},
+    **{(rule, "openai_responses"): "Responses takes a reasoning effort level, not a token "
+       "budget" for rule in ("thinking-budget-too-small", "thinking-budget-exceeds-max-tokens")},
+    **{("thinking-budget-and-level", p): "only Gemini's thinkingConfig takes a budget and a "
+       "level as alternatives; OpenAI's wires take a level, Anthropic's enabled thinking a "
+       "budget (normalizer/thinking_options.py)"
+       for p in ("openai_chat", "openai_responses", "anthropic")},
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},

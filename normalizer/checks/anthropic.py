@@ -20,7 +20,7 @@ from itertools import chain
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import anthropic_blocks, output_schema, tool_choice
+from normalizer.checks import anthropic_blocks, output_schema, thinking_budget, tool_choice
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
 from normalizer.root_union import top_level
@@ -295,6 +295,8 @@ DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
+    "thinking-budget-too-small": thinking_budget.budget_too_small,
+    "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

@@ -18,7 +18,7 @@ from typing import Any
 
 from normalizer.array_items import bare_arrays
 from normalizer.check import Detector, Finding
-from normalizer.checks import gemini_parts
+from normalizer.checks import gemini_parts, thinking_budget
 from normalizer.checks.gemini_walk import (
     Contents,
     call_parts,
@@ -356,4 +356,6 @@ DETECTORS: dict[str, Detector] = {
     "function-response-name-empty": gemini_parts.function_response_name_empty,
     "response-format-with-tools": gemini_parts.response_format_with_tools,
     "content-type-unsupported": content_type_unsupported,
+    "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,
+    "thinking-off-unsupported": thinking_budget.gemini_thinking_off,
 }

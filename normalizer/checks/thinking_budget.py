@@ -1,0 +1,54 @@
+"""Thinking budgets a vendor refuses (normalizer/thinking_budget.py).
+
+`thinking-budget-too-small` and `thinking-budget-exceeds-max-tokens` (Anthropic: enabled
+thinking's `budget_tokens` at least params.minimum and below `max_tokens`);
+`thinking-budget-and-level` (Gemini: a thinkingBudget beside a thinkingLevel);
+`thinking-off-unsupported` (Gemini: a thinkingBudget of 0 for a model that always thinks,
+the models the rule names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+from normalizer.thinking_budget import (
+    ANTHROPIC_MIN_BUDGET,
+    budget_and_level,
+    budget_below_minimum,
+    budget_not_below_cap,
+    budget_off,
+)
+
+
+def budget_too_small(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """Enabled thinking whose budget is below params.minimum."""
+    minimum = int(rule.params.get("minimum", ANTHROPIC_MIN_BUDGET))
+    budget = budget_below_minimum(body, minimum) if isinstance(body, Mapping) else None
+    if budget is not None:
+        yield Finding("thinking.budget_tokens", {"budget": budget, "minimum": minimum})
+
+
+def budget_exceeds_max_tokens(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """Enabled thinking whose budget is not below the body's `max_tokens`."""
+    found = budget_not_below_cap(body) if isinstance(body, Mapping) else None
+    if found is not None:
+        yield Finding("thinking.budget_tokens", {"budget": found[0], "max_tokens": found[1]})
+
+
+def gemini_budget_and_level(body: Mapping[str, Any], rule: Rule,
+                            model: str | None) -> Iterator[Finding]:
+    """A thinkingConfig with both a thinkingBudget and a thinkingLevel."""
+    if isinstance(body, Mapping) and budget_and_level(body):
+        yield Finding("generationConfig.thinkingConfig")
+
+
+def gemini_thinking_off(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """A thinkingBudget of 0 (the rule's models refuse it)."""
+    if isinstance(body, Mapping) and budget_off(body):
+        yield Finding("generationConfig.thinkingConfig.thinkingBudget", {"budget": 0})

@@ -1,0 +1,148 @@
+"""Options passes: thinking budgets the target refuses (normalizer/thinking_budget.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from normalizer.model import Change, JsonMap, thaw
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+from normalizer.thinking_budget import (
+    ANTHROPIC_MIN_BUDGET,
+    BUDGET,
+    DEFAULT_MAX_TOKENS,
+    LEVEL,
+    budget_and_level,
+    budget_below_minimum,
+    budget_not_below_cap,
+    budget_off,
+    config_field,
+    fitting_budget,
+    gemini_config,
+    with_thinking_config,
+)
+
+TOO_SMALL = "thinking-budget-too-small"
+OVER_CAP = "thinking-budget-exceeds-max-tokens"
+BOTH = "thinking-budget-and-level"
+OFF = "thinking-off-unsupported"
+_WHERE = "thinking.budget_tokens"
+
+
+def fit_thinking_budget(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an enabled thinking budget the target refuses (rules thinking-budget-too-small,
+    thinking-budget-exceeds-max-tokens). A budget below the minimum is raised to it. A
+    budget not below the request's `max_tokens` is lowered to half of it (at least the
+    minimum): `max_tokens` bounds thinking and reply together, as OpenAI's
+    max_completion_tokens does, so the caller's bound is kept and the budget gives way;
+    where no allowed budget is below it, thinking is switched off. Where the request gives
+    no `max_tokens`, the renderer's default (256 tokens) is ours, not the caller's: it is
+    raised to the budget plus that default instead. Each is said; lowering the budget or
+    switching thinking off is lossy, raising either is not.
+
+    Rejected by: Anthropic "thinking.enabled.budget_tokens: Input should be greater than or
+    equal to 1024" (themaximalist/llm.js#30), "`max_tokens` must be greater than
+    `thinking.budget_tokens`. Please consult our documentation at ..."
+    (liuw1535/antigravity2api-nodejs#149).
+
+    Before: max_tokens 4000, thinking {type: enabled, budget_tokens: 24576}
+    After:  max_tokens 4000, thinking {type: enabled, budget_tokens: 2000}
+    """
+    options = thaw(draft.options)
+    changes: list[Change] = []
+    small = profile.rule(TOO_SMALL)
+    minimum = ANTHROPIC_MIN_BUDGET
+    if small is not None and small.enforced:
+        minimum = int(small.params.get("minimum", minimum))
+        budget = budget_below_minimum(options, minimum)
+        if budget is not None:
+            options = _with_budget(options, minimum)
+            changes.append(Change("fit_thinking_budget", "raise-thinking-budget",
+                                  f"thinking budget of {budget} tokens raised to {minimum}, "
+                                  "the least the target takes", _WHERE, True))
+    if profile.enforces(OVER_CAP):
+        options, said = _under_cap(options, minimum)
+        changes += said
+    if not changes:
+        return draft, ()
+    return replace(draft, options=JsonMap(options)), tuple(changes)
+
+
+def _with_budget(options: dict[str, Any], budget: int) -> dict[str, Any]:
+    return {**options, "thinking": {**options["thinking"], "budget_tokens": budget}}
+
+
+def _under_cap(options: dict[str, Any], minimum: int) -> tuple[dict[str, Any], list[Change]]:
+    found = budget_not_below_cap(options, DEFAULT_MAX_TOKENS)
+    if found is None:
+        return options, []
+    budget, cap = found
+    if "max_tokens" not in options:
+        raised = budget + DEFAULT_MAX_TOKENS
+        return {**options, "max_tokens": raised}, [Change(
+            "fit_thinking_budget", "raise-max-tokens",
+            f"max_tokens not given: set to {raised} (the thinking budget of {budget} tokens "
+            f"and the {DEFAULT_MAX_TOKENS} the renderer leaves for the reply), since the "
+            "target counts thinking toward max_tokens and refuses a budget not below it",
+            "max_tokens", True)]
+    fitted = fitting_budget(budget, cap, minimum)
+    if fitted is None:
+        return {**options, "thinking": {"type": "disabled"}}, [Change(
+            "fit_thinking_budget", "disable-thinking",
+            f"thinking switched off: max_tokens {cap} leaves no room for the least budget "
+            f"the target takes ({minimum} tokens, below max_tokens)", "thinking", False)]
+    return _with_budget(options, fitted), [Change(
+        "fit_thinking_budget", "lower-thinking-budget",
+        f"thinking budget of {budget} tokens lowered to {fitted}: the target counts "
+        f"thinking toward max_tokens ({cap}) and refuses a budget not below it",
+        _WHERE, False)]
+
+
+def fix_gemini_thinking_config(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a Gemini thinkingConfig the target refuses (rules thinking-budget-and-level,
+    thinking-off-unsupported). Of a budget and a level, the budget is kept: every Gemini
+    thinking model takes a budget (Gemini 3 for compatibility), while a level is refused
+    before Gemini 3 (Gemini's thinking guide). A budget of 0, for a model that always
+    thinks (`policy.model`, the rule's models), becomes the least budget it takes
+    (params.minimum): as little thinking as it allows. Both lossy, said.
+
+    Rejected by: Gemini "You can only set only one of thinking budget and thinking level."
+    (sterlp/eclipse-peon-ai#115), "Budget 0 is invalid. This model only works in thinking
+    mode." (snailyp/gemini-balance#206, gemini-2.5-pro).
+
+    Before: thinkingConfig {thinkingBudget: 4096, thinkingLevel: "high"}
+    After:  thinkingConfig {thinkingBudget: 4096}
+    """
+    options = thaw(draft.options)
+    changes: list[Change] = []
+    if profile.enforces(BOTH) and budget_and_level(options):
+        config = dict(gemini_config(options))
+        name, level = config_field(config, LEVEL) or ("", None)
+        for spelling in LEVEL:
+            config.pop(spelling, None)
+        budget = (config_field(config, BUDGET) or ("", None))[1]
+        options = with_thinking_config(options, config)
+        changes.append(Change("fix_gemini_thinking_config", "drop-thinking-level",
+                              f"thinking level {level!r} left out beside a thinking budget "
+                              f"of {budget}: the target takes one of them, and every "
+                              "Gemini thinking model takes a budget",
+                              f"generationConfig.thinkingConfig.{name}", False))
+    off = profile.rule(OFF)
+    if off is not None and off.enforced and off.applies_to(policy.model, when_unknown=False) \
+            and budget_off(options):
+        least = int(off.params.get("minimum", 128))
+        config = dict(gemini_config(options))
+        name = (config_field(config, BUDGET) or (BUDGET[0], 0))[0]
+        options = with_thinking_config(options, {**config, name: least})
+        changes.append(Change("fix_gemini_thinking_config", "keep-thinking-on",
+                              f"thinking budget 0 raised to {least}: {policy.model} always "
+                              "thinks, and this is the least budget it takes",
+                              f"generationConfig.thinkingConfig.{name}", False))
+    if not changes:
+        return draft, ()
+    return replace(draft, options=JsonMap(options)), tuple(changes)

@@ -1,0 +1,146 @@
+"""Thinking budgets a vendor refuses (normalizer/thinking_budget.py): Anthropic's least budget
+and its budget below max_tokens (rules thinking-budget-too-small and
+thinking-budget-exceeds-max-tokens, pass fit_thinking_budget), Gemini's budget beside a
+level and a budget of 0 for a model that always thinks (rules thinking-budget-and-level and
+thinking-off-unsupported, pass fix_gemini_thinking_config); and the budgets a vendor switch
+writes, sent through the official SDKs to the loopback emulators."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sdk_calls as calls
+
+from conformance.emulator import Emulator, serve
+from normalizer import check, normalize, normalize_request
+from normalizer.model import History, Message, Text
+
+QUESTION = History((Message("user", (Text("Is 391 a prime number?"),)),))
+ASK = [{"role": "user", "content": "Is 391 a prime number?"}]
+
+
+def anthropic(max_tokens: int | None, budget: int, **fields: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"model": "claude-sonnet-4-6", "messages": ASK,
+                            "thinking": {"type": "enabled", "budget_tokens": budget}, **fields}
+    if max_tokens is not None:
+        body["max_tokens"] = max_tokens
+    return body
+
+
+def gemini(**config: Any) -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "Is 391 a prime number?"}]}],
+            "generationConfig": {"thinkingConfig": config}}
+
+
+def rules(body: dict[str, Any], provider: str, model: str | None = None) -> list[str]:
+    return [v.rule for v in check(body, provider, model=model)]
+
+
+def fixed(options: dict[str, Any], provider: str, model: str | None = None
+          ) -> tuple[dict[str, Any], list[tuple[str, bool]]]:
+    result = normalize(QUESTION, provider, options=options, model=model)
+    return result.render(), [(c.code, c.lossless) for c in result.changes]
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Emulator]:
+    with serve() as running:
+        yield running
+
+
+def test_anthropic_refuses_a_budget_below_1024_in_its_own_words() -> None:
+    # themaximalist/llm.js#30: half of a max_tokens of 1024, sent to claude-sonnet-4-6.
+    (found,) = check(anthropic(1024, 512), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "thinking-budget-too-small", "thinking.budget_tokens",
+        "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024")
+    assert rules(anthropic(2048, 1024), "anthropic") == []
+    assert rules({**anthropic(2048, 512), "thinking": {"type": "adaptive"}}, "anthropic") == []
+
+
+def test_anthropic_refuses_a_budget_not_below_max_tokens() -> None:
+    # QwenLM/qwen-code#2508: max_tokens 32000 beside budget_tokens 32000.
+    (found,) = check(anthropic(32000, 32000), "anthropic")
+    assert found.rule == "thinking-budget-exceeds-max-tokens"
+    assert found.message.startswith("`max_tokens` must be greater than `thinking.budget_tokens`.")
+    assert rules(anthropic(32001, 32000), "anthropic") == []
+
+
+def test_a_small_budget_is_raised_and_a_large_one_gives_way_to_the_callers_max_tokens() -> None:
+    body, said = fixed({"max_tokens": 4000, "thinking": {"type": "enabled",
+                                                         "budget_tokens": 512}}, "anthropic")
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+    assert said == [("raise-thinking-budget", True)]
+    body, said = fixed({"max_tokens": 4000, "thinking": {"type": "enabled",
+                                                         "budget_tokens": 24576}}, "anthropic")
+    assert (body["max_tokens"], body["thinking"]["budget_tokens"]) == (4000, 2000)
+    assert said == [("lower-thinking-budget", False)]
+    assert check(body, "anthropic") == ()
+
+
+def test_no_room_for_the_least_budget_switches_thinking_off_and_keeps_a_forced_choice() -> None:
+    options = {"max_tokens": 1000, "thinking": {"type": "enabled", "budget_tokens": 2048},
+               "tool_choice": {"type": "any"}}
+    result = normalize(QUESTION, "anthropic", options=options)
+    body = result.render()
+    assert body["thinking"] == {"type": "disabled"} and body["tool_choice"] == {"type": "any"}
+    assert [(c.code, c.lossless) for c in result.changes] == [("disable-thinking", False)]
+
+
+def test_without_max_tokens_the_renderers_default_is_raised_not_the_budget() -> None:
+    body, said = fixed({"thinking": {"type": "enabled", "budget_tokens": 8192}}, "anthropic")
+    assert (body["max_tokens"], body["thinking"]["budget_tokens"]) == (8192 + 256, 8192)
+    assert said == [("raise-max-tokens", True)]
+    assert check(body, "anthropic") == ()
+
+
+def test_gemini_refuses_a_budget_beside_a_level_and_keeps_the_budget() -> None:
+    both = gemini(thinkingBudget=1024, thinkingLevel="low")
+    (found,) = check(both, "gemini", model="gemini-3-flash-preview")
+    assert found.message == "You can only set only one of thinking budget and thinking level."
+    # google-genai sends the proto spellings; Gemini reads them as the same fields.
+    assert rules(gemini(thinking_budget=1024, thinking_level="LOW"), "gemini") == [
+        "thinking-budget-and-level"]
+    body, said = fixed({"generationConfig": {"thinkingConfig": {"thinkingBudget": 1024,
+                                                                 "thinkingLevel": "low"}}},
+                       "gemini")
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 1024}
+    assert said == [("drop-thinking-level", False)]
+
+
+def test_gemini_2_5_pro_cannot_stop_thinking_and_gets_its_least_budget() -> None:
+    off = gemini(thinkingBudget=0)
+    (found,) = check(off, "gemini", model="gemini-2.5-pro")
+    assert found.message == "Budget 0 is invalid. This model only works in thinking mode."
+    assert rules(off, "gemini", model="gemini-2.5-flash") == []
+    options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 0}}}
+    body, said = fixed(options, "gemini", model="gemini-2.5-pro")
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 128}
+    assert said == [("keep-thinking-on", False)]
+    assert fixed(options, "gemini", model="gemini-2.5-flash")[1] == []
+
+
+def test_an_openai_effort_beside_a_small_cap_reaches_claude_accepted(emu: Emulator) -> None:
+    # Before: reasoning_effort "high" became a budget of 24,576 beside max_tokens 4,000,
+    # which Anthropic refuses; now the budget gives way to the caller's bound, said.
+    chat = {"model": "gpt-5", "messages": ASK, "reasoning_effort": "high",
+            "max_completion_tokens": 4000}
+    fixed_body = normalize_request(chat, "openai_chat", "anthropic",
+                                   model="claude-sonnet-4-6")
+    assert fixed_body.body["thinking"] == {"type": "enabled", "budget_tokens": 2000}
+    assert [c.code for c in fixed_body.changes if c.code != "replace-model"] == [
+        "effort-as-budget", "lower-thinking-budget"]
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    reply = calls.send("anthropic", sdk, fixed_body.body)
+    assert calls.text_of("anthropic", reply) == "ok"
+
+
+def test_a_gemini_3_level_reaches_claude_as_a_budget_it_takes(emu: Emulator) -> None:
+    body = {**gemini(thinkingLevel="high")}
+    fixed_body = normalize_request(body, "gemini", "anthropic", model="claude-sonnet-4-6")
+    assert fixed_body.body["thinking"] == {"type": "enabled", "budget_tokens": 24576}
+    assert fixed_body.body["max_tokens"] == 24576 + 256
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    assert calls.text_of("anthropic", calls.send("anthropic", sdk, fixed_body.body)) == "ok"
