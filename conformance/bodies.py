@@ -1,12 +1,16 @@
 """Scenario × provider × mode -> the request body to send, and the repairs made for it.
 
 raw: the history rendered as a naive client would (a `wire` scenario whose protocol is the
-provider's is sent verbatim). normalized: `normalizer.request.normalize_parts`, the path
-`normalize_request` takes after parsing a body (the same as `conformance normalize` and the
-library's users), from the scenario's history, tools and options. Pure: no server, no SDK
-(a streaming scenario's turn was read when the run was planned).
+provider's is sent verbatim; to another protocol a naive client carries the history only).
+normalized: `normalizer.request.normalize_parts`, the path `normalize_request` takes after
+parsing a body (the same as `conformance normalize` and the library's users), from the
+scenario's history, tools and options; a `wire` body's own options (thinking, tool_choice,
+max_tokens, ...) go with it, converted to another protocol by `normalizer.options.convert`
+as `normalize_request` converts them, with what the conversion said. Pure: no server, no
+SDK (a streaming scenario's turn was read when the run was planned).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
-history; a scenario's `options` for the protocol are added on top.
+history; a scenario's `options` for the protocol are added on top, and a wire body's own
+options over both, as the raw body sent verbatim has them.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from conformance.errors import StreamReplayError
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.model import Change, History, thaw
-from normalizer.request import RequestParts, normalize_parts
+from normalizer.options import convert
+from normalizer.request import RequestParts, normalize_parts, request_options
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -60,9 +65,36 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
                       options=options)
         return Request(body, model)
     # normalized: the library's one request-level path (from the history it already holds)
+    carried, said = wire_options(scenario, provider.protocol)
+    options = _layered(SMALL_OUTPUT[provider.protocol],
+                       thaw(scenario.options.get(provider.protocol, {})), carried)
     parts = RequestParts(history, scenario.tools, options, model)
     fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
-    return Request(fixed.body, model, fixed.changes)
+    return Request(fixed.body, model, said + fixed.changes)
+
+
+def wire_options(scenario: Scenario, protocol: str) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """A `wire` scenario's own options for a provider of `protocol`: as the body holds them
+    for its own protocol, converted for another (and what the conversion said); none for a
+    scenario given as a history."""
+    if scenario.wire_protocol is None:
+        return {}, ()
+    own = request_options(thaw(scenario.wire_body), scenario.wire_protocol)
+    if scenario.wire_protocol == protocol:
+        return own, ()
+    return convert(own, scenario.wire_protocol, protocol)
+
+
+def _layered(*layers: dict[str, Any]) -> dict[str, Any]:
+    """Option layers, each over the ones before; a Gemini `generationConfig` is merged key
+    by key (the small-output defaults live in it beside a body's thinkingConfig)."""
+    out: dict[str, Any] = {}
+    for layer in layers:
+        for key, value in layer.items():
+            below = out.get(key)
+            out[key] = ({**below, **value} if key == "generationConfig"
+                        and isinstance(below, dict) and isinstance(value, dict) else value)
+    return out
 
 
 def sent_history(scenario: Scenario) -> History:

@@ -6,8 +6,8 @@ normalizer.output_format; the thinking settings: normalizer.thinking_options).
 (a path of keys; None where the protocol has no counterpart). `tool_choice` has shapes of
 its own and is converted by functions below. An option of the source with no counterpart
 in the target is dropped with a lossy change; an option the table does not know is dropped
-likewise (it may mean nothing to the other vendor, or be rejected as an unknown field). Within one protocol, options are never converted: the
-caller keeps them verbatim.
+likewise (it may mean nothing to the other vendor, or be rejected as an unknown field).
+Within one protocol, options are never converted: the caller keeps them verbatim.
 
 Sources for the field names: the vendors' API references (OpenAI Chat Completions and
 Responses "Create", Anthropic "Messages", Gemini "generateContent" GenerationConfig).

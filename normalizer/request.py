@@ -76,14 +76,20 @@ def split_request(body: Mapping[str, Any], protocol: str) -> RequestParts:
     """`body` (a request in `protocol`) -> its parts. Raises WireFormatError for a body that
     is not a request of the protocol."""
     tools, hosted = _declarations(body, protocol)
-    # `tools: null` or `[]` declares nothing: an option like any other.
-    options = {k: v for k, v in body.items()
-               if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}
-               or (k == "tools" and v in _NO_TOOLS)}
+    options = request_options(body, protocol)
     model = body.get("model")
     return RequestParts(parse(body, protocol), tools, options,
                         model if isinstance(model, str) else None, tuple(hosted),
                         body.get("tools"))
+
+
+def request_options(body: Mapping[str, Any], protocol: str) -> dict[str, Any]:
+    """The options of `body` (a request in `protocol`): every field but the history, the
+    declarations and the model. `tools: null` or `[]` declares nothing: an option like any
+    other."""
+    return {k: v for k, v in body.items()
+            if k not in HISTORY_FIELDS[protocol] | {"tools", "model"}
+            or (k == "tools" and v in _NO_TOOLS)}
 
 
 def normalize_request(

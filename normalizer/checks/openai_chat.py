@@ -7,6 +7,7 @@ from __future__ import annotations
 from normalizer.check import Detector
 from normalizer.checks import (
     json_mode,
+    reasoning_effort,
     sampling,
     strict_schema,
     thinking_params,
@@ -19,6 +20,7 @@ from normalizer.checks import openai_chat_messages as messages
 from normalizer.checks import openai_chat_pairing as pairing
 
 DETECTORS: dict[str, Detector] = {
+    "reasoning-effort-unsupported": reasoning_effort.chat_effort,
     "orphan-tool-result": pairing.orphan_tool_result,
     "missing-tool-result": pairing.missing_tool_result,
     "tool-result-id-mismatch": pairing.tool_result_id_mismatch,

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import json_mode, strict_schema, tool_parameters
+from normalizer.checks import json_mode, reasoning_effort, strict_schema, tool_parameters
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
@@ -185,4 +185,5 @@ DETECTORS: dict[str, Detector] = {
     "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
+    "reasoning-effort-unsupported": reasoning_effort.responses_effort,
 }

@@ -1,0 +1,24 @@
+"""`reasoning-effort-unsupported`: a reasoning effort sent to a model that does not reason
+(the models the rule names). Chat: `reasoning_effort`; Responses: `reasoning.effort`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+
+
+def chat_effort(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """A `reasoning_effort`, whatever its value ("none" too: the field itself is refused)."""
+    if isinstance(body, Mapping) and body.get("reasoning_effort") is not None:
+        yield Finding("reasoning_effort", {"field": "reasoning_effort"})
+
+
+def responses_effort(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """A `reasoning.effort`."""
+    reasoning = body.get("reasoning") if isinstance(body, Mapping) else None
+    if isinstance(reasoning, Mapping) and reasoning.get("effort") is not None:
+        yield Finding("reasoning.effort", {"field": "reasoning.effort"})

@@ -1,0 +1,61 @@
+"""A reasoning effort sent to a model that does not reason (rule reasoning-effort-unsupported,
+pass drop_reasoning_effort): OpenAI refuses the field itself, in Chat's words and in the
+Responses API's; an effort arrives this way from another vendor's thinking settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normalizer import check, normalize, normalize_request
+from normalizer.model import History, Message, Text
+
+QUESTION = History((Message("user", (Text("Is 391 a prime number?"),)),))
+
+
+def chat(model: str, **fields: Any) -> dict[str, Any]:
+    return {"model": model, "messages": [{"role": "user", "content": "Is 391 a prime?"}],
+            **fields}
+
+
+def test_chat_refuses_any_effort_for_a_model_without_reasoning() -> None:
+    for effort in ("low", "none"):  # "none" too (AAswordman/Operit#1048)
+        (found,) = check(chat("gpt-4o-mini", reasoning_effort=effort), "openai")
+        assert (found.rule, found.message) == ("reasoning-effort-unsupported",
+                                               "Unrecognized request argument supplied: "
+                                               "reasoning_effort")
+    assert check(chat("gpt-5-mini", reasoning_effort="low"), "openai") == ()
+    assert check(chat("gpt-4o-mini"), "openai") == ()
+
+
+def test_responses_words_it_as_an_unsupported_parameter() -> None:
+    body = {"model": "gpt-4.1", "input": "Is 391 a prime?", "reasoning": {"effort": "low"}}
+    (found,) = check(body, "openai_responses")
+    assert found.message == ("Unsupported parameter: 'reasoning.effort' is not supported with "
+                             "this model.")
+    assert found.error["param"] == "reasoning.effort"
+
+
+def test_the_effort_is_left_out_for_a_named_model_only() -> None:
+    result = normalize(QUESTION, "openai", options={"reasoning_effort": "low"},
+                       model="gpt-4.1-mini")
+    assert "reasoning_effort" not in result.render()
+    assert [(c.code, c.lossless) for c in result.changes] == [("drop-reasoning-effort", True)]
+    # With no model, or a reasoning model, the effort is the caller's to keep.
+    assert normalize(QUESTION, "openai", options={"reasoning_effort": "low"}).changes == ()
+    kept = normalize(QUESTION, "openai", options={"reasoning_effort": "low"}, model="gpt-5")
+    assert kept.render()["reasoning_effort"] == "low"
+    responses = normalize(QUESTION, "openai_responses", model="gpt-4o",
+                          options={"reasoning": {"effort": "high", "summary": "auto"}})
+    assert "reasoning" not in responses.render()
+
+
+def test_claudes_thinking_reaches_a_non_reasoning_openai_model_without_an_effort() -> None:
+    body = {"model": "claude-sonnet-4-6", "max_tokens": 4096, "messages": [
+        {"role": "user", "content": "Is 391 a prime?"}],
+            "thinking": {"type": "enabled", "budget_tokens": 2048}}
+    fixed = normalize_request(body, "anthropic", "openai", model="gpt-4.1-mini")
+    assert "reasoning_effort" not in fixed.body
+    assert [c.code for c in fixed.changes] == ["budget-as-effort", "drop-reasoning-effort"]
+    assert check(fixed.body, "openai") == ()
+    reasoning = normalize_request(body, "anthropic", "openai", model="gpt-5-mini")
+    assert reasoning.body["reasoning_effort"] == "medium"  # 2,048 tokens: above low's 1,024
