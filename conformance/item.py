@@ -176,7 +176,14 @@ def _result(item: Item, verdict: Verdict, first: Any, changes: tuple[dict[str, A
         expected=item.expected, predicted="reject" if first else "accept",
         predicted_rule=first.rule if first else None,
         predicted_message=first.message if first else "", source=source, changes=changes,
-        problem=problem, known_gap=item.known_gap)
+        # A declared gap is what the vendor (or its SDK) does; a cassette that no longer
+        # matches the request says nothing about either, and hid stale cassettes.
+        problem=problem, known_gap="" if _stale(verdict) else item.known_gap)
+
+
+def _stale(verdict: Verdict) -> bool:
+    return verdict.kind == "inconclusive" and (verdict.reason or "").startswith(
+        "cassette-mismatch")
 
 
 def _judge(item: Item, verdict: Verdict, changes: tuple[dict[str, Any], ...]) -> str:
