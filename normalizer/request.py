@@ -149,8 +149,11 @@ def normalize_parts(
                               f"names {profile.default_model!r} (pass model=)", "model", True))
     tools, shadowed = _unshadowed(parts.tools, hosted, profile)
     changes += shadowed
+    # The rules that hold for some models only are read for the model the body will name:
+    # the target's default where none was chosen (Gemini names it in the URL: unknown here).
+    named = chosen or (profile.default_model if unnamed and target != "gemini" else None)
     fixed = normalize(parts.history, _declaring(profile, hosted), tools=tools, budget=budget,
-                      policy=policy, model=chosen, options=options)
+                      policy=policy, model=named, options=options)
     out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
