@@ -83,6 +83,16 @@ class JsonMap(Mapping[str, Any]):
 EMPTY = JsonMap()
 
 
+def value_at(value: Any, path: tuple[str, ...]) -> Any:
+    """The value at `path` (keys of nested objects) in a JSON value, or None where a key is
+    missing or a step is not an object."""
+    for key in path:
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
 def freeze(value: Any) -> Any:
     """JSON value -> immutable equivalent (dict -> JsonMap, list -> tuple)."""
     if isinstance(value, JsonMap):

@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+from normalizer.json_values import value_at
 from normalizer.model import Change
 from normalizer.output_format import PATHS as OUTPUT_FORMAT
 from normalizer.output_format import convert_output_format
@@ -61,15 +62,6 @@ TOOL_CHOICE: Final[dict[str, Path]] = {
     "anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
 
 
-def _get(options: Mapping[str, Any], path: Path) -> Any:
-    value: Any = options
-    for key in path:
-        if not isinstance(value, Mapping) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
 def _set(out: dict[str, Any], path: Path, value: Any) -> None:
     for key in path[:-1]:
         out = out.setdefault(key, {})
@@ -104,9 +96,9 @@ def convert(options: Mapping[str, Any], source: str,
     changes: list[Change] = []
     for name, row in OPTION_PATHS.items():
         path = row.get(source) or ALIASES.get(source, {}).get(name)
-        value = _get(options, path) if path else None
+        value = value_at(options, path) if path else None
         if value is None and name in ALIASES.get(source, {}):
-            value = _get(options, ALIASES[source][name])
+            value = value_at(options, ALIASES[source][name])
         if value is None:
             continue
         if target in row:
@@ -140,7 +132,7 @@ def _stop_list(value: Any) -> Any:
 
 def _read_tool_choice(options: Mapping[str, Any], protocol: str) -> dict[str, Any] | None:
     """-> {"mode": auto|none|required, "names": [...]} (names: the tools it is limited to)."""
-    value = _get(options, TOOL_CHOICE[protocol])
+    value = value_at(options, TOOL_CHOICE[protocol])
     if value is None:
         return None
     if protocol == "gemini":
@@ -236,7 +228,7 @@ def thinking_on_by_rule(body: Mapping[str, Any], params: Mapping[str, Any],
     matches the model. Vendors that copy the Chat wire spell the switch each their own way
     (DeepSeek and Moonshot `thinking.type`, DashScope `enable_thinking`), and some models
     think unless told not to."""
-    value = _get(body, tuple(str(params.get("field") or "thinking.type").split(".")))
+    value = value_at(body, tuple(str(params.get("field") or "thinking.type").split(".")))
     if value is not None:
         if value in (params.get("on") or ("enabled",)):
             return True

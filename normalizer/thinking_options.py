@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+from normalizer.json_values import value_at
 from normalizer.model import Change
 
 Path = tuple[str, ...]
@@ -66,15 +67,6 @@ class Thinking:
         return (self.on, self.effort, self.budget, self.summaries) != (None,) * 4
 
 
-def _get(options: Mapping[str, Any], path: Path) -> Any:
-    value: Any = options
-    for key in path:
-        if not isinstance(value, Mapping) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
 def read_thinking(options: Mapping[str, Any], protocol: str) -> Thinking:
     """The thinking settings of a request in `protocol`."""
     if protocol == "openai_chat":
@@ -87,7 +79,7 @@ def read_thinking(options: Mapping[str, Any], protocol: str) -> Thinking:
     if protocol == "anthropic":
         return _read_anthropic(options)
     if protocol == "gemini":
-        return _read_gemini(_get(options, (_GEN, "thinkingConfig")))
+        return _read_gemini(value_at(options, (_GEN, "thinkingConfig")))
     return Thinking()
 
 
@@ -102,7 +94,7 @@ def _read_effort(effort: Any, summary: Any) -> Thinking:
 
 def _read_anthropic(options: Mapping[str, Any]) -> Thinking:
     thinking = options.get("thinking")
-    effort = _get(options, ("output_config", "effort"))
+    effort = value_at(options, ("output_config", "effort"))
     effort = effort if isinstance(effort, str) else None
     kind = thinking.get("type") if isinstance(thinking, Mapping) else None
     if kind == "disabled":
