@@ -253,8 +253,8 @@ def _write_gemini(thinking: Thinking) -> tuple[list[tuple[Path, Any]], Said]:
             budget = GEMINI_MAX_BUDGET
         elif budget is not None and thinking.budget is None and budget != -1:
             said.append(("effort-as-budget", f"thinking effort {thinking.effort!r} written "
-                         f"as a budget of {budget} tokens (our table; Gemini 2.5 takes no "
-                         "level)", False))
+                         f"as a budget of {budget} tokens (our table; every Gemini "
+                         "thinking model takes a budget, not every one a level)", False))
         if budget is not None:
             config["thinkingBudget"] = budget
         if thinking.on or thinking.summaries:
