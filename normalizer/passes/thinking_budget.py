@@ -107,9 +107,9 @@ def fix_gemini_thinking_config(
     """Fixes a Gemini thinkingConfig the target refuses (rules thinking-budget-and-level,
     thinking-off-unsupported). Of a budget and a level, the budget is kept: every Gemini
     thinking model takes a budget (Gemini 3 for compatibility), while a level was refused
-    by gemini-2.5-flash as late as 2026-01 (RooCodeInc/Roo-Code#10700). A budget of 0, for a model that always
-    thinks (`policy.model`, the rule's models), becomes the least budget it takes
-    (params.minimum): as little thinking as it allows. Both lossy, said.
+    by gemini-2.5-flash as late as 2026-01 (RooCodeInc/Roo-Code#10700). A budget of 0,
+    for a model that always thinks (`policy.model`, the rule's models), becomes the least
+    budget it takes (params.minimum): as little thinking as it allows. Both lossy, said.
 
     Rejected by: Gemini "You can only set only one of thinking budget and thinking level."
     (sterlp/eclipse-peon-ai#115), "Budget 0 is invalid. This model only works in thinking
