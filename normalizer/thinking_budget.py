@@ -70,6 +70,7 @@ def gemini_config(request: Mapping[str, Any]) -> Mapping[str, Any]:
 # the proto names inside thinkingConfig (`thinking_budget`, `thinking_level`).
 BUDGET: Final = ("thinkingBudget", "thinking_budget")
 LEVEL: Final = ("thinkingLevel", "thinking_level")
+INCLUDE: Final = ("includeThoughts", "include_thoughts")
 
 
 def config_field(config: Mapping[str, Any], names: tuple[str, ...]) -> tuple[str, Any] | None:

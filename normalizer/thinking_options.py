@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from normalizer.json_values import value_at
 from normalizer.model import Change
+from normalizer.thinking_budget import BUDGET, INCLUDE, LEVEL, config_field
 
 Path = tuple[str, ...]
 _GEN = "generationConfig"
@@ -111,11 +112,9 @@ def _read_anthropic(options: Mapping[str, Any]) -> Thinking:
 def _read_gemini(config: Any) -> Thinking:
     if not isinstance(config, Mapping):
         return Thinking()
-    include = _either(config, "includeThoughts", "include_thoughts")
+    include = _field(config, INCLUDE)
     summaries = include if isinstance(include, bool) else None
-    # google-genai sends the proto spellings (thinking_budget); Gemini reads either.
-    level = _either(config, "thinkingLevel", "thinking_level")
-    budget = _either(config, "thinkingBudget", "thinking_budget")
+    level, budget = _field(config, LEVEL), _field(config, BUDGET)
     effort = level.lower() if isinstance(level, str) else None
     budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None
     if budget == 0:
@@ -124,9 +123,9 @@ def _read_gemini(config: Any) -> Thinking:
     return Thinking(on=on, effort=effort, budget=budget, summaries=summaries)
 
 
-def _either(config: Mapping[str, Any], camel: str, snake: str) -> Any:
-    value = config.get(camel)
-    return config.get(snake) if value is None else value
+def _field(config: Mapping[str, Any], names: tuple[str, ...]) -> Any:
+    found = config_field(config, names)
+    return found[1] if found is not None else None
 
 
 def convert_thinking(options: Mapping[str, Any], source: str, target: str

@@ -37,6 +37,10 @@ def codes(changes: Any) -> list[tuple[str, bool]]:
     (gemini(thinkingLevel="HIGH"), "gemini", Thinking(on=True, effort="high")),
     (gemini(thinkingBudget=0), "gemini", Thinking(on=False)),
     (gemini(thinkingBudget=-1), "gemini", Thinking(on=True, budget=-1)),
+    # The proto spellings, as google-genai sends them (a recorded body, pydantic-ai).
+    (gemini(thinking_level="HIGH", include_thoughts=True), "gemini",
+     Thinking(on=True, effort="high", summaries=True)),
+    (gemini(thinking_budget=0), "gemini", Thinking(on=False)),
     (gemini(thinkingBudget=4096, includeThoughts=True), "gemini",
      Thinking(on=True, budget=4096, summaries=True)),
     # includeThoughts only chooses whether summaries come back: thinking stays the model's.
