@@ -44,7 +44,10 @@ PATHS: Final[dict[str, tuple[Path, ...]]] = {
 }
 # Our choice, not a vendor's: how an effort level and a thinking token budget correspond.
 EFFORT_BUDGET: Final[dict[str, int]] = {"minimal": 1024, "low": 1024, "medium": 8192,
-                                        "high": 24576, "xhigh": 32768}
+                                        "high": 24576, "xhigh": 32768, "max": 32768}
+# Anthropic's highest effort is "max" (output_config.effort "max" taken with adaptive
+# thinking in BerriAI/litellm#27074's recorded table); OpenAI's is "xhigh".
+OPENAI_EFFORT: Final[dict[str, str]] = {"max": "xhigh"}
 # The largest budget every Gemini 2.5 model takes (Flash and Flash-Lite: up to 24,576;
 # Pro: up to 32,768; Gemini's thinking guide); a larger one is refused by some of them
 # ("The thinking budget (52428) is invalid.", RooCodeInc/Roo-Code#4399).
@@ -154,7 +157,7 @@ def _effort_for(thinking: Thinking) -> str | None:
     if thinking.budget is None or thinking.budget < 0:
         return None
     return next((e for e, b in EFFORT_BUDGET.items()
-                 if thinking.budget <= b and e not in ("minimal", "xhigh")), "high")
+                 if thinking.budget <= b and e not in ("minimal", "xhigh", "max")), "high")
 
 
 def _budget_for(thinking: Thinking) -> int | None:
@@ -181,6 +184,10 @@ def _level(thinking: Thinking, target: str) -> tuple[str | None, Said]:
     if thinking.effort is None:
         said.append(("budget-as-effort", f"thinking budget of {thinking.budget} tokens "
                      f"written as effort {effort!r} (our table; {target} takes a level)", False))
+    elif effort in OPENAI_EFFORT:
+        said.append(("rename-effort", f"thinking effort {effort!r} written as "
+                     f"{OPENAI_EFFORT[effort]!r}, {target}'s highest", True))
+        effort = OPENAI_EFFORT[effort]
     return effort, said
 
 

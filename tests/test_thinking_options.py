@@ -121,3 +121,11 @@ def test_summaries_cross_between_responses_and_gemini_and_are_said_elsewhere() -
     out, said = convert(options, "openai_responses", "openai_chat")
     assert (out, codes(said)) == ({"reasoning_effort": "high"}, [("drop-option", False)])
     assert all(c.where == "reasoning" for c in said)
+
+
+def test_anthropics_highest_effort_reaches_openai_as_its_highest() -> None:
+    options = {"thinking": {"type": "adaptive"}, "output_config": {"effort": "max"}}
+    out, said = convert(options, "anthropic", "openai_chat")
+    assert (out, codes(said)) == ({"reasoning_effort": "xhigh"}, [("rename-effort", True)])
+    assert convert(options, "anthropic", "gemini")[0] == gemini(thinkingBudget=24576,
+                                                                includeThoughts=True)
