@@ -95,7 +95,8 @@ RULE_IDS: dict[str, str] = {
                                   "calling",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
-    "reasoning-effort-unsupported": "a reasoning effort sent to a model that does not reason",
+    "reasoning-effort-unsupported": "a reasoning effort or thinking setting sent to a model "
+                                    "that does not reason",
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
     "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",

@@ -92,12 +92,16 @@ def budget_off(request: Mapping[str, Any]) -> bool:
 
 def with_thinking_config(request: Mapping[str, Any], config: Mapping[str, Any]
                          ) -> dict[str, Any]:
-    """A Gemini request with `config` as its thinkingConfig (dropped where empty)."""
+    """A Gemini request with `config` as its thinkingConfig (left out where empty, and the
+    generationConfig with it where nothing else is in it)."""
     generation = dict(request.get("generationConfig") or {})
     if config:
         generation["thinkingConfig"] = dict(config)
     else:
         generation.pop("thinkingConfig", None)
     out = dict(request)
-    out["generationConfig"] = generation
+    if generation:
+        out["generationConfig"] = generation
+    else:
+        out.pop("generationConfig", None)
     return out

@@ -59,3 +59,24 @@ def test_claudes_thinking_reaches_a_non_reasoning_openai_model_without_an_effort
     assert check(fixed.body, "openai") == ()
     reasoning = normalize_request(body, "anthropic", "openai", model="gpt-5-mini")
     assert reasoning.body["reasoning_effort"] == "medium"  # 2,048 tokens: above low's 1,024
+
+
+def test_gemini_2_0_refuses_any_thinking_config_and_gets_none() -> None:
+    body = {"contents": [{"role": "user", "parts": [{"text": "Is 391 a prime?"}]}],
+            "generationConfig": {"temperature": 0, "thinkingConfig": {"includeThoughts": True}}}
+    (found,) = check(body, "gemini", model="gemini-2.0-flash")
+    assert (found.rule, found.message) == ("reasoning-effort-unsupported",
+                                           "thinking_config is not supported.")
+    for model in ("gemini-2.0-flash-thinking-exp-01-21", "gemini-2.5-flash"):
+        assert check(body, "gemini", model=model) == (), model
+    options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 1024}}}
+    result = normalize(QUESTION, "gemini", options=options, model="gemini-2.0-flash")
+    assert "generationConfig" not in result.render()
+    assert [(c.code, c.lossless) for c in result.changes] == [("drop-reasoning-effort", True)]
+    # Crossed from Claude: the thinking the model cannot do is left out, the rest kept.
+    claude = {"model": "claude-sonnet-4-6", "max_tokens": 4096, "messages": [
+        {"role": "user", "content": "Is 391 a prime?"}],
+              "thinking": {"type": "enabled", "budget_tokens": 2048}}
+    fixed = normalize_request(claude, "anthropic", "gemini", model="gemini-2.0-flash")
+    assert fixed.body["generationConfig"] == {"maxOutputTokens": 4096}
+    assert check(fixed.body, "gemini", model="gemini-2.0-flash") == ()

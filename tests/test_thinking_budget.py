@@ -101,8 +101,8 @@ def test_gemini_refuses_a_budget_beside_a_level_and_keeps_the_budget() -> None:
     (found,) = check(both, "gemini", model="gemini-3-flash-preview")
     assert found.message == "You can only set only one of thinking budget and thinking level."
     # google-genai sends the proto spellings; Gemini reads them as the same fields.
-    assert rules(gemini(thinking_budget=1024, thinking_level="LOW"), "gemini") == [
-        "thinking-budget-and-level"]
+    assert rules(gemini(thinking_budget=1024, thinking_level="LOW"), "gemini",
+                 model="gemini-3-flash-preview") == ["thinking-budget-and-level"]
     body, said = fixed({"generationConfig": {"thinkingConfig": {"thinkingBudget": 1024,
                                                                  "thinkingLevel": "low"}}},
                        "gemini")

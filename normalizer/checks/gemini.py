@@ -18,7 +18,7 @@ from typing import Any
 
 from normalizer.array_items import bare_arrays
 from normalizer.check import Detector, Finding
-from normalizer.checks import gemini_parts, thinking_budget
+from normalizer.checks import gemini_parts, reasoning_effort, thinking_budget
 from normalizer.checks.gemini_walk import (
     Contents,
     call_parts,
@@ -358,4 +358,5 @@ DETECTORS: dict[str, Detector] = {
     "content-type-unsupported": content_type_unsupported,
     "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,
     "thinking-off-unsupported": thinking_budget.gemini_thinking_off,
+    "reasoning-effort-unsupported": reasoning_effort.gemini_thinking,
 }

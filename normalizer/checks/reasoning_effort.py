@@ -1,5 +1,6 @@
 """`reasoning-effort-unsupported`: a reasoning effort sent to a model that does not reason
-(the models the rule names). Chat: `reasoning_effort`; Responses: `reasoning.effort`."""
+(the models the rule names). Chat: `reasoning_effort`; Responses: `reasoning.effort`;
+Gemini: any `generationConfig.thinkingConfig`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.profiles import Rule
+from normalizer.thinking_budget import gemini_config
 
 
 def chat_effort(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
@@ -22,3 +24,11 @@ def responses_effort(body: Mapping[str, Any], rule: Rule,
     reasoning = body.get("reasoning") if isinstance(body, Mapping) else None
     if isinstance(reasoning, Mapping) and reasoning.get("effort") is not None:
         yield Finding("reasoning.effort", {"field": "reasoning.effort"})
+
+
+def gemini_thinking(body: Mapping[str, Any], rule: Rule,
+                    model: str | None) -> Iterator[Finding]:
+    """A thinkingConfig with any field (a budget, a level or includeThoughts alike)."""
+    if isinstance(body, Mapping) and gemini_config(body):
+        yield Finding("generationConfig.thinkingConfig",
+                      {"field": "generationConfig.thinkingConfig"})

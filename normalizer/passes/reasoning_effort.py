@@ -7,6 +7,7 @@ from dataclasses import replace
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.thinking_budget import gemini_config, with_thinking_config
 
 RULE = "reasoning-effort-unsupported"
 
@@ -16,7 +17,8 @@ def drop_reasoning_effort(
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a reasoning effort the model refuses because it does not reason (rule
     reasoning-effort-unsupported, for a model the rule names: `policy.model`): Chat's
-    `reasoning_effort`, Responses' `reasoning` (its effort and summary) is left out.
+    `reasoning_effort`, Responses' `reasoning` (its effort and summary), Gemini's
+    `thinkingConfig` is left out.
     Lossless: such a model answers as it would with no effort at all. An effort arrives
     this way from another vendor's thinking settings (normalizer/thinking_options.py) or an
     app that sends one setting to every model.
@@ -24,7 +26,8 @@ def drop_reasoning_effort(
     Rejected by: OpenAI Chat "Unrecognized request argument supplied: reasoning_effort"
     (davidmigloz/langchain_dart#712, gpt-4o-mini); Responses "Unsupported parameter:
     'reasoning.effort' is not supported with this model." (RageAgainstThePixel/OpenAI-DotNet#500,
-    gpt-4o).
+    gpt-4o); Gemini "thinking_config is not supported." (Gemini 2.0,
+    immersive-translate/immersive-translate#2976).
 
     Before: model gpt-4.1-mini, reasoning_effort "low"
     After:  model gpt-4.1-mini
@@ -33,13 +36,23 @@ def drop_reasoning_effort(
     if rule is None or not rule.enforced or not rule.applies_to(policy.model,
                                                                  when_unknown=False):
         return draft, ()
-    key = "reasoning" if profile.protocol == "openai_responses" else "reasoning_effort"
-    value = draft.options.get(key)
-    effort = value.get("effort") if key == "reasoning" and hasattr(value, "get") else value
-    if effort is None:
-        return draft, ()
-    options = {k: v for k, v in thaw(draft.options).items() if k != key}
+    options = thaw(draft.options)
+    if profile.protocol == "gemini":
+        config = gemini_config(options)
+        if not config:
+            return draft, ()
+        options, key, sent = with_thinking_config(options, {}), _GEMINI, dict(config)
+    else:
+        key = "reasoning" if profile.protocol == "openai_responses" else "reasoning_effort"
+        value = options.get(key)
+        sent = value.get("effort") if key == "reasoning" and isinstance(value, dict) else value
+        if sent is None:
+            return draft, ()
+        options = {k: v for k, v in options.items() if k != key}
     change = Change("drop_reasoning_effort", "drop-reasoning-effort",
-                    f"reasoning effort {effort!r} left out: {policy.model} does not reason "
+                    f"reasoning setting {sent!r} left out: {policy.model} does not reason "
                     "and refuses the field", key, True)
     return replace(draft, options=JsonMap(options)), (change,)
+
+
+_GEMINI = "generationConfig.thinkingConfig"
