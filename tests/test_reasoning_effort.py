@@ -80,3 +80,22 @@ def test_gemini_2_0_refuses_any_thinking_config_and_gets_none() -> None:
     fixed = normalize_request(claude, "anthropic", "gemini", model="gemini-2.0-flash")
     assert fixed.body["generationConfig"] == {"maxOutputTokens": 4096}
     assert check(fixed.body, "gemini", model="gemini-2.0-flash") == ()
+
+
+def test_claude_3_5_refuses_thinking_in_words_naming_the_model() -> None:
+    body = {"model": "claude-3-5-haiku-20241022", "max_tokens": 2048,
+            "messages": [{"role": "user", "content": "Is 391 a prime?"}],
+            "thinking": {"type": "enabled", "budget_tokens": 1024}}
+    (found,) = check(body, "anthropic")
+    assert found.message == "'claude-3-5-haiku-20241022' does not support thinking."
+    for model in ("claude-3-7-sonnet-20250219", "claude-haiku-4-5"):
+        assert check({**body, "model": model}, "anthropic") == (), model
+    assert check({**body, "thinking": {"type": "disabled"}}, "anthropic") == ()
+    # An OpenAI effort crossed to Claude 3.5 is left out, with the budget written for it.
+    chat = {"model": "o3", "messages": [{"role": "user", "content": "Is 391 a prime?"}],
+            "reasoning_effort": "high", "max_completion_tokens": 4000}
+    fixed = normalize_request(chat, "openai_chat", "anthropic",
+                              model="claude-3-5-haiku-20241022")
+    assert "thinking" not in fixed.body
+    assert check(fixed.body, "anthropic") == ()
+    assert "drop-reasoning-effort" in [c.code for c in fixed.changes]

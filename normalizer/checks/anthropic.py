@@ -20,7 +20,13 @@ from itertools import chain
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import anthropic_blocks, output_schema, thinking_budget, tool_choice
+from normalizer.checks import (
+    anthropic_blocks,
+    output_schema,
+    reasoning_effort,
+    thinking_budget,
+    tool_choice,
+)
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
 from normalizer.profiles import Rule
 from normalizer.root_union import top_level
@@ -295,6 +301,7 @@ DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
+    "reasoning-effort-unsupported": reasoning_effort.anthropic_thinking,
     "thinking-budget-too-small": thinking_budget.budget_too_small,
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "tool-call-id-pattern": tool_call_id_pattern,

@@ -1,6 +1,6 @@
 """`reasoning-effort-unsupported`: a reasoning effort sent to a model that does not reason
 (the models the rule names). Chat: `reasoning_effort`; Responses: `reasoning.effort`;
-Gemini: any `generationConfig.thinkingConfig`."""
+Gemini: any `generationConfig.thinkingConfig`; Anthropic: thinking enabled or adaptive."""
 
 from __future__ import annotations
 
@@ -32,3 +32,11 @@ def gemini_thinking(body: Mapping[str, Any], rule: Rule,
     if isinstance(body, Mapping) and gemini_config(body):
         yield Finding("generationConfig.thinkingConfig",
                       {"field": "generationConfig.thinkingConfig"})
+
+
+def anthropic_thinking(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """Thinking switched on (enabled or adaptive); `model` is the one the vendor names."""
+    thinking = body.get("thinking") if isinstance(body, Mapping) else None
+    if isinstance(thinking, Mapping) and thinking.get("type") in ("enabled", "adaptive"):
+        yield Finding("thinking", {"field": "thinking", "model": model or body.get("model")})

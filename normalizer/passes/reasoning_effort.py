@@ -18,7 +18,7 @@ def drop_reasoning_effort(
     """Fixes a reasoning effort the model refuses because it does not reason (rule
     reasoning-effort-unsupported, for a model the rule names: `policy.model`): Chat's
     `reasoning_effort`, Responses' `reasoning` (its effort and summary), Gemini's
-    `thinkingConfig` is left out.
+    `thinkingConfig`, Anthropic's enabled or adaptive `thinking` is left out.
     Lossless: such a model answers as it would with no effort at all. An effort arrives
     this way from another vendor's thinking settings (normalizer/thinking_options.py) or an
     app that sends one setting to every model.
@@ -27,7 +27,8 @@ def drop_reasoning_effort(
     (davidmigloz/langchain_dart#712, gpt-4o-mini); Responses "Unsupported parameter:
     'reasoning.effort' is not supported with this model." (RageAgainstThePixel/OpenAI-DotNet#500,
     gpt-4o); Gemini "thinking_config is not supported." (Gemini 2.0,
-    immersive-translate/immersive-translate#2976).
+    immersive-translate/immersive-translate#2976); Anthropic "'claude-3-5-sonnet-20241022'
+    does not support thinking." (anthropics/claude-code#2245).
 
     Before: model gpt-4.1-mini, reasoning_effort "low"
     After:  model gpt-4.1-mini
@@ -42,6 +43,11 @@ def drop_reasoning_effort(
         if not config:
             return draft, ()
         options, key, sent = with_thinking_config(options, {}), _GEMINI, dict(config)
+    elif profile.protocol == "anthropic":
+        key, sent = "thinking", options.get("thinking")
+        if not isinstance(sent, dict) or sent.get("type") not in ("enabled", "adaptive"):
+            return draft, ()
+        options = {k: v for k, v in options.items() if k != key}
     else:
         key = "reasoning" if profile.protocol == "openai_responses" else "reasoning_effort"
         value = options.get(key)
