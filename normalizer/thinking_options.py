@@ -131,6 +131,26 @@ def _field(config: Mapping[str, Any], names: tuple[str, ...]) -> Any:
     return found[1] if found is not None else None
 
 
+def thinking_field(request: Mapping[str, Any], protocol: str) -> tuple[str, Any] | None:
+    """Where a request in `protocol` asks the model to think, and what it sends there: Chat
+    `reasoning_effort` (any value, "none" too), Responses `reasoning.effort`, Gemini's
+    `generationConfig.thinkingConfig` (any field), Anthropic `thinking` enabled or
+    adaptive; None where it does not. What a model that does not reason refuses."""
+    if protocol == "openai_chat":
+        value = request.get("reasoning_effort")
+        return ("reasoning_effort", value) if value is not None else None
+    if protocol == "openai_responses":
+        value = value_at(request, ("reasoning", "effort"))
+        return ("reasoning.effort", value) if value is not None else None
+    if protocol == "gemini":
+        config = value_at(request, (_GEN, "thinkingConfig"))
+        return (f"{_GEN}.thinkingConfig", config) if isinstance(config, Mapping) and config \
+            else None
+    thinking = request.get("thinking")
+    on = isinstance(thinking, Mapping) and thinking.get("type") in ("enabled", "adaptive")
+    return ("thinking", thinking) if on else None
+
+
 def convert_thinking(options: Mapping[str, Any], source: str, target: str
                      ) -> tuple[list[tuple[Path, Any]], list[Change]]:
     """The thinking settings of `options` (in `source`) as `target` writes them: the

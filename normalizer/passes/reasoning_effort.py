@@ -7,7 +7,8 @@ from dataclasses import replace
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.thinking_budget import gemini_config, with_thinking_config
+from normalizer.thinking_budget import with_thinking_config
+from normalizer.thinking_options import thinking_field
 
 RULE = "reasoning-effort-unsupported"
 
@@ -38,27 +39,17 @@ def drop_reasoning_effort(
                                                                  when_unknown=False):
         return draft, ()
     options = thaw(draft.options)
+    found = thinking_field(options, profile.protocol)
+    if found is None:
+        return draft, ()
+    where, sent = found
     if profile.protocol == "gemini":
-        config = gemini_config(options)
-        if not config:
-            return draft, ()
-        options, key, sent = with_thinking_config(options, {}), _GEMINI, dict(config)
-    elif profile.protocol == "anthropic":
-        key, sent = "thinking", options.get("thinking")
-        if not isinstance(sent, dict) or sent.get("type") not in ("enabled", "adaptive"):
-            return draft, ()
-        options = {k: v for k, v in options.items() if k != key}
-    else:
-        key = "reasoning" if profile.protocol == "openai_responses" else "reasoning_effort"
-        value = options.get(key)
-        sent = value.get("effort") if key == "reasoning" and isinstance(value, dict) else value
-        if sent is None:
-            return draft, ()
+        options = with_thinking_config(options, {})
+    else:  # the whole field: Responses' `reasoning` with its effort and summary
+        key = where.split(".")[0]
         options = {k: v for k, v in options.items() if k != key}
     change = Change("drop_reasoning_effort", "drop-reasoning-effort",
                     f"reasoning setting {sent!r} left out: {policy.model} does not reason "
-                    "and refuses the field", key, True)
+                    "and refuses the field", where, True)
     return replace(draft, options=JsonMap(options)), (change,)
 
-
-_GEMINI = "generationConfig.thinkingConfig"
