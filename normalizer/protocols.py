@@ -98,6 +98,9 @@ REFERENCE_PROVIDER: Final = MappingProxyType(
     {name: f.reference_provider for name, f in FACTS.items()})
 ERROR_FORMAT: Final = MappingProxyType({name: f.error_format for name, f in FACTS.items()})
 DEFAULT_MODEL: Final = MappingProxyType({name: f.default_model for name, f in FACTS.items()})
+# Anthropic requires max_tokens on every request; the renderer writes this where a request
+# gives none (256 keeps conformance probes cheap), and the thinking-budget pass reads it.
+ANTHROPIC_MAX_TOKENS: Final = 256
 
 
 # Keys another protocol owns on its parts that are also fields of a Chat message: Chat's

@@ -18,9 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-# Anthropic requires max_tokens on every request; 256 keeps conformance probes cheap. The
-# renderer writes it where the request gives none (wire/anthropic.py).
-DEFAULT_MAX_TOKENS: Final = 256
 ANTHROPIC_MIN_BUDGET: Final = 1024
 
 
@@ -50,13 +47,13 @@ def budget_not_below_cap(request: Mapping[str, Any],
     return (budget, cap) if budget >= cap else None
 
 
-def fitting_budget(budget: int, cap: int, minimum: int) -> int | None:
+def fitting_budget(cap: int, minimum: int) -> int | None:
     """A budget below `cap` for one that is not: half of `cap` (our choice: the other half
     is left for the reply, where `budget = cap - 1` would leave one token), at least
     `minimum`; None where no budget of at least `minimum` is below `cap`."""
     if cap <= minimum:
         return None
-    return min(budget, max(minimum, cap // 2))
+    return max(minimum, cap // 2)
 
 
 def gemini_config(request: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -8,10 +8,10 @@ from typing import Any
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.protocols import ANTHROPIC_MAX_TOKENS as DEFAULT_MAX_TOKENS
 from normalizer.thinking_budget import (
     ANTHROPIC_MIN_BUDGET,
     BUDGET,
-    DEFAULT_MAX_TOKENS,
     LEVEL,
     budget_and_level,
     budget_below_minimum,
@@ -88,7 +88,7 @@ def _under_cap(options: dict[str, Any], minimum: int) -> tuple[dict[str, Any], l
             f"and the {DEFAULT_MAX_TOKENS} the renderer leaves for the reply), since the "
             "target counts thinking toward max_tokens and refuses a budget not below it",
             "max_tokens", True)]
-    fitted = fitting_budget(budget, cap, minimum)
+    fitted = fitting_budget(cap, minimum)
     if fitted is None:
         return {**options, "thinking": {"type": "disabled"}}, [Change(
             "fit_thinking_budget", "disable-thinking",

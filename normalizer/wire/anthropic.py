@@ -36,13 +36,13 @@ from normalizer.model import (
     ToolSpec,
     thaw,
 )
-from normalizer.thinking_budget import DEFAULT_MAX_TOKENS
 from normalizer.tools import declare
 from normalizer.wire._extras import written
 from normalizer.wire._media import anthropic_media, anthropic_wire
 
 PROTOCOL = "anthropic"
 DEFAULT_MODEL = protocols.DEFAULT_MODEL[PROTOCOL]
+DEFAULT_MAX_TOKENS = protocols.ANTHROPIC_MAX_TOKENS
 VENDOR = "anthropic"
 BLOCK_TYPES = ("text", "tool_use", "tool_result", "thinking", "redacted_thinking")
 # Server-side tool activity: kept verbatim as Opaque(hosted=True) parts. Any other block type
