@@ -97,6 +97,8 @@ RULE_IDS: dict[str, str] = {
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
     "reasoning-effort-unsupported": "a reasoning effort or thinking setting sent to a model "
                                     "that does not reason",
+    "reasoning-effort-value-unsupported": "a reasoning effort level the model does not take "
+                                          "(params.supported)",
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
     "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",

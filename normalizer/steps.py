@@ -46,7 +46,7 @@ from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
-from normalizer.passes.reasoning_effort import drop_reasoning_effort
+from normalizer.passes.reasoning_effort import drop_reasoning_effort, fit_reasoning_effort
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
 from normalizer.passes.ref_targets import hoist_refs_into_defs
@@ -283,6 +283,8 @@ STEPS: dict[str, Step] = {
     "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
                                   ("resolve_thinking_params",)),
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
+    "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
+                                 ("drop_reasoning_effort",)),
     "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
                                                       "thinking-budget-exceeds-max-tokens")),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,

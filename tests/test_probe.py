@@ -132,6 +132,29 @@ def test_another_rules_text_makes_the_finding_inconclusive() -> None:
     assert found.finding == "inconclusive" and "tool-name-invalid" in found.reason
 
 
+def test_both_requests_refused_is_moot_only_where_the_covering_rule_is_enforced() -> None:
+    probes = probe_set("openai_responses")
+    level = probes.case("reasoning-effort-value-unsupported")
+    field = probes.case("reasoning-effort-unsupported")
+    assert level is not None and field is not None and field.rule in level.moot_if
+    refused = openai_error("Unsupported parameter: 'reasoning.effort' is not supported with "
+                           "this model.")
+    send, _ = scripted(refused, refused)
+    both = observe(send, level)
+    assert both.finding == "inconclusive"
+    send, _ = scripted(refused, OK)
+    covering = observe(send, field)
+    assert covering.finding == "enforced"
+    (alone,) = attribute([both], probes, "gpt-4.1-mini")
+    assert alone.finding == "inconclusive"  # the field rule was not measured enforced
+    moot, _ = attribute([both, covering], probes, "gpt-4.1-mini")
+    assert moot.finding == "lenient" and "cannot be measured with this model" in moot.reason
+    send, _ = scripted(OK)
+    lenient = observe(send, field)
+    (still, _) = attribute([both, lenient], probes, "gpt-4.1-mini")
+    assert still.finding == "inconclusive"
+
+
 def test_written_profile_loads_and_keeps_literal_text_and_unknown() -> None:
     probes = probe_set("openai_chat")
     odd = "Bad {thing}: messages[2] is an orphan"

@@ -129,8 +129,30 @@ def test_probe_measures_exactly_the_served_profile(name: str, probed: dict[str, 
     for rule in measured.rules:
         assert rule.confidence == "high" and rule.last_verified == rule.observed["date"]
         assert rule.source == f"probe of {url} on {rule.last_verified}"
-        covered = rule.notes.startswith("Not enforced on its own: rejected as")
+        covered = rule.notes.startswith(("Not enforced on its own: rejected as",
+                                         "Not enforced on its own: both requests refused"))
         assert rule.observed["verdict"] == ("reject" if rule.enforced or covered else "accept")
+
+
+def test_effort_levels_are_measured_on_a_model_that_reasons_and_moot_on_one_that_does_not(
+        emu: Emulator, probed: dict[str, Path], tmp_path: Path) -> None:
+    # gpt-4.1-mini refuses reasoning_effort as a field, so both the refused level and its
+    # neighbour are refused: the level rule cannot be measured there, and says so, exit 0.
+    level, field = "reasoning-effort-value-unsupported", "reasoning-effort-unsupported"
+    mini = load_profile(probed["acme-chat"])
+    moot, refused = mini.rule(level), mini.rule(field)
+    assert moot is not None and refused is not None and refused.enforced
+    assert not moot.enforced and moot.observed["verdict"] == "reject"
+    assert "cannot be measured with this model" in moot.notes and field in moot.notes
+    # gpt-5.1 takes an effort, not every level: the rule is measured, in the served words.
+    out = tmp_path / "gpt-5.1.yaml"
+    assert main(probe_args(emu, replace(BY_NAME["acme-chat"], model="gpt-5.1"), out)) == 0
+    measured = load_profile(out)
+    served = scoped(BY_NAME["acme-chat"].profile(), model="gpt-5.1").rule(level)
+    found, unrefused = measured.rule(level), measured.rule(field)
+    assert served is not None and found is not None and unrefused is not None
+    assert found.enforced and found.message == served.message
+    assert not unrefused.enforced
 
 
 def test_written_profile_normalizes_like_the_served_one(probed: dict[str, Path]) -> None:

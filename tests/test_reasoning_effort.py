@@ -99,3 +99,41 @@ def test_claude_3_5_refuses_thinking_in_words_naming_the_model() -> None:
     assert "thinking" not in fixed.body
     assert check(fixed.body, "anthropic") == ()
     assert "drop-reasoning-effort" in [c.code for c in fixed.changes]
+
+
+def test_a_level_the_model_does_not_take_is_refused_in_each_apis_words() -> None:
+    (found,) = check(chat("gpt-5.2-chat-latest", reasoning_effort="high"), "openai")
+    assert found.message == ("Unsupported value: 'reasoning_effort' does not support 'high' "
+                             "with this model. Supported values are: 'medium'.")
+    body = {"model": "gpt-5.1", "input": "Is 391 a prime?", "reasoning": {"effort": "minimal"}}
+    (found,) = check(body, "openai_responses")
+    assert found.message == ("Unsupported value: 'minimal' is not supported with the 'gpt-5.1' "
+                             "model. Supported values are: 'none', 'low', 'medium', and 'high'.")
+    assert check({**body, "reasoning": {"effort": "none"}}, "openai_responses") == ()
+    assert check(chat("gpt-5.2", reasoning_effort="xhigh"), "openai") == ()
+
+
+def test_the_nearest_level_is_sent_and_said() -> None:
+    result = normalize(QUESTION, "openai", options={"reasoning_effort": "xhigh"}, model="gpt-5.1")
+    assert result.render()["reasoning_effort"] == "high"
+    assert [(c.code, c.lossless) for c in result.changes] == [("fit-reasoning-effort", False)]
+    responses = normalize(QUESTION, "openai_responses", model="gpt-5.1",
+                          options={"reasoning": {"effort": "minimal", "summary": "auto"}})
+    assert responses.render()["reasoning"] == {"effort": "low", "summary": "auto"}
+    # Claude's "max" is OpenAI's "xhigh", which gpt-5.1 does not take: high, each step said.
+    claude = {"model": "claude-opus-4-6", "max_tokens": 4096, "messages": [
+        {"role": "user", "content": "Is 391 a prime?"}], "thinking": {"type": "adaptive"},
+              "output_config": {"effort": "max"}}
+    fixed = normalize_request(claude, "anthropic", "openai", model="gpt-5.1")
+    assert fixed.body["reasoning_effort"] == "high"
+    assert [c.code for c in fixed.changes] == ["rename-effort", "fit-reasoning-effort"]
+    assert check(fixed.body, "openai") == ()
+
+
+def test_nearest_level_prefers_more_reasoning_on_a_tie() -> None:
+    from normalizer.effort_levels import listed, nearest_level
+    assert nearest_level("minimal", ["none", "low", "medium", "high"]) == "low"
+    assert nearest_level("xhigh", ["none", "low", "medium", "high"]) == "high"
+    assert nearest_level("high", ["medium"]) == "medium"
+    assert listed(["medium"]) == "'medium'"
+    assert listed(["low", "high"]) == "'low' and 'high'"

@@ -62,7 +62,12 @@ def attribute(observations: Sequence[Observation], probes: ProbeSet, model: str
     breaks (and not with a text of its own rule) says nothing about its own rule. When that
     other rule was itself seen enforced, the endpoint files the defect under it: the rule is
     written lenient, with a note (check() still predicts the rejection, through the other
-    rule, in the endpoint's words). Otherwise it becomes inconclusive."""
+    rule, in the endpoint's words). Otherwise it becomes inconclusive.
+
+    A rule whose valid neighbour was refused too, when the endpoint enforces one of the
+    case's `moot_if` rules (which both bodies break for some models), cannot be broken alone
+    with this model: written lenient, with a note saying so (an effort level on a model
+    that takes no effort at all), rather than left inconclusive."""
     enforced = {o.rule for o in observations if o.finding == "enforced"}
     return tuple(_attributed(o, probes, model, enforced) for o in observations)
 
@@ -70,6 +75,9 @@ def attribute(observations: Sequence[Observation], probes: ProbeSet, model: str
 def _attributed(found: Observation, probes: ProbeSet, model: str,
                 enforced: set[str]) -> Observation:
     case = probes.case(found.rule)
+    moot = _moot(found, case, enforced)
+    if moot is not None:
+        return moot
     text = found.verdict.message
     if found.finding != "enforced" or case is None or not case.also:
         return found
@@ -85,6 +93,22 @@ def _attributed(found: Observation, probes: ProbeSet, model: str,
                               "rule of its own here")
     return replace(found, finding="inconclusive",
                    reason=f"answered with the text of {other}, which this request also breaks")
+
+
+def _moot(found: Observation, case: ProbeCase | None, enforced: set[str]
+          ) -> Observation | None:
+    """The finding rewritten as lenient when both of its requests were refused and the
+    endpoint enforces a rule that both break (ProbeCase.moot_if), else None."""
+    if found.finding != "inconclusive" or case is None or case.limit is not None \
+            or len(found.exchanges) != 2:
+        return None
+    covering = [rule for rule in case.moot_if if rule in enforced - {found.rule}]
+    if not covering:
+        return None
+    return replace(found, finding="lenient",
+                   reason=f"both requests refused; each carries what {covering[0]} "
+                          "forbids, which this endpoint enforces for this model, so this "
+                          "rule cannot be measured with this model")
 
 
 def profile_data(observations: Sequence[Observation], probes: ProbeSet,

@@ -186,4 +186,5 @@ DETECTORS: dict[str, Detector] = {
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
     "reasoning-effort-unsupported": reasoning_effort.responses_effort,
+    "reasoning-effort-value-unsupported": reasoning_effort.responses_effort_level,
 }

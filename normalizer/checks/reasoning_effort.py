@@ -1,7 +1,10 @@
 """`reasoning-effort-unsupported`: a reasoning effort or thinking setting sent to a model that
 does not reason (the models the rule names): Chat `reasoning_effort`, Responses
 `reasoning.effort`, Gemini's `generationConfig.thinkingConfig`, Anthropic thinking enabled or
-adaptive (normalizer.thinking_options.thinking_field)."""
+adaptive (normalizer.thinking_options.thinking_field).
+
+`reasoning-effort-value-unsupported`: an OpenAI effort level the model does not take
+(params.supported; normalizer/effort_levels.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
+from normalizer.effort_levels import listed, refused_level
 from normalizer.profiles import Rule
 from normalizer.thinking_options import thinking_field
 
@@ -28,3 +32,20 @@ chat_effort = _detector("openai_chat")
 responses_effort = _detector("openai_responses")
 gemini_thinking = _detector("gemini")
 anthropic_thinking = _detector("anthropic")
+
+
+def _level_detector(protocol: str) -> Detector:
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        found = thinking_field(body, protocol) if isinstance(body, Mapping) else None
+        supported = tuple(rule.params.get("supported") or ())
+        value = refused_level(found[1], supported) if found is not None else None
+        if found is not None and value is not None:
+            yield Finding(found[0], {"value": value, "supported": listed(supported),
+                                     "model": model or body.get("model")})
+
+    detect.__doc__ = f"A {protocol} reasoning effort level not in params.supported."
+    return detect
+
+
+chat_effort_level = _level_detector("openai_chat")
+responses_effort_level = _level_detector("openai_responses")

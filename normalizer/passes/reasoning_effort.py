@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from normalizer.effort_levels import nearest_level, refused_level
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -53,3 +54,45 @@ def drop_reasoning_effort(
                     "and refuses the field", where, True)
     return replace(draft, options=JsonMap(options)), (change,)
 
+
+
+LEVEL_RULE = "reasoning-effort-value-unsupported"
+
+
+def fit_reasoning_effort(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an effort level the model does not take (rule reasoning-effort-value-unsupported,
+    each copy for the models it names, `policy.model`, with its params.supported): the
+    nearest level it takes, more reasoning on a tie (xhigh -> high for gpt-5.1, minimal ->
+    low). Lossy, said: the model reasons more or less than asked.
+
+    Rejected by: OpenAI Responses "Unsupported value: 'minimal' is not supported with the
+    'gpt-5.1' model. Supported values are: 'none', 'low', 'medium', and 'high'."
+    (openai/openai-agents-python#2089); Chat "Unsupported value: 'reasoning_effort' does
+    not support 'high' with this model. Supported values are: 'medium'."
+    (egoist/chatwise-releases#1257, gpt-5.2-chat).
+
+    Before: model gpt-5.1, reasoning_effort "xhigh"
+    After:  model gpt-5.1, reasoning_effort "high"
+    """
+    for rule in profile.rules:
+        if rule.id != LEVEL_RULE or not rule.enforced \
+                or not rule.applies_to(policy.model, when_unknown=False):
+            continue
+        supported = tuple(rule.params.get("supported") or ())
+        options = thaw(draft.options)
+        found = thinking_field(options, profile.protocol)
+        value = refused_level(found[1], supported) if found is not None else None
+        if found is None or value is None:
+            continue
+        level = nearest_level(value, supported)
+        if found[0] == "reasoning.effort":
+            options["reasoning"] = {**options["reasoning"], "effort": level}
+        else:
+            options[found[0]] = level
+        change = Change("fit_reasoning_effort", "fit-reasoning-effort",
+                        f"reasoning effort {value!r} written as {level!r}, the nearest "
+                        f"level {policy.model} takes", found[0], False)
+        return replace(draft, options=JsonMap(options)), (change,)
+    return draft, ()

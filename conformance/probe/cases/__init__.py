@@ -66,6 +66,9 @@ class ProbeCase:
     origin: str  # the rule-case file it was copied from, or "derived"
     model: str | None = None  # the model the case was written for (some rules are per model)
     also: tuple[str, ...] = ()  # other rules the reject body breaks for some built-in profile
+    # Rules both bodies break for some models: where the endpoint enforces one of them, no
+    # request can break this rule alone, so it cannot be measured with that model.
+    moot_if: tuple[str, ...] = ()
     note: str = ""
     unsendable: str = ""  # why the official SDK cannot send the reject body: not probed
     limit: Limit | None = None  # a numeric parameter measured by search
@@ -145,6 +148,7 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
     return ProbeCase(rule=raw["rule"], reject=JsonMap(raw["reject"]),
                      accept=JsonMap(raw["accept"]), params=JsonMap(raw.get("params") or {}),
                      origin=str(raw["from"]), model=raw.get("model"),
-                     also=tuple(raw.get("also") or ()), note=str(raw.get("note") or ""),
+                     also=tuple(raw.get("also") or ()),
+                     moot_if=tuple(raw.get("moot_if") or ()), note=str(raw.get("note") or ""),
                      unsendable=str(raw.get("unsendable") or ""),
                      limit=Limit(**raw["limit"]) if raw.get("limit") else None)
