@@ -137,3 +137,36 @@ def test_nearest_level_prefers_more_reasoning_on_a_tie() -> None:
     assert nearest_level("high", ["medium"]) == "medium"
     assert listed(["medium"]) == "'medium'"
     assert listed(["low", "high"]) == "'low' and 'high'"
+
+
+def test_gpt_5_refuses_none_and_claudes_thinking_off_reaches_it_as_minimal() -> None:
+    body = {"model": "gpt-5-nano", "input": "Is 391 a prime?", "reasoning": {"effort": "none"}}
+    (found,) = check(body, "openai_responses")  # rikkahub/rikkahub#856, verbatim
+    assert found.message == ("Unsupported value: 'none' is not supported with the 'gpt-5-nano' "
+                             "model. Supported values are: 'minimal', 'low', 'medium', and "
+                             "'high'.")
+    assert check({**body, "reasoning": {"effort": "minimal"}}, "openai_responses") == ()
+    assert check({**body, "model": "gpt-5.1"}, "openai_responses") == ()  # 5.1 takes none
+    (pro,) = check({**body, "model": "gpt-5-pro", "reasoning": {"effort": "medium"}},
+                   "openai_responses")
+    assert pro.message.endswith("Supported values are: 'high'.")
+    claude = {"model": "claude-sonnet-4-6", "max_tokens": 1024, "messages": [
+        {"role": "user", "content": "Is 391 a prime?"}], "thinking": {"type": "disabled"}}
+    for target, model in (("openai", "gpt-5-mini"), ("openai_responses", "gpt-5")):
+        fixed = normalize_request(claude, "anthropic", target, model=model)
+        sent = fixed.body.get("reasoning_effort") or fixed.body["reasoning"]["effort"]
+        assert sent == "minimal", target
+        assert "fit-reasoning-effort" in [c.code for c in fixed.changes]
+        assert check(fixed.body, target) == ()
+
+
+def test_grok_4_refuses_the_effort_setting_and_grok_3_mini_takes_it() -> None:
+    (found,) = check(chat("grok-4-1-fast-reasoning", reasoning_effort="low"), "xai")
+    assert found.message == ("Model grok-4-1-fast-reasoning does not support parameter "
+                             "reasoningEffort.")  # JetBrains/junie#39, verbatim
+    for model in ("grok-3-mini", "grok-4.3", "grok-4.20-multi-agent-0309"):
+        assert check(chat(model, reasoning_effort="low"), "xai") == (), model
+    fixed = normalize(QUESTION, "xai", options={"reasoning_effort": "high"},
+                      model="grok-4.20-0309-non-reasoning")
+    assert "reasoning_effort" not in fixed.render()
+    assert [c.code for c in fixed.changes] == ["drop-reasoning-effort"]
