@@ -204,7 +204,9 @@ def _imported(name: str) -> bool:
     return module is not None and not getattr(spec, "_initializing", False)
 
 
-_SDK_MODULES = ("openai", "anthropic", "google.genai.errors", "vcr.errors")
+# The SDKs, vcrpy, and the HTTP libraries google-genai raises from unwrapped (httpx2, which
+# the SDKs here bring, or httpx).
+_SDK_MODULES = ("openai", "anthropic", "google.genai.errors", "vcr.errors", "httpx2", "httpx")
 
 
 @functools.cache
@@ -219,10 +221,10 @@ def _kinds_of(loaded: frozenset[str]) -> SimpleNamespace:
         status=tuple(t for m in sdks for t in types(m, "APIStatusError")),
         gemini=types("google.genai.errors", "APIError"),
         timeout=(*(t for m in sdks for t in types(m, "APITimeoutError")), TimeoutError,
-                 *_transport("TimeoutException")),
+                 *(t for m in _HTTP for t in types(m, "TimeoutException"))),
         # ConnectionError covers the network guard's NetworkBlockedError.
         connection=(*(t for m in sdks for t in types(m, "APIConnectionError")),
-                    ConnectionError, *_transport("TransportError")))
+                    ConnectionError, *(t for m in _HTTP for t in types(m, "TransportError"))))
 
 
 def _http_status(exc: BaseException, kinds: SimpleNamespace) -> int | None:
@@ -242,16 +244,10 @@ def _error_body(exc: BaseException, kinds: SimpleNamespace) -> Any:
     return _json(getattr(response, "text", ""))
 
 
-def _transport(name: str) -> tuple[type[BaseException], ...]:
-    """google-genai raises its HTTP library's exceptions unwrapped: httpx2 (which the SDKs
-    here bring) or httpx, whichever is installed."""
-    found = []
-    for module in ("httpx2", "httpx"):
-        try:
-            found.append(getattr(__import__(module), name))
-        except (ImportError, AttributeError):
-            continue
-    return tuple(found)
+# Read from sys.modules, never imported here: while the mapper imported them, concurrent
+# probes failed now and then with "partially initialized module 'httpx' has no attribute
+# 'Timeout'" in a thread building an SDK client (tests/test_probe_measure.py, 2026-11-28).
+_HTTP = ("httpx2", "httpx")
 
 
 def _named(exc: BaseException) -> str:

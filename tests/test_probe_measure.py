@@ -158,7 +158,7 @@ def test_the_generated_profiles_cover_every_protocol_and_differ() -> None:
 def test_probe_yields_exactly_the_generated_profile(served: Profile,
                                                     measured: dict[str, Measured]) -> None:
     found, profile = measured[served.provider]
-    assert not [o.rule for o in found if o.finding == "inconclusive"]
+    assert not [(o.rule, o.reason) for o in found if o.finding == "inconclusive"]
     assert enforced(profile) == enforced(served)
     for rule_id in ("tool-call-id-too-long", "tool-name-too-long"):
         rule = profile.rule(rule_id)
