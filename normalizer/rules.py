@@ -104,6 +104,8 @@ RULE_IDS: dict[str, str] = {
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",
     "thinking-off-unsupported": "thinking switched off (a budget of 0) for a model that "
                                 "always thinks",
+    "thinking-budget-out-of-range": "a thinking budget outside the range the model takes "
+                                    "(params.minimum to params.maximum)",
     "tool-choice-with-thinking": "a `tool_choice` that forces a tool call (params.forces: "
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)

@@ -72,7 +72,11 @@ from normalizer.passes.strict_output import drop_strict_from_open_response_schem
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
-from normalizer.passes.thinking_budget import fit_thinking_budget, fix_gemini_thinking_config
+from normalizer.passes.thinking_budget import (
+    fit_gemini_thinking_budget,
+    fit_thinking_budget,
+    fix_gemini_thinking_config,
+)
 from normalizer.passes.thinking_params import resolve_thinking_params
 from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
@@ -289,6 +293,10 @@ STEPS: dict[str, Step] = {
                                                       "thinking-budget-exceeds-max-tokens")),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
                                        ("thinking-budget-and-level", "thinking-off-unsupported")),
+    # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.
+    "fit_gemini_thinking_budget": Step(fit_gemini_thinking_budget,
+                                       ("thinking-budget-out-of-range",),
+                                       ("fix_gemini_thinking_config",)),
     # Thinking a budget pass switched off forces nothing: the choice stays as it was.
     "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
                                               ("tool-choice-with-thinking",),

@@ -10,7 +10,10 @@ beside a small `max_completion_tokens`) breaks either.
 Gemini takes a thinking budget or a thinking level, not both ("You can only set only one
 of thinking budget and thinking level.", sterlp/eclipse-peon-ai#115), and the models that
 always think refuse a budget of 0 ("Budget 0 is invalid. This model only works in thinking
-mode.", snailyp/gemini-balance#206).
+mode.", snailyp/gemini-balance#206). Each Gemini 2.5 model takes budgets in a range of its
+own (Pro 128 to 32,768, Flash up to 24,576, Flash-Lite 512 to 24,576; 0 switches thinking
+off and -1 lets the model decide): "The thinking budget (52428) is invalid."
+(RooCodeInc/Roo-Code#4399, gemini-2.5-pro).
 """
 
 from __future__ import annotations
@@ -85,6 +88,23 @@ def budget_off(request: Mapping[str, Any]) -> bool:
     """Whether a Gemini request switches thinking off with a budget of 0."""
     found = config_field(gemini_config(request), BUDGET)
     return found is not None and found[1] == 0 and not isinstance(found[1], bool)
+
+
+# Gemini budgets that are settings rather than amounts: thinking off, and the model decides.
+GEMINI_OFF, GEMINI_DYNAMIC = 0, -1
+
+
+def budget_out_of_range(request: Mapping[str, Any], minimum: int, maximum: int
+                        ) -> tuple[str, int] | None:
+    """(spelling, budget) of a Gemini request's thinking budget when it is an amount outside
+    `minimum`..`maximum` (0 and -1 are settings, not amounts), else None."""
+    found = config_field(gemini_config(request), BUDGET)
+    if found is None or not isinstance(found[1], int) or isinstance(found[1], bool):
+        return None
+    name, budget = found
+    if budget in (GEMINI_OFF, GEMINI_DYNAMIC) or minimum <= budget <= maximum:
+        return None
+    return name, budget
 
 
 def with_thinking_config(request: Mapping[str, Any], config: Mapping[str, Any]

@@ -2,8 +2,9 @@
 and its budget below max_tokens (rules thinking-budget-too-small and
 thinking-budget-exceeds-max-tokens, pass fit_thinking_budget), Gemini's budget beside a
 level and a budget of 0 for a model that always thinks (rules thinking-budget-and-level and
-thinking-off-unsupported, pass fix_gemini_thinking_config); and the budgets a vendor switch
-writes, sent through the official SDKs to the loopback emulators."""
+thinking-off-unsupported, pass fix_gemini_thinking_config), a Gemini budget outside the
+model's range (thinking-budget-out-of-range, pass fit_gemini_thinking_budget); and the
+budgets a vendor switch writes, sent through the official SDKs to the loopback emulators."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 import pytest
 import sdk_calls as calls
+from google.genai import errors as genai_errors
 
 from conformance.emulator import Emulator, serve
 from normalizer import check, normalize, normalize_request
@@ -120,6 +122,53 @@ def test_gemini_2_5_pro_cannot_stop_thinking_and_gets_its_least_budget() -> None
     assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 128}
     assert said == [("keep-thinking-on", False)]
     assert fixed(options, "gemini", model="gemini-2.5-flash")[1] == []
+
+
+def test_each_gemini_2_5_model_refuses_a_budget_outside_its_range() -> None:
+    (found,) = check(gemini(thinkingBudget=52428), "gemini", model="gemini-2.5-pro")
+    assert found.message == "The thinking budget (52428) is invalid."  # Roo-Code#4399
+    assert found.location == "generationConfig.thinkingConfig.thinkingBudget"
+    refused = {("gemini-2.5-pro", 100), ("gemini-2.5-flash", 32768),
+               ("gemini-2.5-flash-lite", 256), ("gemini-2.5-flash-lite-preview-09-2025", 30000)}
+    taken = {("gemini-2.5-pro", 32768), ("gemini-2.5-pro", 128), ("gemini-2.5-pro", -1),
+             ("gemini-2.5-flash", 24576), ("gemini-2.5-flash", 0), ("gemini-2.5-flash", 1),
+             ("gemini-2.5-flash-lite", 512), ("gemini-2.5-flash-lite", 0),
+             ("gemini-3-pro-preview", 52428)}  # no range is known for Gemini 3
+    for model, budget in refused | taken:
+        said = rules(gemini(thinkingBudget=budget), "gemini", model=model)
+        assert ("thinking-budget-out-of-range" in said) == ((model, budget) in refused), \
+            (model, budget)
+    # google-genai's proto spelling is read too.
+    assert rules(gemini(thinking_budget=52428), "gemini", model="gemini-2.5-pro") == [
+        "thinking-budget-out-of-range"]
+
+
+def test_a_budget_out_of_range_becomes_the_nearest_end_for_a_named_model() -> None:
+    for model, budget, fitted in (("gemini-2.5-pro", 52428, 32768),
+                                  ("gemini-2.5-flash", 32768, 24576),
+                                  ("gemini-2.5-flash-lite", 256, 512)):
+        options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": budget,
+                                                           "includeThoughts": True}}}
+        body, said = fixed(options, "gemini", model=model)
+        assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": fitted,
+                                                              "includeThoughts": True}
+        assert said == [("fit-thinking-budget", False)]
+        assert check(body, "gemini", model=model) == ()
+    options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 52428}}}
+    assert fixed(options, "gemini")[1] == []  # no model: nothing to fit to
+
+
+def test_a_budget_out_of_range_is_refused_by_the_emulator_and_fitted_one_taken(
+        emu: Emulator) -> None:
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    with pytest.raises(genai_errors.ClientError) as refused:
+        calls.send("gemini", sdk, gemini(thinkingBudget=52428), model="gemini-2.5-pro")
+    said = calls.sdk_error(refused.value)
+    assert (said.status, said.message) == (400, "The thinking budget (52428) is invalid.")
+    options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 52428}}}
+    body, _ = fixed(options, "gemini", model="gemini-2.5-pro")
+    reply = calls.send("gemini", sdk, body, model="gemini-2.5-pro")
+    assert calls.text_of("gemini", reply) == "ok"
 
 
 def test_an_openai_effort_beside_a_small_cap_reaches_claude_accepted(emu: Emulator) -> None:

@@ -60,6 +60,10 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        "level as alternatives; OpenAI's wires take a level, Anthropic's enabled thinking a "
        "budget (normalizer/thinking_options.py)"
        for p in ("openai_chat", "openai_responses", "anthropic")},
+    **{("thinking-budget-out-of-range", p): "Gemini's budget ranges are per model; OpenAI's "
+       "wires take a level, and Anthropic's bounds are thinking-budget-too-small and "
+       "thinking-budget-exceeds-max-tokens" for p in ("openai_chat", "openai_responses",
+                                                      "anthropic")},
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},

@@ -358,5 +358,6 @@ DETECTORS: dict[str, Detector] = {
     "content-type-unsupported": content_type_unsupported,
     "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,
     "thinking-off-unsupported": thinking_budget.gemini_thinking_off,
+    "thinking-budget-out-of-range": thinking_budget.gemini_budget_out_of_range,
     "reasoning-effort-unsupported": reasoning_effort.gemini_thinking,
 }

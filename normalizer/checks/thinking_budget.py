@@ -4,7 +4,8 @@
 thinking's `budget_tokens` at least params.minimum and below `max_tokens`);
 `thinking-budget-and-level` (Gemini: a thinkingBudget beside a thinkingLevel);
 `thinking-off-unsupported` (Gemini: a thinkingBudget of 0 for a model that always thinks,
-the models the rule names).
+the models the rule names); `thinking-budget-out-of-range` (Gemini: a thinkingBudget outside
+params.minimum to params.maximum, for the models each copy names).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from normalizer.thinking_budget import (
     budget_below_minimum,
     budget_not_below_cap,
     budget_off,
+    budget_out_of_range,
 )
 
 
@@ -52,3 +54,13 @@ def gemini_thinking_off(body: Mapping[str, Any], rule: Rule,
     """A thinkingBudget of 0 (the rule's models refuse it)."""
     if isinstance(body, Mapping) and budget_off(body):
         yield Finding("generationConfig.thinkingConfig.thinkingBudget", {"budget": 0})
+
+
+def gemini_budget_out_of_range(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    """A thinkingBudget amount outside params.minimum to params.maximum."""
+    minimum, maximum = int(rule.params.get("minimum", 1)), int(rule.params["maximum"])
+    found = budget_out_of_range(body, minimum, maximum) if isinstance(body, Mapping) else None
+    if found is not None:
+        yield Finding(f"generationConfig.thinkingConfig.{found[0]}",
+                      {"budget": found[1], "minimum": minimum, "maximum": maximum})

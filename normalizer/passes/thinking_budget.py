@@ -17,6 +17,7 @@ from normalizer.thinking_budget import (
     budget_below_minimum,
     budget_not_below_cap,
     budget_off,
+    budget_out_of_range,
     config_field,
     fitting_budget,
     gemini_config,
@@ -27,6 +28,7 @@ TOO_SMALL = "thinking-budget-too-small"
 OVER_CAP = "thinking-budget-exceeds-max-tokens"
 BOTH = "thinking-budget-and-level"
 OFF = "thinking-off-unsupported"
+RANGE = "thinking-budget-out-of-range"
 _WHERE = "thinking.budget_tokens"
 
 
@@ -146,3 +148,39 @@ def fix_gemini_thinking_config(
     if not changes:
         return draft, ()
     return replace(draft, options=JsonMap(options)), tuple(changes)
+
+
+def fit_gemini_thinking_budget(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a Gemini thinking budget outside the range the model takes (rule
+    thinking-budget-out-of-range, each copy for the models it names, `policy.model`): the
+    nearest end of the range, params.minimum or params.maximum. Lossy, said: the model
+    thinks more or less than asked. A budget crossed from another vendor (Claude's
+    budget_tokens, up to 64,000 and more) or kept from another Gemini model (2.5 Pro's
+    32,768 sent to 2.5 Flash) is where it comes from.
+
+    Rejected by: Gemini "The thinking budget (52428) is invalid." (RooCodeInc/Roo-Code#4399,
+    gemini-2.5-pro, whose budgets run from 128 to 32,768).
+
+    Before: model gemini-2.5-pro, thinkingConfig {thinkingBudget: 52428}
+    After:  model gemini-2.5-pro, thinkingConfig {thinkingBudget: 32768}
+    """
+    for rule in profile.rules:
+        if rule.id != RANGE or not rule.enforced \
+                or not rule.applies_to(policy.model, when_unknown=False):
+            continue
+        minimum, maximum = int(rule.params.get("minimum", 1)), int(rule.params["maximum"])
+        options = thaw(draft.options)
+        found = budget_out_of_range(options, minimum, maximum)
+        if found is None:
+            continue
+        name, budget = found
+        fitted = maximum if budget > maximum else minimum
+        options = with_thinking_config(options, {**gemini_config(options), name: fitted})
+        change = Change("fit_gemini_thinking_budget", "fit-thinking-budget",
+                        f"thinking budget of {budget} tokens written as {fitted}: "
+                        f"{policy.model} takes budgets from {minimum} to {maximum}",
+                        f"generationConfig.thinkingConfig.{name}", False)
+        return replace(draft, options=JsonMap(options)), (change,)
+    return draft, ()

@@ -32,7 +32,8 @@ RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "last_verified", "confidence", "params", "enforced", "observed",
                        "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
-_LENGTHS = ("max_length", "min_messages", "max_items")  # positive integers where present
+# positive integers where present
+_LENGTHS = ("max_length", "min_messages", "max_items", "minimum", "maximum")
 # regular expressions where present
 _PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
@@ -43,7 +44,8 @@ _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported"
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
              "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",),
              "too-many-tools": ("max_items",),
-             "tool-parameters-top-level-union": ("keywords",)}
+             "tool-parameters-top-level-union": ("keywords",),
+             "thinking-budget-out-of-range": ("maximum",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
