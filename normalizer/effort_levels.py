@@ -3,22 +3,30 @@
 OpenAI's models each take some of the levels: gpt-5.1 takes none, low, medium and high
 ("Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported values
 are: 'none', 'low', 'medium', and 'high'.", openai/openai-agents-python#2089), gpt-5.2-chat
-medium only (egoist/chatwise-releases#1257). A level crossed from another vendor (Claude's
-max as xhigh, Gemini 3's minimal) or kept in an app's one setting meets them.
+medium only (egoist/chatwise-releases#1257). Gemini 3's thinkingLevel is the same kind of
+setting: Gemini 3 Pro takes low and high ("Thinking level MEDIUM is not supported for this
+model. Please retry with other thinking level.", egoist/chatwise-releases#1206). A level
+crossed from another vendor (Claude's max as xhigh, Gemini 3's minimal) or kept in an app's
+one setting meets them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from normalizer.json_values import value_at
+from normalizer.thinking_budget import LEVEL, config_field, gemini_config, with_thinking_config
 
 # From least to most reasoning (OpenAI's levels).
 ORDER: Final = ("none", "minimal", "low", "medium", "high", "xhigh")
 
 
 def refused_level(value: object, supported: Sequence[str]) -> str | None:
-    """`value` when it is a level string that `supported` does not hold, else None."""
-    return value if isinstance(value, str) and supported and value not in supported else None
+    """`value` when it is a level string that `supported` does not hold (in any case:
+    Gemini's enum is upper case in the proto spelling), else None."""
+    return value if isinstance(value, str) and supported \
+        and value.lower() not in supported else None
 
 
 def nearest_level(value: str, supported: Sequence[str]) -> str:
@@ -27,6 +35,7 @@ def nearest_level(value: str, supported: Sequence[str]) -> str:
     known = [s for s in supported if s in ORDER]
     if not known:
         return supported[0]
+    value = value.lower()
     at = ORDER.index(value) if value in ORDER else ORDER.index("medium")
     return min(known, key=lambda s: (abs(ORDER.index(s) - at), -ORDER.index(s)))
 
@@ -37,3 +46,32 @@ def listed(levels: Sequence[str]) -> str:
     if len(quoted) < 3:
         return " and ".join(quoted)
     return ", ".join(quoted[:-1]) + ", and " + quoted[-1]
+
+
+def effort_level(request: Mapping[str, Any], protocol: str) -> tuple[str, str] | None:
+    """(where, level) of the effort level a request in `protocol` sends: Chat
+    `reasoning_effort`, Responses `reasoning.effort`, Gemini's thinkingLevel (either
+    spelling, as sent: google-genai writes it upper case); None where it sends none."""
+    if protocol == "openai_chat":
+        found: Any = request.get("reasoning_effort")
+        where = "reasoning_effort"
+    elif protocol == "openai_responses":
+        found, where = value_at(request, ("reasoning", "effort")), "reasoning.effort"
+    elif protocol == "gemini":
+        field = config_field(gemini_config(request), LEVEL)
+        if field is None:
+            return None
+        where, found = f"generationConfig.thinkingConfig.{field[0]}", field[1]
+    else:
+        return None
+    return (where, found) if isinstance(found, str) else None
+
+
+def with_effort_level(request: Mapping[str, Any], where: str, level: str) -> dict[str, Any]:
+    """`request` with `level` at `where` (a place effort_level named)."""
+    if where == "reasoning_effort":
+        return {**request, "reasoning_effort": level}
+    if where == "reasoning.effort":
+        return {**request, "reasoning": {**request["reasoning"], "effort": level}}
+    name = where.rsplit(".", 1)[1]
+    return with_thinking_config(request, {**gemini_config(request), name: level})

@@ -1,11 +1,17 @@
 """A reasoning effort sent to a model that does not reason (rule reasoning-effort-unsupported,
 pass drop_reasoning_effort): OpenAI refuses the field itself, in Chat's words and in the
-Responses API's; an effort arrives this way from another vendor's thinking settings."""
+Responses API's; an effort arrives this way from another vendor's thinking settings. And a
+level the model does not take (reasoning-effort-value-unsupported, pass
+fit_reasoning_effort): OpenAI's effort levels, Gemini 3's thinkingLevel."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import sdk_calls as calls
+from google.genai import errors as genai_errors
+
+from conformance.emulator import serve
 from normalizer import check, normalize, normalize_request
 from normalizer.model import History, Message, Text
 
@@ -170,3 +176,61 @@ def test_grok_4_refuses_the_effort_setting_and_grok_3_mini_takes_it() -> None:
                       model="grok-4.20-0309-non-reasoning")
     assert "reasoning_effort" not in fixed.render()
     assert [c.code for c in fixed.changes] == ["drop-reasoning-effort"]
+
+
+def gemini_level(level: str, field: str = "thinkingLevel") -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "Is 391 a prime?"}]}],
+            "generationConfig": {"thinkingConfig": {field: level}}}
+
+
+def test_gemini_3_pro_refuses_a_level_it_does_not_take_naming_it_as_its_enum_does() -> None:
+    (found,) = check(gemini_level("medium"), "gemini", model="gemini-3-pro-preview")
+    assert found.message == ("Thinking level MEDIUM is not supported for this model. Please "
+                             "retry with other thinking level.")  # chatwise-releases#1206
+    assert found.location == "generationConfig.thinkingConfig.thinkingLevel"
+    # google-genai's proto spelling and upper-case enum are read too.
+    (proto,) = check(gemini_level("MINIMAL", "thinking_level"), "gemini",
+                     model="gemini-3-pro-preview")
+    assert proto.message.startswith("Thinking level MINIMAL is not supported")
+    for model, level in (("gemini-3-pro-preview", "low"), ("gemini-3-pro-preview", "HIGH"),
+                         ("gemini-3-flash-preview", "medium"),
+                         ("gemini-3-flash-preview", "minimal"),
+                         ("gemini-3.1-pro-preview", "medium")):
+        assert check(gemini_level(level), "gemini", model=model) == (), (model, level)
+    (minimal,) = check(gemini_level("minimal"), "gemini", model="gemini-3.1-pro-preview")
+    assert minimal.rule == "reasoning-effort-value-unsupported"
+
+
+def test_a_gemini_level_becomes_the_nearest_the_model_takes_in_the_requests_spelling(
+) -> None:
+    for model, config, fitted in (
+            ("gemini-3-pro-preview", {"thinkingLevel": "medium"}, {"thinkingLevel": "high"}),
+            ("gemini-3-pro-preview", {"thinkingLevel": "minimal", "includeThoughts": True},
+             {"thinkingLevel": "low", "includeThoughts": True}),
+            ("gemini-3-pro-preview", {"thinking_level": "MEDIUM"}, {"thinking_level": "HIGH"}),
+            ("gemini-3.1-pro-preview", {"thinkingLevel": "minimal"}, {"thinkingLevel": "low"})):
+        result = normalize(QUESTION, "gemini", model=model,
+                           options={"generationConfig": {"thinkingConfig": config}})
+        assert result.render()["generationConfig"]["thinkingConfig"] == fitted, (model, config)
+        assert [(c.code, c.lossless) for c in result.changes] == [("fit-reasoning-effort",
+                                                                   False)]
+    kept = normalize(QUESTION, "gemini",
+                     options={"generationConfig": {"thinkingConfig": {"thinkingLevel": "medium"}}})
+    assert kept.changes == ()  # no model named: the level is the caller's
+
+
+def test_google_genai_sends_the_fitted_level_and_the_emulator_takes_it() -> None:
+    with serve() as emu:
+        sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+        try:
+            calls.send("gemini", sdk, gemini_level("medium"), model="gemini-3-pro-preview")
+        except genai_errors.ClientError as exc:
+            said = calls.sdk_error(exc)
+        else:
+            raise AssertionError("a level Gemini 3 Pro does not take was accepted")
+        assert said.message.startswith("Thinking level MEDIUM is not supported")
+        result = normalize(QUESTION, "gemini", model="gemini-3-pro-preview",
+                           options={"generationConfig": {"thinkingConfig": {
+                               "thinkingLevel": "medium"}}})
+        reply = calls.send("gemini", sdk, result.render(), model="gemini-3-pro-preview")
+        assert calls.text_of("gemini", reply) == "ok"

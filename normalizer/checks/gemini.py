@@ -360,4 +360,5 @@ DETECTORS: dict[str, Detector] = {
     "thinking-off-unsupported": thinking_budget.gemini_thinking_off,
     "thinking-budget-out-of-range": thinking_budget.gemini_budget_out_of_range,
     "reasoning-effort-unsupported": reasoning_effort.gemini_thinking,
+    "reasoning-effort-value-unsupported": reasoning_effort.gemini_thinking_level,
 }

@@ -3,8 +3,8 @@ does not reason (the models the rule names): Chat `reasoning_effort`, Responses
 `reasoning.effort`, Gemini's `generationConfig.thinkingConfig`, Anthropic thinking enabled or
 adaptive (normalizer.thinking_options.thinking_field).
 
-`reasoning-effort-value-unsupported`: an OpenAI effort level the model does not take
-(params.supported; normalizer/effort_levels.py)."""
+`reasoning-effort-value-unsupported`: an effort level the model does not take
+(params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.effort_levels import listed, refused_level
+from normalizer.effort_levels import effort_level, listed, refused_level
 from normalizer.profiles import Rule
 from normalizer.thinking_options import thinking_field
 
@@ -36,11 +36,13 @@ anthropic_thinking = _detector("anthropic")
 
 def _level_detector(protocol: str) -> Detector:
     def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
-        found = thinking_field(body, protocol) if isinstance(body, Mapping) else None
+        found = effort_level(body, protocol) if isinstance(body, Mapping) else None
         supported = tuple(rule.params.get("supported") or ())
         value = refused_level(found[1], supported) if found is not None else None
         if found is not None and value is not None:
-            yield Finding(found[0], {"value": value, "supported": listed(supported),
+            # Gemini names the level as its enum does ("Thinking level MEDIUM ...").
+            yield Finding(found[0], {"value": value, "level": value.upper(),
+                                     "supported": listed(supported),
                                      "model": model or body.get("model")})
 
     detect.__doc__ = f"A {protocol} reasoning effort level not in params.supported."
@@ -49,3 +51,4 @@ def _level_detector(protocol: str) -> Detector:
 
 chat_effort_level = _level_detector("openai_chat")
 responses_effort_level = _level_detector("openai_responses")
+gemini_thinking_level = _level_detector("gemini")

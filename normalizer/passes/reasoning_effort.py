@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from normalizer.effort_levels import nearest_level, refused_level
+from normalizer.effort_levels import effort_level, nearest_level, refused_level, with_effort_level
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -71,7 +71,9 @@ def fit_reasoning_effort(
     'gpt-5.1' model. Supported values are: 'none', 'low', 'medium', and 'high'."
     (openai/openai-agents-python#2089); Chat "Unsupported value: 'reasoning_effort' does
     not support 'high' with this model. Supported values are: 'medium'."
-    (egoist/chatwise-releases#1257, gpt-5.2-chat).
+    (egoist/chatwise-releases#1257, gpt-5.2-chat); Gemini "Thinking level MEDIUM is not
+    supported for this model. Please retry with other thinking level."
+    (egoist/chatwise-releases#1206, Gemini 3 Pro: low and high).
 
     Before: model gpt-5.1, reasoning_effort "xhigh"
     After:  model gpt-5.1, reasoning_effort "high"
@@ -82,15 +84,13 @@ def fit_reasoning_effort(
             continue
         supported = tuple(rule.params.get("supported") or ())
         options = thaw(draft.options)
-        found = thinking_field(options, profile.protocol)
+        found = effort_level(options, profile.protocol)
         value = refused_level(found[1], supported) if found is not None else None
         if found is None or value is None:
             continue
         level = nearest_level(value, supported)
-        if found[0] == "reasoning.effort":
-            options["reasoning"] = {**options["reasoning"], "effort": level}
-        else:
-            options[found[0]] = level
+        level = level.upper() if value.isupper() else level  # as the request spells it
+        options = with_effort_level(options, found[0], level)
         change = Change("fit_reasoning_effort", "fit-reasoning-effort",
                         f"reasoning effort {value!r} written as {level!r}, the nearest "
                         f"level {policy.model} takes", found[0], False)
