@@ -7,7 +7,9 @@ medium only (egoist/chatwise-releases#1257). Gemini 3's thinkingLevel is the sam
 setting: Gemini 3 Pro takes low and high ("Thinking level MEDIUM is not supported for this
 model. Please retry with other thinking level.", egoist/chatwise-releases#1206). A level
 crossed from another vendor (Claude's max as xhigh, Gemini 3's minimal) or kept in an app's
-one setting meets them.
+one setting meets them. Claude's output_config.effort is another: Sonnet 4.6 and Opus 4.6
+take low, medium, high and max, not xhigh ("This model does not support effort level
+'xhigh'. Supported levels: high, low, max, medium.", diegosouzapw/OmniRoute#7276).
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any, Final
 from normalizer.json_values import value_at
 from normalizer.thinking_budget import LEVEL, config_field, gemini_config, with_thinking_config
 
-# From least to most reasoning (OpenAI's levels).
-ORDER: Final = ("none", "minimal", "low", "medium", "high", "xhigh")
+# From least to most reasoning (OpenAI's levels, then Anthropic's max).
+ORDER: Final = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 
 def refused_level(value: object, supported: Sequence[str]) -> str | None:
@@ -51,12 +53,15 @@ def listed(levels: Sequence[str]) -> str:
 def effort_level(request: Mapping[str, Any], protocol: str) -> tuple[str, str] | None:
     """(where, level) of the effort level a request in `protocol` sends: Chat
     `reasoning_effort`, Responses `reasoning.effort`, Gemini's thinkingLevel (either
-    spelling, as sent: google-genai writes it upper case); None where it sends none."""
+    spelling, as sent: google-genai writes it upper case), Anthropic's
+    `output_config.effort`; None where it sends none."""
     if protocol == "openai_chat":
         found: Any = request.get("reasoning_effort")
         where = "reasoning_effort"
     elif protocol == "openai_responses":
         found, where = value_at(request, ("reasoning", "effort")), "reasoning.effort"
+    elif protocol == "anthropic":
+        found, where = value_at(request, ("output_config", "effort")), "output_config.effort"
     elif protocol == "gemini":
         field = config_field(gemini_config(request), LEVEL)
         if field is None:
@@ -71,7 +76,8 @@ def with_effort_level(request: Mapping[str, Any], where: str, level: str) -> dic
     """`request` with `level` at `where` (a place effort_level named)."""
     if where == "reasoning_effort":
         return {**request, "reasoning_effort": level}
-    if where == "reasoning.effort":
-        return {**request, "reasoning": {**request["reasoning"], "effort": level}}
+    if where in ("reasoning.effort", "output_config.effort"):
+        outer = where.split(".", 1)[0]
+        return {**request, outer: {**request[outer], "effort": level}}
     name = where.rsplit(".", 1)[1]
     return with_thinking_config(request, {**gemini_config(request), name: level})

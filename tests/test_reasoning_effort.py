@@ -234,3 +234,27 @@ def test_google_genai_sends_the_fitted_level_and_the_emulator_takes_it() -> None
                                "thinkingLevel": "medium"}}})
         reply = calls.send("gemini", sdk, result.render(), model="gemini-3-pro-preview")
         assert calls.text_of("gemini", reply) == "ok"
+
+
+def claude_effort(model: str, effort: str) -> dict[str, Any]:
+    return {"model": model, "max_tokens": 1024, "output_config": {"effort": effort},
+            "messages": [{"role": "user", "content": "Is 391 a prime?"}]}
+
+
+def test_claude_4_6_refuses_xhigh_listing_its_levels_in_alphabetical_order() -> None:
+    (found,) = check(claude_effort("claude-sonnet-4-6", "xhigh"), "anthropic")
+    assert found.message == ("This model does not support effort level 'xhigh'. Supported "
+                             "levels: high, low, max, medium.")  # OmniRoute#7276
+    assert found.location == "output_config.effort"
+    for model, effort in (("claude-sonnet-4-6", "max"), ("claude-opus-4-6", "low"),
+                          ("claude-opus-4-7", "xhigh")):
+        assert check(claude_effort(model, effort), "anthropic") == (), (model, effort)
+
+
+def test_an_opus_4_7_history_with_xhigh_reaches_sonnet_4_6_at_the_nearest_level() -> None:
+    body = claude_effort("claude-opus-4-7", "xhigh")
+    fixed = normalize_request(body, "anthropic", "anthropic", model="claude-sonnet-4-6")
+    # xhigh sits between high and max: of two as near, more reasoning (our rule).
+    assert fixed.body["output_config"] == {"effort": "max"}
+    assert "fit-reasoning-effort" in [c.code for c in fixed.changes]
+    assert check(fixed.body, "anthropic") == ()

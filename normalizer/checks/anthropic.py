@@ -302,6 +302,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "reasoning-effort-unsupported": reasoning_effort.anthropic_thinking,
+    "reasoning-effort-value-unsupported": reasoning_effort.anthropic_effort_level,
     "thinking-budget-too-small": thinking_budget.budget_too_small,
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "tool-call-id-pattern": tool_call_id_pattern,

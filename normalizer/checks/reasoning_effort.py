@@ -4,7 +4,8 @@ does not reason (the models the rule names): Chat `reasoning_effort`, Responses
 adaptive (normalizer.thinking_options.thinking_field).
 
 `reasoning-effort-value-unsupported`: an effort level the model does not take
-(params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel."""
+(params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel,
+Anthropic's output_config.effort."""
 
 from __future__ import annotations
 
@@ -40,9 +41,11 @@ def _level_detector(protocol: str) -> Detector:
         supported = tuple(rule.params.get("supported") or ())
         value = refused_level(found[1], supported) if found is not None else None
         if found is not None and value is not None:
-            # Gemini names the level as its enum does ("Thinking level MEDIUM ...").
+            # Gemini names the level as its enum does ("Thinking level MEDIUM ..."),
+            # Anthropic lists the levels in alphabetical order ("high, low, max, medium").
             yield Finding(found[0], {"value": value, "level": value.upper(),
                                      "supported": listed(supported),
+                                     "levels": ", ".join(sorted(supported)),
                                      "model": model or body.get("model")})
 
     detect.__doc__ = f"A {protocol} reasoning effort level not in params.supported."
@@ -52,3 +55,4 @@ def _level_detector(protocol: str) -> Detector:
 chat_effort_level = _level_detector("openai_chat")
 responses_effort_level = _level_detector("openai_responses")
 gemini_thinking_level = _level_detector("gemini")
+anthropic_effort_level = _level_detector("anthropic")
