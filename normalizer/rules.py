@@ -106,6 +106,8 @@ RULE_IDS: dict[str, str] = {
                                 "always thinks",
     "thinking-budget-out-of-range": "a thinking budget outside the range the model takes "
                                     "(params.minimum to params.maximum)",
+    "thinking-budget-unsupported": "thinking with a token budget (Anthropic's type enabled) "
+                                   "for a model that takes adaptive thinking only",
     "tool-choice-with-thinking": "a `tool_choice` that forces a tool call (params.forces: "
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)

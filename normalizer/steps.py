@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from normalizer.passes import Pass
+from normalizer.passes.adaptive_thinking import adapt_thinking
 from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.array_items import add_array_items
@@ -289,8 +290,11 @@ STEPS: dict[str, Step] = {
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
                                  ("drop_reasoning_effort",)),
+    "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
+    # A budget adaptive thinking replaced is no budget to fit.
     "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
-                                                      "thinking-budget-exceeds-max-tokens")),
+                                                      "thinking-budget-exceeds-max-tokens"),
+                                ("adapt_thinking",)),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
                                        ("thinking-budget-and-level", "thinking-off-unsupported")),
     # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.

@@ -176,8 +176,14 @@ def _effort_for(thinking: Thinking) -> str | None:
         return thinking.effort
     if thinking.budget is None or thinking.budget < 0:
         return None
+    return effort_for_budget(thinking.budget)
+
+
+def effort_for_budget(budget: int) -> str:
+    """The level of our table whose budget first covers `budget` ("low" to "high"; a larger
+    budget: "high")."""
     return next((e for e, b in EFFORT_BUDGET.items()
-                 if thinking.budget <= b and e not in ("minimal", "xhigh", "max")), "high")
+                 if budget <= b and e not in ("minimal", "xhigh", "max")), "high")
 
 
 def _budget_for(thinking: Thinking) -> int | None:

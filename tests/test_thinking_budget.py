@@ -3,14 +3,17 @@ and its budget below max_tokens (rules thinking-budget-too-small and
 thinking-budget-exceeds-max-tokens, pass fit_thinking_budget), Gemini's budget beside a
 level and a budget of 0 for a model that always thinks (rules thinking-budget-and-level and
 thinking-off-unsupported, pass fix_gemini_thinking_config), a Gemini budget outside the
-model's range (thinking-budget-out-of-range, pass fit_gemini_thinking_budget); and the
-budgets a vendor switch writes, sent through the official SDKs to the loopback emulators."""
+model's range (thinking-budget-out-of-range, pass fit_gemini_thinking_budget), a budget for
+a Claude model that takes adaptive thinking only (thinking-budget-unsupported, pass
+adapt_thinking); and the budgets a vendor switch writes, sent through the official SDKs to
+the loopback emulators."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
+import anthropic as anthropic_sdk
 import pytest
 import sdk_calls as calls
 from google.genai import errors as genai_errors
@@ -193,3 +196,53 @@ def test_a_gemini_3_level_reaches_claude_as_a_budget_it_takes(emu: Emulator) -> 
     assert fixed_body.body["max_tokens"] == 24576 + 256
     sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
     assert calls.text_of("anthropic", calls.send("anthropic", sdk, fixed_body.body)) == "ok"
+
+
+def test_opus_4_7_refuses_a_thinking_budget_in_its_own_words() -> None:
+    (found,) = check(anthropic(2048, 1024, model="claude-opus-4-7"), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "thinking-budget-unsupported", "thinking.type",
+        '"thinking.type.enabled" is not supported for this model. Use '
+        '"thinking.type.adaptive" and "output_config.effort" to control thinking behavior.')
+    adaptive = {**anthropic(2048, 1024, model="claude-opus-4-7"),
+                "thinking": {"type": "adaptive"}}
+    assert check(adaptive, "anthropic") == ()
+    assert rules(anthropic(2048, 1024, model="claude-opus-4-6"), "anthropic") == []
+
+
+def test_a_budget_reaches_opus_4_7_as_adaptive_thinking_at_the_tables_level() -> None:
+    for budget, level in ((1024, "low"), (8192, "medium"), (24576, "high"), (60000, "high")):
+        body, said = fixed({"max_tokens": 64000, "thinking": {"type": "enabled",
+                                                              "budget_tokens": budget}},
+                           "anthropic", model="claude-opus-4-7")
+        assert (body["thinking"], body["output_config"]) == ({"type": "adaptive"},
+                                                             {"effort": level}), budget
+        assert said == [("adaptive-thinking", False)]
+        assert check(body, "anthropic") == ()
+    # An effort the request sets is kept; a budget below max_tokens is no longer fitted.
+    body, said = fixed({"max_tokens": 1000, "output_config": {"effort": "max"},
+                        "thinking": {"type": "enabled", "budget_tokens": 24576}},
+                       "anthropic", model="claude-opus-4-7")
+    assert (body["thinking"], body["output_config"], body["max_tokens"]) == (
+        {"type": "adaptive"}, {"effort": "max"}, 1000)
+    assert said == [("adaptive-thinking", False)]
+    # Without a model, or for Opus 4.6, the budget stays.
+    options = {"max_tokens": 4096, "thinking": {"type": "enabled", "budget_tokens": 2048}}
+    assert fixed(options, "anthropic")[1] == []
+    assert fixed(options, "anthropic", model="claude-opus-4-6")[1] == []
+
+
+def test_an_openai_effort_reaches_opus_4_7_accepted_through_the_sdk(emu: Emulator) -> None:
+    chat = {"model": "gpt-5", "messages": ASK, "reasoning_effort": "high",
+            "max_completion_tokens": 32000}
+    fixed_body = normalize_request(chat, "openai_chat", "anthropic", model="claude-opus-4-7")
+    assert fixed_body.body["thinking"] == {"type": "adaptive"}
+    assert fixed_body.body["output_config"] == {"effort": "high"}
+    assert [c.code for c in fixed_body.changes if c.code != "replace-model"] == [
+        "effort-as-budget", "adaptive-thinking"]
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    raw = {**fixed_body.body, "thinking": {"type": "enabled", "budget_tokens": 24576}}
+    with pytest.raises(anthropic_sdk.BadRequestError):
+        calls.send("anthropic", sdk, raw)
+    reply = calls.send("anthropic", sdk, fixed_body.body)
+    assert calls.text_of("anthropic", reply) == "ok"

@@ -64,6 +64,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        "wires take a level, and Anthropic's bounds are thinking-budget-too-small and "
        "thinking-budget-exceeds-max-tokens" for p in ("openai_chat", "openai_responses",
                                                       "anthropic")},
+    **{("thinking-budget-unsupported", p): "only Anthropic's thinking has a budget type and an "
+       "adaptive type; OpenAI's wires take a level, Gemini's budgets are "
+       "thinking-budget-out-of-range" for p in ("openai_chat", "openai_responses", "gemini")},
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},

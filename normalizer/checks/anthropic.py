@@ -305,6 +305,7 @@ DETECTORS: dict[str, Detector] = {
     "reasoning-effort-value-unsupported": reasoning_effort.anthropic_effort_level,
     "thinking-budget-too-small": thinking_budget.budget_too_small,
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
+    "thinking-budget-unsupported": thinking_budget.anthropic_budget_unsupported,
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

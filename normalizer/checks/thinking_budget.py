@@ -5,7 +5,9 @@ thinking's `budget_tokens` at least params.minimum and below `max_tokens`);
 `thinking-budget-and-level` (Gemini: a thinkingBudget beside a thinkingLevel);
 `thinking-off-unsupported` (Gemini: a thinkingBudget of 0 for a model that always thinks,
 the models the rule names); `thinking-budget-out-of-range` (Gemini: a thinkingBudget outside
-params.minimum to params.maximum, for the models each copy names).
+params.minimum to params.maximum, for the models each copy names);
+`thinking-budget-unsupported` (Anthropic: thinking of type enabled, with its budget, for the
+models that take adaptive thinking only).
 """
 
 from __future__ import annotations
@@ -64,3 +66,11 @@ def gemini_budget_out_of_range(body: Mapping[str, Any], rule: Rule,
     if found is not None:
         yield Finding(f"generationConfig.thinkingConfig.{found[0]}",
                       {"budget": found[1], "minimum": minimum, "maximum": maximum})
+
+
+def anthropic_budget_unsupported(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """Thinking of type enabled (a token budget): the rule's models take adaptive only."""
+    thinking = body.get("thinking") if isinstance(body, Mapping) else None
+    if isinstance(thinking, Mapping) and thinking.get("type") == "enabled":
+        yield Finding("thinking.type")
