@@ -136,6 +136,8 @@ RULE_IDS: dict[str, str] = {
                                "one schema (a tuple's list, a boolean)",
     "sampling-parameter-fixed": "a sampling parameter (temperature, top_p) sent with another "
                                 "value than the one the model takes",
+    "sampling-parameter-unsupported": "a sampling parameter (params.fields) sent to a model "
+                                      "that takes none",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

@@ -51,6 +51,14 @@ def unfixed(request: Mapping[str, Any], params: Mapping[str, Any],
             and not _same(request[field], allowed)]
 
 
+def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+    """The sampling parameters of `params.fields` that the request sends (not null), in
+    that order: a model that takes none refuses each (Claude Opus 4.7: "`temperature` is
+    deprecated for this model.", UKGovernmentBEIS/inspect_ai#3721)."""
+    return [str(f) for f in params.get("fields") or ()
+            if f in request and request[f] is not None]
+
+
 def _same(sent: Any, allowed: Any) -> bool:
     if isinstance(sent, bool) or isinstance(allowed, bool):  # true is not 1 on the wire
         return type(sent) is type(allowed) and sent == allowed

@@ -66,7 +66,7 @@ from normalizer.passes.roles import (
 )
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
-from normalizer.passes.sampling import drop_unfixed_sampling
+from normalizer.passes.sampling import drop_unfixed_sampling, drop_unsupported_sampling
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
@@ -287,6 +287,8 @@ STEPS: dict[str, Step] = {
     "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
     "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
                                   ("resolve_thinking_params",)),
+    "drop_unsupported_sampling": Step(drop_unsupported_sampling,
+                                      ("sampling-parameter-unsupported",)),
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
                                  ("drop_reasoning_effort",)),

@@ -58,3 +58,34 @@ def test_other_models_and_an_unknown_model_keep_their_temperature() -> None:
     body = {"model": "moonshot-v1-8k", "messages": [{"role": "user", "content": "hi"}],
             "temperature": 0.2}
     assert check(body, "moonshot") == ()
+
+
+def opus(model: str, **fields: Any) -> dict[str, Any]:
+    return {"model": model, "max_tokens": 1024,
+            "messages": [{"role": "user", "content": "Say hello"}], **fields}
+
+
+def test_opus_4_7_refuses_any_temperature_in_its_own_words() -> None:
+    (found,) = check(opus("claude-opus-4-7", temperature=0.0), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "sampling-parameter-unsupported", "temperature",
+        "`temperature` is deprecated for this model.")  # UKGovernmentBEIS/inspect_ai#3721
+    assert [v.location for v in check(opus("claude-opus-4-8", temperature=1, top_p=0.9,
+                                           top_k=40), "anthropic")] == [
+        "temperature", "top_p", "top_k"]
+    assert check(opus("claude-opus-4-6", temperature=0.0), "anthropic") == ()
+    assert check(opus("claude-opus-4-7", temperature=None), "anthropic") == ()
+
+
+def test_an_apps_temperature_is_left_out_for_opus_4_7_only() -> None:
+    result = normalize(HISTORY, "anthropic", options={"temperature": 0.2, "top_k": 40},
+                       model="claude-opus-4-7")
+    body = result.render()
+    assert "temperature" not in body and "top_k" not in body
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unsupported-sampling", "temperature", False),
+        ("drop-unsupported-sampling", "top_k", False)]
+    assert check({"model": "claude-opus-4-7", **body}, "anthropic") == ()
+    for model in (None, "claude-opus-4-6"):
+        kept = normalize(HISTORY, "anthropic", options={"temperature": 0.2}, model=model)
+        assert kept.render()["temperature"] == 0.2 and kept.changes == ()

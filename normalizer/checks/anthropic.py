@@ -24,6 +24,7 @@ from normalizer.checks import (
     anthropic_blocks,
     output_schema,
     reasoning_effort,
+    sampling,
     thinking_budget,
     tool_choice,
 )
@@ -306,6 +307,7 @@ DETECTORS: dict[str, Detector] = {
     "thinking-budget-too-small": thinking_budget.budget_too_small,
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "thinking-budget-unsupported": thinking_budget.anthropic_budget_unsupported,
+    "sampling-parameter-unsupported": sampling.unsupported_sampling,
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

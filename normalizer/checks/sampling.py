@@ -1,6 +1,9 @@
 """`sampling-parameter-fixed`: a sampling parameter sent with another value than the one the
 model takes (Kimi's thinking models: temperature 1, top_p 0.95). Which fields, their
-values and when thinking off changes them are the profile's params."""
+values and when thinking off changes them are the profile's params.
+
+`sampling-parameter-unsupported`: a sampling parameter (params.fields) sent to a model that
+takes none at all (Claude Opus 4.7)."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.profiles import Rule
-from normalizer.sampling import unfixed
+from normalizer.sampling import unfixed, unsupported
 
 
 def fixed_sampling(body: Mapping[str, Any], rule: Rule,
@@ -20,3 +23,11 @@ def fixed_sampling(body: Mapping[str, Any], rule: Rule,
     for found in unfixed(body, rule.params, model):
         yield Finding(found.field, {"field": found.field, "sent": found.sent,
                                     "allowed": found.allowed})
+
+
+def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    """Each sampling parameter of params.fields the body sends (the rule's models take none)."""
+    if isinstance(body, Mapping):
+        for field in unsupported(body, rule.params):
+            yield Finding(field, {"field": field})

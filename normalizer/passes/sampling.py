@@ -1,4 +1,4 @@
-"""Options pass: sampling parameters a model pins to one value."""
+"""Options passes: sampling parameters a model pins to one value, or takes none of."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from dataclasses import replace
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.sampling import unfixed
+from normalizer.sampling import unfixed, unsupported
 
 RULE = "sampling-parameter-fixed"
+UNSUPPORTED = "sampling-parameter-unsupported"
 
 
 def drop_unfixed_sampling(
@@ -41,4 +42,34 @@ def drop_unfixed_sampling(
         f"{f.field} {f.sent!r} left out: {policy.model} takes only {f.allowed!r}, which it "
         "uses when none is sent", f.field, lossless=False) for f in found)
     kept = {k: v for k, v in thaw(draft.options).items() if k not in dropped}
+    return replace(draft, options=JsonMap(kept)), changes
+
+
+def drop_unsupported_sampling(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes sampling parameters sent to a model that takes none (rule
+    sampling-parameter-unsupported, params.fields, for the models it names: `policy.model`;
+    an unknown model keeps what was sent): each is left out, and the model samples as it
+    does by default. Lossy: the value asked for is not used (it never could be). Apps send
+    their one temperature to every model.
+
+    Rejected by: Anthropic "`temperature` is deprecated for this model."
+    (UKGovernmentBEIS/inspect_ai#3721, claude-opus-4-7).
+
+    Before: model claude-opus-4-7, temperature 0.2
+    After:  model claude-opus-4-7
+    """
+    rule = next((r for r in profile.rules if r.id == UNSUPPORTED and r.enforced
+                 and r.applies_to(policy.model, when_unknown=False)), None)
+    if rule is None:
+        return draft, ()
+    found = unsupported(draft.options, rule.params)
+    if not found:
+        return draft, ()
+    changes = tuple(Change(
+        "drop_unsupported_sampling", "drop-unsupported-sampling",
+        f"{field} {draft.options[field]!r} left out: {policy.model} takes no {field}", field,
+        lossless=False) for field in found)
+    kept = {k: v for k, v in thaw(draft.options).items() if k not in found}
     return replace(draft, options=JsonMap(kept)), changes

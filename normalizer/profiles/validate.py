@@ -39,13 +39,14 @@ _PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes", "forces", "on",
           "off", "images", "documents", "expected", "allowed_in_results",
-          "expected_in_results", "keywords")
+          "expected_in_results", "keywords", "fields")
 # Parameters a detector cannot run without (it reads them unguarded).
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
              "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",),
              "too-many-tools": ("max_items",),
              "tool-parameters-top-level-union": ("keywords",),
-             "thinking-budget-out-of-range": ("maximum",)}
+             "thinking-budget-out-of-range": ("maximum",),
+             "sampling-parameter-unsupported": ("fields",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 
