@@ -5,11 +5,11 @@ OpenAI's models each take some of the levels: gpt-5.1 takes none, low, medium an
 are: 'none', 'low', 'medium', and 'high'.", openai/openai-agents-python#2089), gpt-5.2-chat
 medium only (egoist/chatwise-releases#1257). Gemini 3's thinkingLevel is the same kind of
 setting: Gemini 3 Pro takes low and high ("Thinking level MEDIUM is not supported for this
-model. Please retry with other thinking level.", egoist/chatwise-releases#1206). A level
-crossed from another vendor (Claude's max as xhigh, Gemini 3's minimal) or kept in an app's
-one setting meets them. Claude's output_config.effort is another: Sonnet 4.6 and Opus 4.6
-take low, medium, high and max, not xhigh ("This model does not support effort level
-'xhigh'. Supported levels: high, low, max, medium.", diegosouzapw/OmniRoute#7276).
+model. Please retry with other thinking level.", egoist/chatwise-releases#1206), and so is
+Claude's output_config.effort: Sonnet 4.6 and Opus 4.6 take low, medium, high and max, not
+xhigh ("This model does not support effort level 'xhigh'. Supported levels: high, low,
+max, medium.", diegosouzapw/OmniRoute#7276). A level crossed from another vendor (Claude's
+max as xhigh, Gemini 3's minimal) or kept in an app's one setting meets them.
 """
 
 from __future__ import annotations

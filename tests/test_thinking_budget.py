@@ -155,7 +155,7 @@ def test_a_budget_out_of_range_becomes_the_nearest_end_for_a_named_model() -> No
         body, said = fixed(options, "gemini", model=model)
         assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": fitted,
                                                               "includeThoughts": True}
-        assert said == [("fit-thinking-budget", False)]
+        assert said == [("fit-thinking-budget-range", False)]
         assert check(body, "gemini", model=model) == ()
     options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 52428}}}
     assert fixed(options, "gemini")[1] == []  # no model: nothing to fit to

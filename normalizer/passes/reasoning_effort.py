@@ -55,7 +55,6 @@ def drop_reasoning_effort(
     return replace(draft, options=JsonMap(options)), (change,)
 
 
-
 LEVEL_RULE = "reasoning-effort-value-unsupported"
 
 
@@ -73,7 +72,9 @@ def fit_reasoning_effort(
     not support 'high' with this model. Supported values are: 'medium'."
     (egoist/chatwise-releases#1257, gpt-5.2-chat); Gemini "Thinking level MEDIUM is not
     supported for this model. Please retry with other thinking level."
-    (egoist/chatwise-releases#1206, Gemini 3 Pro: low and high).
+    (egoist/chatwise-releases#1206, Gemini 3 Pro: low and high); Anthropic "This model does
+    not support effort level 'xhigh'. Supported levels: high, low, max, medium."
+    (diegosouzapw/OmniRoute#7276, claude-sonnet-4-6).
 
     Before: model gpt-5.1, reasoning_effort "xhigh"
     After:  model gpt-5.1, reasoning_effort "high"

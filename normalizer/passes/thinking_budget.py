@@ -156,9 +156,9 @@ def fit_gemini_thinking_budget(
     """Fixes a Gemini thinking budget outside the range the model takes (rule
     thinking-budget-out-of-range, each copy for the models it names, `policy.model`): the
     nearest end of the range, params.minimum or params.maximum. Lossy, said: the model
-    thinks more or less than asked. A budget crossed from another vendor (Claude's
-    budget_tokens, up to 64,000 and more) or kept from another Gemini model (2.5 Pro's
-    32,768 sent to 2.5 Flash) is where it comes from.
+    thinks more or less than asked. A budget kept from another Gemini model (2.5 Pro's
+    32,768 sent to 2.5 Flash) or set by an app for every model is where it comes from; one
+    crossed from another vendor is already at most 24,576 (normalizer/thinking_options.py).
 
     Rejected by: Gemini "The thinking budget (52428) is invalid." (RooCodeInc/Roo-Code#4399,
     gemini-2.5-pro, whose budgets run from 128 to 32,768).
@@ -178,7 +178,7 @@ def fit_gemini_thinking_budget(
         name, budget = found
         fitted = maximum if budget > maximum else minimum
         options = with_thinking_config(options, {**gemini_config(options), name: fitted})
-        change = Change("fit_gemini_thinking_budget", "fit-thinking-budget",
+        change = Change("fit_gemini_thinking_budget", "fit-thinking-budget-range",
                         f"thinking budget of {budget} tokens written as {fitted}: "
                         f"{policy.model} takes budgets from {minimum} to {maximum}",
                         f"generationConfig.thinkingConfig.{name}", False)
