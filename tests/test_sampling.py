@@ -89,3 +89,20 @@ def test_an_apps_temperature_is_left_out_for_opus_4_7_only() -> None:
     for model in (None, "claude-opus-4-6"):
         kept = normalize(HISTORY, "anthropic", options={"temperature": 0.2}, model=model)
         assert kept.render()["temperature"] == 0.2 and kept.changes == ()
+
+
+def test_gpt_5_takes_only_its_default_temperature_in_openais_words() -> None:
+    def chat(model: str, temperature: Any) -> dict[str, Any]:
+        return {"model": model, "temperature": temperature,
+                "messages": [{"role": "user", "content": "Name a colour."}]}
+
+    (found,) = check(chat("gpt-5", 0.5), "openai")
+    assert found.message == ("Unsupported value: 'temperature' does not support 0.5 with this "
+                             "model. Only the default (1) value is supported.")  # #445
+    (zero,) = check(chat("gpt-5-mini", 0.0), "openai")  # musistudio/claude-code-router#849
+    assert "does not support 0.0 with this model" in zero.message
+    for model, temperature in (("gpt-5", 1), ("gpt-4.1-mini", 0.2), ("gpt-5-nano", None)):
+        assert check(chat(model, temperature), "openai") == (), model
+    result = normalize(HISTORY, "openai", options={"temperature": 0.2}, model="gpt-5")
+    assert "temperature" not in result.render()
+    assert [c.code for c in result.changes] == ["drop-unfixed-sampling"]

@@ -24,7 +24,9 @@ def drop_unfixed_sampling(
 
     Rejected by: Moonshot "invalid temperature: only 1 is allowed for this model"
     (countbot-ai/CountBot#61, kimi-k2.5), "invalid top_p: only 0.95 is allowed for this
-    model" (CherryHQ/cherry-studio#12691).
+    model" (CherryHQ/cherry-studio#12691); OpenAI "Unsupported value: 'temperature' does not
+    support 0.5 with this model. Only the default (1) value is supported."
+    (diffbot/code-gpt-docs#445, gpt-5).
 
     Before: model kimi-k3, temperature 0.2, top_p 0.9
     After:  model kimi-k3
