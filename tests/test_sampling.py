@@ -106,3 +106,13 @@ def test_gpt_5_takes_only_its_default_temperature_in_openais_words() -> None:
     result = normalize(HISTORY, "openai", options={"temperature": 0.2}, model="gpt-5")
     assert "temperature" not in result.render()
     assert [c.code for c in result.changes] == ["drop-unfixed-sampling"]
+
+
+def test_the_o_series_words_it_as_an_unsupported_parameter_and_takes_1() -> None:
+    body = {"model": "o3-mini", "temperature": 0.2,
+            "messages": [{"role": "user", "content": "Name a colour."}]}
+    (found,) = check(body, "openai")  # ChatGPTNextWeb/NextChat#6120
+    assert found.message == "Unsupported parameter: 'temperature' is not supported with this model."
+    assert check({**body, "temperature": 1}, "openai") == ()  # RA.Aid#70: 1 taken since
+    assert check({**body, "model": "o4-mini-2025-04-16"}, "openai")[0].rule == \
+        "sampling-parameter-fixed"
