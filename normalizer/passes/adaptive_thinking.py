@@ -32,8 +32,7 @@ def adapt_thinking(
     Before: model claude-opus-4-7, thinking {type: enabled, budget_tokens: 24576}
     After:  model claude-opus-4-7, thinking {type: adaptive}, output_config {effort: high}
     """
-    if not any(r.id == RULE and r.enforced and r.applies_to(policy.model, when_unknown=False)
-               for r in profile.rules):
+    if profile.copy_for(RULE, policy.model) is None:
         return draft, ()
     options = thaw(draft.options)
     thinking = options.get("thinking")

@@ -35,9 +35,7 @@ def drop_reasoning_effort(
     Before: model gpt-4.1-mini, reasoning_effort "low"
     After:  model gpt-4.1-mini
     """
-    rule = profile.rule(RULE)
-    if rule is None or not rule.enforced or not rule.applies_to(policy.model,
-                                                                 when_unknown=False):
+    if profile.copy_for(RULE, policy.model) is None:
         return draft, ()
     options = thaw(draft.options)
     found = thinking_field(options, profile.protocol)
@@ -79,21 +77,19 @@ def fit_reasoning_effort(
     Before: model gpt-5.1, reasoning_effort "xhigh"
     After:  model gpt-5.1, reasoning_effort "high"
     """
-    for rule in profile.rules:
-        if rule.id != LEVEL_RULE or not rule.enforced \
-                or not rule.applies_to(policy.model, when_unknown=False):
-            continue
-        supported = tuple(rule.params.get("supported") or ())
-        options = thaw(draft.options)
-        found = effort_level(options, profile.protocol)
-        value = refused_level(found[1], supported) if found is not None else None
-        if found is None or value is None:
-            continue
-        level = nearest_level(value, supported)
-        level = level.upper() if value.isupper() else level  # as the request spells it
-        options = with_effort_level(options, found[0], level)
-        change = Change("fit_reasoning_effort", "fit-reasoning-effort",
-                        f"reasoning effort {value!r} written as {level!r}, the nearest "
-                        f"level {policy.model} takes", found[0], False)
-        return replace(draft, options=JsonMap(options)), (change,)
-    return draft, ()
+    rule = profile.copy_for(LEVEL_RULE, policy.model)
+    if rule is None:
+        return draft, ()
+    supported = tuple(rule.params.get("supported") or ())
+    options = thaw(draft.options)
+    found = effort_level(options, profile.protocol)
+    value = refused_level(found[1], supported) if found is not None else None
+    if found is None or value is None:
+        return draft, ()
+    level = nearest_level(value, supported)
+    level = level.upper() if value.isupper() else level  # as the request spells it
+    options = with_effort_level(options, found[0], level)
+    change = Change("fit_reasoning_effort", "fit-reasoning-effort",
+                    f"reasoning effort {value!r} written as {level!r}, the nearest "
+                    f"level {policy.model} takes", found[0], False)
+    return replace(draft, options=JsonMap(options)), (change,)

@@ -31,9 +31,8 @@ def drop_unfixed_sampling(
     Before: model kimi-k3, temperature 0.2, top_p 0.9
     After:  model kimi-k3
     """
-    rule = profile.rule(RULE)
-    if rule is None or not rule.enforced or not policy.model \
-            or not rule.applies_to(policy.model, when_unknown=False):
+    rule = profile.copy_for(RULE, policy.model) if policy.model else None
+    if rule is None:
         return draft, ()
     found = unfixed(draft.options, rule.params, policy.model)
     if not found:
@@ -62,8 +61,7 @@ def drop_unsupported_sampling(
     Before: model claude-opus-4-7, temperature 0.2
     After:  model claude-opus-4-7
     """
-    rule = next((r for r in profile.rules if r.id == UNSUPPORTED and r.enforced
-                 and r.applies_to(policy.model, when_unknown=False)), None)
+    rule = profile.copy_for(UNSUPPORTED, policy.model)
     if rule is None:
         return draft, ()
     found = unsupported(draft.options, rule.params)

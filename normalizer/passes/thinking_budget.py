@@ -134,9 +134,8 @@ def fix_gemini_thinking_config(
                               f"of {budget}: the target takes one of them, and every "
                               "Gemini thinking model takes a budget",
                               f"generationConfig.thinkingConfig.{name}", False))
-    off = profile.rule(OFF)
-    if off is not None and off.enforced and off.applies_to(policy.model, when_unknown=False) \
-            and budget_off(options):
+    off = profile.copy_for(OFF, policy.model)
+    if off is not None and budget_off(options):
         least = int(off.params.get("minimum", 128))
         config = dict(gemini_config(options))
         name = (config_field(config, BUDGET) or (BUDGET[0], 0))[0]
@@ -166,21 +165,19 @@ def fit_gemini_thinking_budget(
     Before: model gemini-2.5-pro, thinkingConfig {thinkingBudget: 52428}
     After:  model gemini-2.5-pro, thinkingConfig {thinkingBudget: 32768}
     """
-    for rule in profile.rules:
-        if rule.id != RANGE or not rule.enforced \
-                or not rule.applies_to(policy.model, when_unknown=False):
-            continue
-        minimum, maximum = int(rule.params.get("minimum", 1)), int(rule.params["maximum"])
-        options = thaw(draft.options)
-        found = budget_out_of_range(options, minimum, maximum)
-        if found is None:
-            continue
-        name, budget = found
-        fitted = maximum if budget > maximum else minimum
-        options = with_thinking_config(options, {**gemini_config(options), name: fitted})
-        change = Change("fit_gemini_thinking_budget", "fit-thinking-budget-range",
-                        f"thinking budget of {budget} tokens written as {fitted}: "
-                        f"{policy.model} takes budgets from {minimum} to {maximum}",
-                        f"generationConfig.thinkingConfig.{name}", False)
-        return replace(draft, options=JsonMap(options)), (change,)
-    return draft, ()
+    rule = profile.copy_for(RANGE, policy.model)
+    if rule is None:
+        return draft, ()
+    minimum, maximum = int(rule.params.get("minimum", 1)), int(rule.params["maximum"])
+    options = thaw(draft.options)
+    found = budget_out_of_range(options, minimum, maximum)
+    if found is None:
+        return draft, ()
+    name, budget = found
+    fitted = maximum if budget > maximum else minimum
+    options = with_thinking_config(options, {**gemini_config(options), name: fitted})
+    change = Change("fit_gemini_thinking_budget", "fit-thinking-budget-range",
+                    f"thinking budget of {budget} tokens written as {fitted}: "
+                    f"{policy.model} takes budgets from {minimum} to {maximum}",
+                    f"generationConfig.thinkingConfig.{name}", False)
+    return replace(draft, options=JsonMap(options)), (change,)

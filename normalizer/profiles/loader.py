@@ -101,6 +101,14 @@ class Profile:
         """The rule with this id, or None when the profile has none."""
         return next((r for r in self.rules if r.id == rule_id), None)
 
+    def copy_for(self, rule_id: str, model: str | None) -> Rule | None:
+        """The first enforced copy of `rule_id` that holds for `model`: what a repair pass
+        for some models acts on (their copies are scoped apart by model, so one holds). A
+        copy that names models never holds for an unknown model: nothing is repaired on a
+        guess."""
+        return next((r for r in self.rules if r.id == rule_id and r.enforced
+                     and r.applies_to(model, when_unknown=False)), None)
+
     def enforces(self, rule_id: str) -> bool:
         """Whether the profile has this rule and the vendor enforces it."""
         found = self.rule(rule_id)
