@@ -9,9 +9,14 @@ cannot tell a 5 % change. Here REV's `normalizer` (exported with `git archive` i
 temporary folder) and the working tree's run in alternating child processes, `--rounds`
 times each, every child timing `--repeat` runs of the step on a fresh copy of the same
 deterministic history (benchmarks/histories.py) and reporting its median CPU time; a cell
-is the median of those medians. Each child also digests its output (the body, the changes
-and the maps; the violations; the parsed history rendered back), so the table says whether
-the change moved any output. Timings are CPU time of the step alone, as normalize_bench's.
+is the median of those medians, and the best columns the fastest child of each side. On
+this host a fresh process runs the same code either at full speed or about twice as slow
+(the twenty-fifth session measured 9.7 and 18 ms for one normalize), at random, so with few
+rounds the medians can land in different modes and swing 0.6-1.9 for unchanged code; the
+fastest child of each side is the truer comparison. Each child also digests its output (the
+body, the changes and the maps; the violations; the parsed history rendered back), so the
+table says whether the change moved any output. Timings are CPU time of the step alone, as
+normalize_bench's.
 """
 
 from __future__ import annotations
@@ -111,19 +116,23 @@ def main() -> None:
         before = export(args.rev, Path(tmp) / "before")
         print(f"{args.step}: {args.rev} against the working tree; median of {args.rounds} "
               f"alternating child processes, each the median of {args.repeat} runs (CPU)\n")
-        print("| provider | messages | before ms | after ms | after / before | output |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| provider | messages | before ms | after ms | after / before "
+              "| best before | best after | best after / before | output |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for provider in args.providers.split(","):
             for size in map(int, args.sizes.split(",")):
                 runs: dict[str, list[dict[str, object]]] = {"before": [], "after": []}
                 for _ in range(args.rounds):
                     runs["before"].append(child(before, args.step, provider, size, args.repeat))
                     runs["after"].append(child(ROOT, args.step, provider, size, args.repeat))
-                ms = {side: statistics.median(float(r["ms"]) for r in rs)  # type: ignore[arg-type]
-                      for side, rs in runs.items()}
+                times = {side: [float(r["ms"]) for r in rs]  # type: ignore[arg-type]
+                         for side, rs in runs.items()}
+                ms = {side: statistics.median(ts) for side, ts in times.items()}
+                best = {side: min(ts) for side, ts in times.items()}
                 same = {r["digest"] for rs in runs.values() for r in rs}
                 print(f"| {provider} | {size:,} | {ms['before']:.1f} | {ms['after']:.1f} | "
-                      f"{ms['after'] / ms['before']:.3f} | "
+                      f"{ms['after'] / ms['before']:.3f} | {best['before']:.1f} | "
+                      f"{best['after']:.1f} | {best['after'] / best['before']:.3f} | "
                       f"{'identical' if len(same) == 1 else 'DIFFERS'} |", flush=True)
 
 
