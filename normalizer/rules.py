@@ -138,6 +138,11 @@ RULE_IDS: dict[str, str] = {
                                 "value than the one the model takes",
     "sampling-parameter-unsupported": "a sampling parameter (params.fields) sent to a model "
                                       "that takes none",
+    "max-tokens-field-unsupported": "the output limit sent in a field (params.field, "
+                                    "`max_tokens`) the model no longer takes, where it takes "
+                                    "another (params.use, `max_completion_tokens`)",
+    "max-tokens-too-large": "an output limit above the most the model writes "
+                            "(params.maximum)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

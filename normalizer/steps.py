@@ -36,6 +36,7 @@ from normalizer.passes.options import (
     unforce_tool_choice_with_thinking,
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
+from normalizer.passes.output_limit import fit_max_tokens, move_max_tokens
 from normalizer.passes.output_schema import close_output_schema_objects
 from normalizer.passes.pairing import (
     ORPHAN_RULES,
@@ -289,14 +290,17 @@ STEPS: dict[str, Step] = {
                                   ("resolve_thinking_params",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
+    "move_max_tokens": Step(move_max_tokens, ("max-tokens-field-unsupported",)),
+    "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large",), ("move_max_tokens",)),
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
                                  ("drop_reasoning_effort",)),
     "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
     # A budget adaptive thinking replaced is no budget to fit.
+    # A budget must stay below the limit the model takes.
     "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
                                                       "thinking-budget-exceeds-max-tokens"),
-                                ("adapt_thinking",)),
+                                ("adapt_thinking", "fit_max_tokens")),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
                                        ("thinking-budget-and-level", "thinking-off-unsupported")),
     # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.

@@ -155,6 +155,24 @@ def test_both_requests_refused_is_moot_only_where_the_covering_rule_is_enforced(
     assert still.finding == "inconclusive"
 
 
+def test_a_limit_both_of_whose_requests_are_refused_can_be_moot_too() -> None:
+    # gpt-5 refuses max_tokens at any value (griptape-ai/ComfyUI-Griptape#312): the ceiling
+    # and the floor of the output-limit search are both refused, for the field alone.
+    probes = probe_set("openai_chat")
+    limit = probes.case("max-tokens-too-large")
+    field = probes.case("max-tokens-field-unsupported")
+    assert limit is not None and field is not None and field.rule in limit.moot_if
+    refused = openai_error("Unsupported parameter: 'max_tokens' is not supported with this "
+                           "model. Use 'max_completion_tokens' instead.")
+    send, _ = scripted(refused, refused)
+    both = observe(send, limit)
+    assert both.finding == "inconclusive" and len(both.exchanges) == 2
+    send, _ = scripted(refused, OK)
+    covering = observe(send, field)
+    moot, _ = attribute([both, covering], probes, "gpt-5")
+    assert moot.finding == "lenient" and "max-tokens-field-unsupported" in moot.reason
+
+
 def test_written_profile_loads_and_keeps_literal_text_and_unknown() -> None:
     probes = probe_set("openai_chat")
     odd = "Bad {thing}: messages[2] is an orphan"

@@ -107,3 +107,43 @@ def test_a_rejected_floor_is_inconclusive() -> None:
 ])
 def test_stated_limit_reads_the_number_of_the_text(text: str, number: int | None) -> None:
     assert stated_limit(text) == number
+
+
+@pytest.mark.parametrize(("text", "sent", "number"), [
+    # OpenAI (tailcallhq/forgecode#1185): the value sent comes first and is not the limit.
+    ("max_tokens is too large: 16385. This model supports at most 16384 completion tokens, "
+     "whereas you provided 16385.", 16385, 16384),
+    # Anthropic (BerriAI/litellm#15715): the number the value was compared with.
+    ("max_tokens: 64001 > 64000, which is the maximum allowed number of output tokens for "
+     "claude-sonnet-4-5-20250929", 64001, 64000),
+    # DeepSeek (deepseek-ai/DeepSeek-V3#69): a range's upper end, not its "[1".
+    ("Invalid max_tokens value, the valid range of max_tokens is [1, 8192]", 8193, 8192),
+])
+def test_stated_limit_reads_an_output_limit_past_the_value_sent(text: str, sent: int,
+                                                               number: int) -> None:
+    assert stated_limit(text, sent=sent) == number
+
+
+MAX_CASE = probe_set("anthropic").case("max-tokens-too-large")
+
+
+def test_an_output_limit_is_searched_as_a_number_and_written_as_the_maximum() -> None:
+    assert MAX_CASE is not None and MAX_CASE.limit is not None
+    seen: list[int] = []
+
+    def send(body: Mapping[str, Any]) -> Outcome:
+        seen.append(body["max_tokens"])
+        if body["max_tokens"] <= 32000:
+            return OK
+        return Outcome(400, {"type": "error", "error": {
+            "type": "invalid_request_error",
+            "message": f"max_tokens: {body['max_tokens']} > 32000, which is the maximum "
+                       "allowed number of output tokens for claude-opus-4-1-20250805"}})
+
+    found = observe(send, MAX_CASE)
+    assert (found.finding, found.limit) == ("enforced", 32000)
+    assert seen[:2] == [MAX_CASE.limit.ceiling, 1] and all(isinstance(n, int) for n in seen)
+    assert len(seen) <= case_requests(MAX_CASE)
+    assert "names the same limit (32000)" in found.notes
+    written = profile_data([found], probe_set("anthropic"), PROBED)["rules"][0]
+    assert written["params"]["maximum"] == 32000 and written["enforced"] is True

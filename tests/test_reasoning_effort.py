@@ -132,7 +132,9 @@ def test_the_nearest_level_is_sent_and_said() -> None:
               "output_config": {"effort": "max"}}
     fixed = normalize_request(claude, "anthropic", "openai", model="gpt-5.1")
     assert fixed.body["reasoning_effort"] == "high"
-    assert [c.code for c in fixed.changes] == ["rename-effort", "fit-reasoning-effort"]
+    # Its max_tokens goes to max_completion_tokens too, which gpt-5.1 takes instead.
+    assert [c.code for c in fixed.changes] == ["rename-effort", "fit-reasoning-effort",
+                                               "move-max-tokens"]
     assert check(fixed.body, "openai") == ()
 
 

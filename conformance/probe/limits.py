@@ -29,10 +29,22 @@ _STATED = re.compile(
     r"|exceeds?(?: the)?(?: maximum)?(?: length)?(?: of)?)\D{0,24}?(\d+)", re.IGNORECASE)
 
 
-def stated_limit(text: str) -> int | None:
-    """The limit an error text names ("Expected a string with maximum length 16"), if any."""
-    found = _STATED.search(text or "")
-    return int(found.group(1)) if found else None
+# A range's upper end ("the valid range of max_tokens is [1, 8192]") or the number a sent
+# value was compared with ("max_tokens: 64001 > 64000, which is the maximum ...").
+_BOUND = re.compile(r"\[\s*\d+\s*,\s*(\d+)\s*\]|\d\s*>\s*(\d+)")
+
+
+def stated_limit(text: str, sent: int | None = None) -> int | None:
+    """The limit an error text names ("Expected a string with maximum length 16"), if any;
+    a number equal to `sent`, the value the request sent, is that value, not the limit
+    ("max_tokens is too large: 16385. This model supports at most 16384 ...")."""
+    bound = _BOUND.search(text or "")
+    if bound:
+        return int(bound.group(1) or bound.group(2))
+    for found in _STATED.finditer(text or ""):
+        if int(found.group(1)) != sent:
+            return int(found.group(1))
+    return None
 
 
 class Search:
@@ -73,8 +85,9 @@ def boundary(search: Search, accepted: int, rejected: int
 
 
 def cross_check(limit: int, text: str) -> str:
-    """The notes sentence comparing the searched limit with the number in the text."""
-    said = stated_limit(text)
+    """The notes sentence comparing the searched limit with the number in the text (of the
+    rejection at limit + 1)."""
+    said = stated_limit(text, sent=limit + 1)
     if said is None:
         return "The error text names no number."
     if said == limit:

@@ -23,7 +23,7 @@ from normalizer.check import check
 from normalizer.profiles import Profile, Rule
 from normalizer.scope import is_scoped, scoped
 
-_LIMIT_PARAMS = ("max_length",)
+_LIMIT_PARAMS = ("max_length", "maximum")
 
 
 def today() -> str:
@@ -112,7 +112,10 @@ def _allowed_here(shipped: Profile, model: str | None) -> set[str]:
         case = probes.case(rule.id)
         if not (is_scoped(rule) and rule.enforced and case is not None):
             continue
-        body = {"model": model or case.model or "unknown", **case.reject.thaw()}
+        # A limit is searched from its ceiling: the body sent first is the one at the ceiling.
+        reject = case.reject.thaw() if case.limit is None \
+            else case.limit.body(case.reject, case.limit.ceiling)
+        body = {"model": model or case.model or "unknown", **reject}
         if rule.id not in {v.rule for v in check(body, shipped, model=model)}:
             found.add(rule.id)
     return found

@@ -97,10 +97,10 @@ def _attributed(found: Observation, probes: ProbeSet, model: str,
 
 def _moot(found: Observation, case: ProbeCase | None, enforced: set[str]
           ) -> Observation | None:
-    """The finding rewritten as lenient when both of its requests were refused and the
-    endpoint enforces a rule that both break (ProbeCase.moot_if), else None."""
-    if found.finding != "inconclusive" or case is None or case.limit is not None \
-            or len(found.exchanges) != 2:
+    """The finding rewritten as lenient when both of its requests were refused (a limit's:
+    the ceiling and the floor) and the endpoint enforces a rule that both break
+    (ProbeCase.moot_if), else None."""
+    if found.finding != "inconclusive" or case is None or len(found.exchanges) != 2:
         return None
     covering = [rule for rule in case.moot_if if rule in enforced - {found.rule}]
     if not covering:

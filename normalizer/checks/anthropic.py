@@ -22,6 +22,7 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     anthropic_blocks,
+    output_limit,
     output_schema,
     reasoning_effort,
     sampling,
@@ -308,6 +309,7 @@ DETECTORS: dict[str, Detector] = {
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "thinking-budget-unsupported": thinking_budget.anthropic_budget_unsupported,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
+    "max-tokens-too-large": output_limit.too_large("anthropic"),
     "tool-call-id-pattern": tool_call_id_pattern,
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from normalizer.check import Detector
 from normalizer.checks import (
     json_mode,
+    output_limit,
     reasoning_effort,
     sampling,
     strict_schema,
@@ -39,6 +40,8 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-unknown-tool": tool_choice.chat_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "sampling-parameter-fixed": sampling.fixed_sampling,
+    "max-tokens-field-unsupported": output_limit.old_limit_field,
+    "max-tokens-too-large": output_limit.too_large("openai_chat"),
     "thinking-param-conflict": thinking_params.thinking_conflicts,
     "unknown-tool-field": messages.unknown_tool_field,
     "tool-description-too-long": messages.tool_description_too_long,

@@ -46,7 +46,9 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "too-many-tools": ("max_items",),
              "tool-parameters-top-level-union": ("keywords",),
              "thinking-budget-out-of-range": ("maximum",),
-             "sampling-parameter-unsupported": ("fields",)}
+             "sampling-parameter-unsupported": ("fields",),
+             "max-tokens-field-unsupported": ("field", "use"),
+             "max-tokens-too-large": ("maximum",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",)}
 

@@ -25,20 +25,28 @@ from normalizer.wire import PROTOCOLS
 
 @dataclass(frozen=True, slots=True)
 class Limit:
-    """A numeric rule parameter the probe measures by search: every string equal to
-    `placeholder` in the reject body becomes a value of length n (built from `fill`), and
-    the largest accepted n between `floor` and `ceiling` is the limit."""
+    """A numeric rule parameter the probe measures by search: every value equal to
+    `placeholder` in the reject body becomes a string of length n (built from `fill`), or
+    the number n itself where `number` is set (an output limit), and the largest accepted n
+    between `floor` and `ceiling` is the limit."""
 
     param: str
     floor: int
     ceiling: int
-    placeholder: str
-    fill: str
+    placeholder: str | int
+    fill: str = ""
+    number: bool = False
 
-    def value(self, n: int) -> str:
-        """A string of exactly `n` characters: `fill`, then `x`s (cut to `n` when `fill` is
-        longer)."""
-        return (self.fill + "x" * n)[:n]
+    def value(self, n: int) -> str | int:
+        """The number `n`, or a string of exactly `n` characters: `fill`, then `x`s (cut to
+        `n` when `fill` is longer)."""
+        return n if self.number else (self.fill + "x" * n)[:n]
+
+    @property
+    def size(self) -> int:
+        """The n the placeholder stands for (its value, or its length)."""
+        return self.placeholder if isinstance(self.placeholder, int) \
+            else len(self.placeholder)
 
     def body(self, reject: JsonMap, n: int) -> dict[str, Any]:
         """The reject body with the placeholder at length n (ids in calls and results
@@ -46,12 +54,12 @@ class Limit:
         return _swap(reject.thaw(), self.placeholder, self.value(n))
 
 
-def _swap(value: Any, old: str, new: str) -> Any:
+def _swap(value: Any, old: str | int, new: str | int) -> Any:
     if isinstance(value, dict):
         return {k: _swap(v, old, new) for k, v in value.items()}
     if isinstance(value, list):
         return [_swap(v, old, new) for v in value]
-    return new if value == old else value
+    return new if value == old and type(value) is type(old) else value
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,34 @@
+"""The output limit: `max-tokens-field-unsupported`, the limit in a field (params.field) the
+model refuses where it takes another (params.use: OpenAI's reasoning models and
+`max_tokens`); `max-tokens-too-large`, a limit above the most the model writes
+(params.maximum)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Detector, Finding
+from normalizer.output_limit import old_field, over_limit
+from normalizer.profiles import Rule
+
+
+def old_limit_field(body: Mapping[str, Any], rule: Rule,
+                    model: str | None) -> Iterator[Finding]:
+    """The limit field the rule's models refuse, when the body sends it."""
+    found = old_field(body, rule.params) if isinstance(body, Mapping) else None
+    if found is not None:
+        yield Finding(found.field, {"field": found.field, "use": found.use})
+
+
+def too_large(protocol: str) -> Detector:
+    """The detector of max-tokens-too-large for `protocol`'s limit fields."""
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        if not isinstance(body, Mapping):
+            return
+        for found in over_limit(body, protocol, rule.params):
+            where = ".".join(found.path)
+            yield Finding(where, {"field": found.path[-1], "sent": found.sent,
+                                  "maximum": found.maximum,
+                                  "model": model or body.get("model")})
+    return detect

@@ -1,0 +1,86 @@
+"""Options passes: the output limit in the field the model takes, and no higher than it writes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.model import Change, JsonMap, thaw
+from normalizer.output_limit import old_field, over_limit
+from normalizer.passes import Draft, Policy
+from normalizer.profiles import Profile
+
+RULE = "max-tokens-field-unsupported"
+
+
+def move_max_tokens(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an output limit sent in a field the model refuses (rule
+    max-tokens-field-unsupported, params.field and params.use, for the models it names:
+    `policy.model`; an unknown model keeps what was sent): the limit moves to the field the
+    model takes. Lossless: the same limit, in the other field. Where the request already
+    sends that field, its value is kept and the old field left out (lossy if they differ:
+    the two limits cannot both be sent).
+
+    Rejected by: OpenAI "Unsupported parameter: 'max_tokens' is not supported with this
+    model. Use 'max_completion_tokens' instead." (griptape-ai/ComfyUI-Griptape#312, gpt-5;
+    teilomillet/gollm#33, o1 and o3-mini).
+
+    Before: model gpt-5, max_tokens 1024
+    After:  model gpt-5, max_completion_tokens 1024
+    """
+    rule = profile.copy_for(RULE, policy.model) if policy.model else None
+    found = old_field(draft.options, rule.params) if rule is not None else None
+    if found is None:
+        return draft, ()
+    options = {k: v for k, v in thaw(draft.options).items() if k != found.field}
+    kept = options.get(found.use)
+    if kept is None:
+        options[found.use] = found.sent
+        change = Change("move_max_tokens", "move-max-tokens",
+                        f"{found.field} {found.sent!r} sent as {found.use}: {policy.model} "
+                        f"takes the output limit in {found.use} only", found.field, True)
+    else:
+        change = Change("move_max_tokens", "move-max-tokens",
+                        f"{found.field} {found.sent!r} left out: {policy.model} takes the "
+                        f"output limit in {found.use} only, and the request sets it to "
+                        f"{kept!r}", found.field, kept == found.sent)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+TOO_LARGE = "max-tokens-too-large"
+
+
+def fit_max_tokens(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an output limit above the most the model writes (rule max-tokens-too-large,
+    params.maximum, for the models it names: `policy.model`; an unknown model keeps what was
+    sent): the limit is lowered to that most. Lossless: the model could never write more.
+    Apps keep one limit for every model, and a vendor switch carries it along.
+
+    Rejected by: Anthropic "max_tokens: 200000 > 64000, which is the maximum allowed number
+    of output tokens for claude-sonnet-4-5-20250929" (BerriAI/litellm#15715); OpenAI
+    "max_tokens is too large: 20480. This model supports at most 16384 completion tokens,
+    whereas you provided 20480." (tailcallhq/forgecode#1185, gpt-4o); DeepSeek "Invalid
+    max_tokens value, the valid range of max_tokens is [1, 8192]" (deepseek-ai/DeepSeek-V3#69).
+
+    Before: model gpt-4o, max_tokens 64000
+    After:  model gpt-4o, max_tokens 16384
+    """
+    rule = profile.copy_for(TOO_LARGE, policy.model) if policy.model else None
+    found = over_limit(draft.options, profile.protocol, rule.params) if rule else []
+    if not found:
+        return draft, ()
+    options = thaw(draft.options)
+    changes = []
+    for over in found:
+        inner = options
+        for key in over.path[:-1]:
+            inner = inner[key]
+        inner[over.path[-1]] = over.maximum
+        where = ".".join(over.path)
+        changes.append(Change("fit_max_tokens", "fit-max-tokens",
+                              f"{where} {over.sent} lowered to {over.maximum}: {policy.model} "
+                              f"writes at most {over.maximum} tokens", where, True))
+    return replace(draft, options=JsonMap(options)), tuple(changes)
