@@ -69,3 +69,52 @@ def test_where_both_fields_are_sent_the_newer_one_is_kept_and_a_difference_said(
 def test_an_unknown_model_keeps_what_was_sent() -> None:
     out = normalize(HISTORY, "openai", options={"max_tokens": 100})
     assert out.changes == () and out.render()["max_tokens"] == 100
+
+
+@pytest.mark.parametrize(("provider", "model", "sent", "maximum", "text"), [
+    ("openai", "gpt-4o", 20480, 16384,  # tailcallhq/forgecode#1185
+     "max_tokens is too large: 20480. This model supports at most 16384 completion tokens, "
+     "whereas you provided 20480."),
+    ("anthropic", "claude-sonnet-4-5-20250929", 200000, 64000,  # BerriAI/litellm#15715
+     "max_tokens: 200000 > 64000, which is the maximum allowed number of output tokens for "
+     "claude-sonnet-4-5-20250929"),
+    ("anthropic", "claude-3-haiku-20240307", 8192, 4096,  # continuedev/continue#10724
+     "max_tokens: 8192 > 4096, which is the maximum allowed number of output tokens for "
+     "claude-3-haiku-20240307"),
+    ("deepseek", "deepseek-chat", 16384, 8192,  # deepseek-ai/DeepSeek-V3#69
+     "Invalid max_tokens value, the valid range of max_tokens is [1, 8192]"),
+    ("groq", "qwen/qwen3.6-27b", 32000, 16384,  # Alishahryar1/free-claude-code#1354
+     "`max_tokens` must be less than or equal to `16384`, the maximum value for `max_tokens` "
+     "is less than the `context_window` for this model"),
+])
+def test_a_limit_above_the_models_most_is_refused_in_each_vendors_words(
+        provider: str, model: str, sent: int, maximum: int, text: str) -> None:
+    body = chat(model, max_tokens=sent)
+    (found,) = check(body, provider)
+    assert (found.rule, found.location, found.message) == ("max-tokens-too-large",
+                                                           "max_tokens", text)
+    assert check(chat(model, max_tokens=maximum), provider) == ()
+    assert check(chat(model, max_tokens=maximum + 1), provider) != ()
+
+
+def test_the_limit_is_lowered_to_the_models_most_and_a_thinking_budget_below_it() -> None:
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64000,
+            "thinking": {"type": "enabled", "budget_tokens": 32000},
+            "messages": [{"role": "user", "content": "Name a colour."}]}
+    to_gpt = normalize_request(body, "anthropic", "openai", model="gpt-4o")
+    assert to_gpt.body["max_tokens"] == 16384
+    fitted = [c for c in to_gpt.changes if c.pass_name == "fit_max_tokens"]
+    assert [(c.where, c.lossless) for c in fitted] == [("max_tokens", True)]
+    to_opus = normalize_request({**body, "max_tokens": 200000}, "anthropic", "anthropic",
+                                model="claude-opus-4-1")
+    assert to_opus.body["max_tokens"] == 32000
+    assert to_opus.body["thinking"]["budget_tokens"] < 32000
+    assert check(to_opus.body, "anthropic") == ()
+    # A model no copy names keeps its limit, and so does a request without a model.
+    for model in ("gpt-5-chat-latest", None):
+        kept = normalize(HISTORY, "openai", model=model, options={"max_tokens": 64000})
+        assert kept.render()["max_tokens"] == 64000 and kept.changes == ()
+    # max_completion_tokens is read and lowered alike.
+    newer = normalize(HISTORY, "openai", model="gpt-4o-mini",
+                      options={"max_completion_tokens": 32000})
+    assert newer.render()["max_completion_tokens"] == 16384

@@ -118,6 +118,9 @@ def test_stated_limit_reads_the_number_of_the_text(text: str, number: int | None
      "claude-sonnet-4-5-20250929", 64001, 64000),
     # DeepSeek (deepseek-ai/DeepSeek-V3#69): a range's upper end, not its "[1".
     ("Invalid max_tokens value, the valid range of max_tokens is [1, 8192]", 8193, 8192),
+    # Groq (Alishahryar1/free-claude-code#1354).
+    ("`max_completion_tokens` must be less than or equal to `16384`, the maximum value for "
+     "`max_completion_tokens` is less than the `context_window` for this model", 16385, 16384),
 ])
 def test_stated_limit_reads_an_output_limit_past_the_value_sent(text: str, sent: int,
                                                                number: int) -> None:

@@ -25,7 +25,8 @@ Sender = Callable[[dict[str, Any]], tuple[Outcome, int]]
 Judge = Callable[[Verdict], Verdict]  # the probe's reading of a rule answer (404 -> reject)
 
 _STATED = re.compile(
-    r"(?:maximum|max|at most|up to|no more than|no longer than|limit(?:ed)?(?: of| to| is)?"
+    r"(?:maximum|max|at most|up to|no more than|no longer than|less than or equal to"
+    r"|limit(?:ed)?(?: of| to| is)?"
     r"|exceeds?(?: the)?(?: maximum)?(?: length)?(?: of)?)\D{0,24}?(\d+)", re.IGNORECASE)
 
 
