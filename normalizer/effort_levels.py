@@ -81,3 +81,15 @@ def with_effort_level(request: Mapping[str, Any], where: str, level: str) -> dic
         return {**request, outer: {**request[outer], "effort": level}}
     name = where.rsplit(".", 1)[1]
     return with_thinking_config(request, {**gemini_config(request), name: level})
+
+
+def off_at_level(request: Mapping[str, Any], levels: Sequence[str]) -> tuple[str, str] | None:
+    """(where, level) when an Anthropic request switches thinking off (`thinking.type`
+    disabled) at an effort level of `levels`, at which the model cannot stop thinking
+    (Claude Opus 5: "output_config.effort 'xhigh' is not supported when thinking is
+    disabled on this model. Use effort 'high' or below, or enable thinking.",
+    anthropics/claude-code#81084); else None."""
+    if value_at(request, ("thinking", "type")) != "disabled":
+        return None
+    found = effort_level(request, "anthropic")
+    return found if found is not None and found[1].lower() in levels else None

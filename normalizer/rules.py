@@ -102,8 +102,9 @@ RULE_IDS: dict[str, str] = {
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
     "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",
-    "thinking-off-unsupported": "thinking switched off (a budget of 0) for a model that "
-                                "always thinks",
+    "thinking-off-unsupported": "thinking switched off where the model cannot stop thinking "
+                                "(Gemini: a budget of 0; Anthropic: at an effort level of "
+                                "params.levels)",
     "thinking-budget-out-of-range": "a thinking budget outside the range the model takes "
                                     "(params.minimum to params.maximum)",
     "thinking-budget-unsupported": "thinking with a token budget (Anthropic's type enabled) "

@@ -48,7 +48,11 @@ from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
-from normalizer.passes.reasoning_effort import drop_reasoning_effort, fit_reasoning_effort
+from normalizer.passes.reasoning_effort import (
+    drop_reasoning_effort,
+    fit_effort_to_thinking_off,
+    fit_reasoning_effort,
+)
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
 from normalizer.passes.ref_targets import hoist_refs_into_defs
@@ -295,6 +299,9 @@ STEPS: dict[str, Step] = {
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
                                  ("drop_reasoning_effort",)),
+    # A level fitted to the model's own first, then below the ones thinking off refuses.
+    "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
+                                       ("fit_reasoning_effort",)),
     "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
     # A budget adaptive thinking replaced is no budget to fit.
     # A budget must stay below the limit the model takes.

@@ -260,3 +260,31 @@ def test_an_opus_4_7_history_with_xhigh_reaches_sonnet_4_6_at_the_nearest_level(
     assert fixed.body["output_config"] == {"effort": "max"}
     assert "fit-reasoning-effort" in [c.code for c in fixed.changes]
     assert check(fixed.body, "anthropic") == ()
+
+
+def test_opus_5_cannot_stop_thinking_at_xhigh_or_max_and_the_effort_comes_down() -> None:
+    # anthropics/claude-code#81084 ('xhigh') and #84844 ('max'), claude-opus-5.
+    def opus(model: str, effort: str) -> dict[str, Any]:
+        return {"model": model, "max_tokens": 4096, "thinking": {"type": "disabled"},
+                "output_config": {"effort": effort},
+                "messages": [{"role": "user", "content": "Is 391 a prime?"}]}
+
+    (found,) = check(opus("claude-opus-5", "xhigh"), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "thinking-off-unsupported", "output_config.effort",
+        "output_config.effort 'xhigh' is not supported when thinking is disabled on this "
+        "model. Use effort 'high' or below, or enable thinking.")
+    assert check(opus("claude-opus-5", "high"), "anthropic") == ()
+    assert check({**opus("claude-opus-5", "max"), "thinking": {"type": "adaptive"}},
+                 "anthropic") == ()
+    assert check(opus("claude-opus-4-6", "max"), "anthropic") == ()
+    fixed = normalize_request(opus("claude-opus-5", "max"), "anthropic", "anthropic",
+                              model="claude-opus-5")
+    assert fixed.body["output_config"] == {"effort": "high"}
+    assert fixed.body["thinking"] == {"type": "disabled"}
+    assert [(c.code, c.lossless) for c in fixed.changes] == [
+        ("lower-effort-for-thinking-off", False)]
+    assert check(fixed.body, "anthropic") == ()
+    kept = normalize_request(opus("claude-opus-4-6", "max"), "anthropic", "anthropic",
+                             model="claude-opus-4-6")
+    assert kept.body["output_config"] == {"effort": "max"} and kept.changes == ()

@@ -4,8 +4,9 @@
 thinking's `budget_tokens` at least params.minimum and below `max_tokens`);
 `thinking-budget-and-level` (Gemini: a thinkingBudget beside a thinkingLevel);
 `thinking-off-unsupported` (Gemini: a thinkingBudget of 0 for a model that always thinks,
-the models the rule names); `thinking-budget-out-of-range` (Gemini: a thinkingBudget outside
-params.minimum to params.maximum, for the models each copy names);
+the models the rule names; Anthropic: thinking disabled at an effort level of params.levels,
+at which Claude Opus 5 cannot stop thinking); `thinking-budget-out-of-range` (Gemini: a
+thinkingBudget outside params.minimum to params.maximum, for the models each copy names);
 `thinking-budget-unsupported` (Anthropic: thinking of type enabled, with its budget, for the
 models that take adaptive thinking only).
 """
@@ -16,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.effort_levels import off_at_level
 from normalizer.profiles import Rule
 from normalizer.thinking_budget import (
     ANTHROPIC_MIN_BUDGET,
@@ -56,6 +58,14 @@ def gemini_thinking_off(body: Mapping[str, Any], rule: Rule,
     """A thinkingBudget of 0 (the rule's models refuse it)."""
     if isinstance(body, Mapping) and budget_off(body):
         yield Finding("generationConfig.thinkingConfig.thinkingBudget", {"budget": 0})
+
+
+def anthropic_thinking_off(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    """Thinking disabled at an effort level of params.levels (the rule's models refuse it)."""
+    found = off_at_level(body, rule.params["levels"]) if isinstance(body, Mapping) else None
+    if found is not None:
+        yield Finding(found[0], {"level": found[1]})
 
 
 def gemini_budget_out_of_range(body: Mapping[str, Any], rule: Rule,

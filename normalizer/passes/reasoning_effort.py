@@ -1,10 +1,18 @@
-"""Options pass: a reasoning effort sent to a model that does not reason."""
+"""Options passes: a reasoning effort sent to a model that does not reason, at a level it does
+not take, or at a level at which it cannot stop thinking while thinking is off."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from normalizer.effort_levels import effort_level, nearest_level, refused_level, with_effort_level
+from normalizer.effort_levels import (
+    ORDER,
+    effort_level,
+    nearest_level,
+    off_at_level,
+    refused_level,
+    with_effort_level,
+)
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -92,4 +100,42 @@ def fit_reasoning_effort(
     change = Change("fit_reasoning_effort", "fit-reasoning-effort",
                     f"reasoning effort {value!r} written as {level!r}, the nearest "
                     f"level {policy.model} takes", found[0], False)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+OFF_RULE = "thinking-off-unsupported"
+
+
+def fit_effort_to_thinking_off(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes thinking switched off at an effort level at which the model cannot stop
+    thinking (rule thinking-off-unsupported, Anthropic's copy, params.levels, for the models
+    it names: `policy.model`): the effort becomes the highest level below those, and thinking
+    stays off as the request asked. Lossy, said: the model spends less effort than asked.
+    Anthropic's own advice is either ("Use effort 'high' or below, or enable thinking."); of
+    the two, the switch the app set stays as set.
+
+    Rejected by: Anthropic "output_config.effort 'xhigh' is not supported when thinking is
+    disabled on this model. Use effort 'high' or below, or enable thinking."
+    (anthropics/claude-code#81084, Claude Opus 5).
+
+    Before: model claude-opus-5, thinking {type: disabled}, output_config {effort: max}
+    After:  model claude-opus-5, thinking {type: disabled}, output_config {effort: high}
+    """
+    rule = profile.copy_for(OFF_RULE, policy.model) if profile.protocol == "anthropic" \
+        else None
+    levels = tuple(rule.params.get("levels") or ()) if rule is not None else ()
+    options = thaw(draft.options)
+    found = off_at_level(options, levels) if levels else None
+    if found is None:
+        return draft, ()
+    below = [level for level in ORDER[:min(ORDER.index(x) for x in levels if x in ORDER)]
+             if level not in ("none", "minimal")]  # Anthropic's levels start at low
+    level = below[-1]
+    options = with_effort_level(options, found[0], level)
+    change = Change("fit_effort_to_thinking_off", "lower-effort-for-thinking-off",
+                    f"effort {found[1]!r} written as {level!r}: {policy.model} cannot stop "
+                    f"thinking at {found[1]!r}, and the request switches thinking off",
+                    found[0], False)
     return replace(draft, options=JsonMap(options)), (change,)

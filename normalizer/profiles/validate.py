@@ -39,7 +39,7 @@ _PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
           "model_prefixes", "placeholders", "exempt", "modes", "first_bytes", "forces", "on",
           "off", "images", "documents", "expected", "allowed_in_results",
-          "expected_in_results", "keywords", "fields")
+          "expected_in_results", "keywords", "fields", "levels")
 # Parameters a detector cannot run without (it reads them unguarded).
 _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("max_length",),
              "tool-description-too-long": ("max_length",), "too-many-tool-calls": ("max_items",),
@@ -50,7 +50,8 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "max-tokens-field-unsupported": ("field", "use"),
              "max-tokens-too-large": ("maximum",)}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
-                         ("openai_chat", "tool-name-invalid"): ("pattern",)}
+                         ("openai_chat", "tool-name-invalid"): ("pattern",),
+                         ("anthropic", "thinking-off-unsupported"): ("levels",)}
 
 
 def validate(data: Any, source: str, *, detectors: bool = True) -> None:
