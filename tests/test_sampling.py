@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from normalizer import check, normalize
+from normalizer import check, normalize, normalize_request
 from normalizer.model import History, Message, Text
 from normalizer.sampling import fixed_values, unfixed
 
@@ -116,3 +116,23 @@ def test_the_o_series_words_it_as_an_unsupported_parameter_and_takes_1() -> None
     assert check({**body, "temperature": 1}, "openai") == ()  # RA.Aid#70: 1 taken since
     assert check({**body, "model": "o4-mini-2025-04-16"}, "openai")[0].rule == \
         "sampling-parameter-fixed"
+
+
+def test_the_claude_5_models_refuse_temperature_too_and_haiku_4_5_takes_it() -> None:
+    # oc8-ai/oc8#3 (claude-sonnet-5, with a request id), earendil-works/pi#7961 (sonnet-5
+    # and opus-5 refuse temperature 0, haiku-4-5 takes it), The-PR-Agent/pr-agent#2456.
+    for model in ("claude-sonnet-5", "claude-opus-5", "claude-fable-5"):
+        (found,) = check(opus(model, temperature=0), "anthropic")
+        assert found.message == "`temperature` is deprecated for this model.", model
+    assert check(opus("claude-haiku-4-5-20251001", temperature=0), "anthropic") == ()
+    assert check(opus("claude-sonnet-4-6", temperature=0), "anthropic") == ()
+
+
+def test_sonnet_5_takes_adaptive_thinking_only() -> None:
+    # AAClause/nvda-OpenAI#126.
+    enabled = {**opus("claude-sonnet-5", thinking={"type": "enabled", "budget_tokens": 2048}),
+               "max_tokens": 8192}
+    assert [v.rule for v in check(enabled, "anthropic")] == ["thinking-budget-unsupported"]
+    fixed = normalize_request(enabled, "anthropic", "anthropic", model="claude-sonnet-5")
+    assert fixed.body["thinking"]["type"] == "adaptive"
+    assert check(fixed.body, "anthropic") == ()
