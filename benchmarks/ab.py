@@ -13,7 +13,9 @@ is the median of those medians, and the best columns the fastest child of each s
 this host a fresh process runs the same code either at full speed or about twice as slow
 (the twenty-fifth session measured 9.7 and 18 ms for one normalize), at random, so with few
 rounds the medians can land in different modes and swing 0.6-1.9 for unchanged code; the
-fastest child of each side is the truer comparison. Each child also digests its output (the
+fastest child of each side is the truer comparison once each side has had enough children
+to reach the fast mode (`--rounds 8`: 0.998 and 1.000 for unchanged output,
+benchmarks/README.md). Each child also digests its output (the
 body, the changes and the maps; the violations; the parsed history rendered back), so the
 table says whether the change moved any output. Timings are CPU time of the step alone, as
 normalize_bench's.
