@@ -33,11 +33,11 @@ class OldField(NamedTuple):
 
 
 class OverLimit(NamedTuple):
-    """A limit above the most the model writes."""
+    """A limit above the most the model writes (or below the least the endpoint takes)."""
 
     path: Path  # where the request keeps it: ("max_tokens",), ("generationConfig", ...)
     sent: int
-    maximum: int
+    maximum: int  # the bound crossed: the most, or the least
 
 
 def old_field(request: Mapping[str, Any], params: Mapping[str, Any]) -> OldField | None:
@@ -60,11 +60,26 @@ def over_limit(request: Mapping[str, Any], protocol: str,
     """Each limit field of the request above params.maximum, in limit_paths' order. A value
     that is not a whole number is another rule's business (or the SDK's)."""
     maximum = int(params["maximum"])
+    return [OverLimit(path, value, maximum) for path, value in _limits(request, protocol)
+            if value > maximum]
+
+
+def under_limit(request: Mapping[str, Any], protocol: str,
+                params: Mapping[str, Any]) -> list[OverLimit]:
+    """Each limit field of the request below params.minimum (OpenAI's Responses API: 16),
+    with the minimum as the bound to write."""
+    minimum = int(params["minimum"])
+    return [OverLimit(path, value, minimum) for path, value in _limits(request, protocol)
+            if value < minimum]
+
+
+def _limits(request: Mapping[str, Any], protocol: str) -> list[tuple[Path, int]]:
+    """(path, value) of each limit field the request sends as a whole number."""
     found = []
     for path in limit_paths(protocol):
         value: Any = request
         for key in path:
             value = value.get(key) if isinstance(value, Mapping) else None
-        if isinstance(value, int) and not isinstance(value, bool) and value > maximum:
-            found.append(OverLimit(path, value, maximum))
+        if isinstance(value, int) and not isinstance(value, bool):
+            found.append((path, value))
     return found

@@ -144,6 +144,8 @@ RULE_IDS: dict[str, str] = {
                                     "another (params.use, `max_completion_tokens`)",
     "max-tokens-too-large": "an output limit above the most the model writes "
                             "(params.maximum)",
+    "max-tokens-too-small": "an output limit below the least the endpoint takes "
+                            "(params.minimum)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

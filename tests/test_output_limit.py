@@ -118,3 +118,23 @@ def test_the_limit_is_lowered_to_the_models_most_and_a_thinking_budget_below_it(
     newer = normalize(HISTORY, "openai", model="gpt-4o-mini",
                       options={"max_completion_tokens": 32000})
     assert newer.render()["max_completion_tokens"] == 16384
+
+
+def test_a_classifiers_limit_below_16_is_raised_for_the_responses_api() -> None:
+    # vectorize-io/hindsight#58: "Invalid 'max_output_tokens': integer below minimum value.
+    # Expected a value >= 16, but got 10 instead." (Azure's Responses endpoint).
+    (found,) = check({"model": "gpt-4.1-mini", "max_output_tokens": 10, "input": "Spam?"},
+                     "openai_responses")
+    assert (found.rule, found.error["code"]) == ("max-tokens-too-small",
+                                                 "integer_below_min_value")
+    assert check({"model": "gpt-4.1-mini", "max_output_tokens": 16, "input": "Spam?"},
+                 "openai_responses") == ()
+    body = {"model": "claude-haiku-4-5", "max_tokens": 1,
+            "messages": [{"role": "user", "content": "Spam? yes or no"}]}
+    out = normalize_request(body, "anthropic", "openai_responses", model="gpt-4.1-mini")
+    assert out.body["max_output_tokens"] == 16
+    raised = [c for c in out.changes if c.code == "raise-max-tokens"]
+    assert [(c.where, c.lossless) for c in raised] == [("max_output_tokens", False)]
+    # Chat Completions takes a limit of 1: nothing is raised there.
+    chat_out = normalize_request(body, "anthropic", "openai", model="gpt-4.1-mini")
+    assert chat_out.body["max_tokens"] == 1

@@ -14,7 +14,13 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.checks import json_mode, reasoning_effort, strict_schema, tool_parameters
+from normalizer.checks import (
+    json_mode,
+    output_limit,
+    reasoning_effort,
+    strict_schema,
+    tool_parameters,
+)
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
@@ -186,5 +192,6 @@ DETECTORS: dict[str, Detector] = {
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
     "reasoning-effort-unsupported": reasoning_effort.responses_effort,
+    "max-tokens-too-small": output_limit.too_small("openai_responses"),
     "reasoning-effort-value-unsupported": reasoning_effort.responses_effort_level,
 }

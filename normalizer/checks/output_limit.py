@@ -1,7 +1,8 @@
 """The output limit: `max-tokens-field-unsupported`, the limit in a field (params.field) the
 model refuses where it takes another (params.use: OpenAI's reasoning models and
 `max_tokens`); `max-tokens-too-large`, a limit above the most the model writes
-(params.maximum)."""
+(params.maximum); `max-tokens-too-small`, one below the least the endpoint takes
+(params.minimum: OpenAI's Responses API, 16)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.output_limit import old_field, over_limit
+from normalizer.output_limit import old_field, over_limit, under_limit
 from normalizer.profiles import Rule
 
 
@@ -31,4 +32,15 @@ def too_large(protocol: str) -> Detector:
             yield Finding(where, {"field": found.path[-1], "sent": found.sent,
                                   "maximum": found.maximum,
                                   "model": model or body.get("model")})
+    return detect
+
+
+def too_small(protocol: str) -> Detector:
+    """The detector of max-tokens-too-small for `protocol`'s limit fields."""
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        if not isinstance(body, Mapping):
+            return
+        for found in under_limit(body, protocol, rule.params):
+            yield Finding(".".join(found.path), {"field": found.path[-1], "sent": found.sent,
+                                                  "minimum": found.maximum})
     return detect

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.model import Change, JsonMap, thaw
-from normalizer.output_limit import old_field, over_limit
+from normalizer.output_limit import old_field, over_limit, under_limit
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -49,6 +49,7 @@ def move_max_tokens(
 
 
 TOO_LARGE = "max-tokens-too-large"
+TOO_SMALL = "max-tokens-too-small"
 
 
 def fit_max_tokens(
@@ -57,30 +58,43 @@ def fit_max_tokens(
     """Fixes an output limit above the most the model writes (rule max-tokens-too-large,
     params.maximum, for the models it names: `policy.model`; an unknown model keeps what was
     sent): the limit is lowered to that most. Lossless: the model could never write more.
-    Apps keep one limit for every model, and a vendor switch carries it along.
+    Apps keep one limit for every model, and a vendor switch carries it along. And one below
+    the least the endpoint takes (rule max-tokens-too-small, params.minimum, any model): the
+    limit is raised to that least. Lossy, said: the reply may run a few tokens longer than
+    asked (a classifier's max_tokens of 1 crossing from Anthropic).
 
     Rejected by: Anthropic "max_tokens: 200000 > 64000, which is the maximum allowed number
     of output tokens for claude-sonnet-4-5-20250929" (BerriAI/litellm#15715); OpenAI
     "max_tokens is too large: 20480. This model supports at most 16384 completion tokens,
     whereas you provided 20480." (tailcallhq/forgecode#1185, gpt-4o); DeepSeek "Invalid
-    max_tokens value, the valid range of max_tokens is [1, 8192]" (deepseek-ai/DeepSeek-V3#69).
+    max_tokens value, the valid range of max_tokens is [1, 8192]" (deepseek-ai/DeepSeek-V3#69);
+    the Responses API "Invalid 'max_output_tokens': integer below minimum value. Expected a
+    value >= 16, but got 10 instead." (vectorize-io/hindsight#58, Azure's).
 
     Before: model gpt-4o, max_tokens 64000
     After:  model gpt-4o, max_tokens 16384
     """
-    rule = profile.copy_for(TOO_LARGE, policy.model) if policy.model else None
-    found = over_limit(draft.options, profile.protocol, rule.params) if rule else []
+    large = profile.copy_for(TOO_LARGE, policy.model) if policy.model else None
+    small = profile.copy_for(TOO_SMALL, policy.model)
+    found = [(over, True) for over in
+             (over_limit(draft.options, profile.protocol, large.params) if large else [])]
+    found += [(under, False) for under in
+              (under_limit(draft.options, profile.protocol, small.params) if small else [])]
     if not found:
         return draft, ()
     options = thaw(draft.options)
     changes = []
-    for over in found:
+    for bound, lowered in found:
         inner = options
-        for key in over.path[:-1]:
+        for key in bound.path[:-1]:
             inner = inner[key]
-        inner[over.path[-1]] = over.maximum
-        where = ".".join(over.path)
-        changes.append(Change("fit_max_tokens", "fit-max-tokens",
-                              f"{where} {over.sent} lowered to {over.maximum}: {policy.model} "
-                              f"writes at most {over.maximum} tokens", where, True))
+        inner[bound.path[-1]] = bound.maximum
+        where = ".".join(bound.path)
+        changes.append(
+            Change("fit_max_tokens", "fit-max-tokens",
+                   f"{where} {bound.sent} lowered to {bound.maximum}: {policy.model} writes "
+                   f"at most {bound.maximum} tokens", where, True) if lowered else
+            Change("fit_max_tokens", "raise-max-tokens",
+                   f"{where} {bound.sent} raised to {bound.maximum}: the target takes no "
+                   f"limit below {bound.maximum} tokens", where, False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
