@@ -32,12 +32,12 @@ class OldField(NamedTuple):
     use: str
 
 
-class OverLimit(NamedTuple):
-    """A limit above the most the model writes (or below the least the endpoint takes)."""
+class OutOfRange(NamedTuple):
+    """A limit above the most the model writes, or below the least the endpoint takes."""
 
     path: Path  # where the request keeps it: ("max_tokens",), ("generationConfig", ...)
     sent: int
-    maximum: int  # the bound crossed: the most, or the least
+    bound: int  # the one crossed: the most, or the least
 
 
 def old_field(request: Mapping[str, Any], params: Mapping[str, Any]) -> OldField | None:
@@ -56,20 +56,19 @@ def limit_paths(protocol: str) -> tuple[Path, ...]:
 
 
 def over_limit(request: Mapping[str, Any], protocol: str,
-               params: Mapping[str, Any]) -> list[OverLimit]:
+               params: Mapping[str, Any]) -> list[OutOfRange]:
     """Each limit field of the request above params.maximum, in limit_paths' order. A value
     that is not a whole number is another rule's business (or the SDK's)."""
     maximum = int(params["maximum"])
-    return [OverLimit(path, value, maximum) for path, value in _limits(request, protocol)
+    return [OutOfRange(path, value, maximum) for path, value in _limits(request, protocol)
             if value > maximum]
 
 
 def under_limit(request: Mapping[str, Any], protocol: str,
-                params: Mapping[str, Any]) -> list[OverLimit]:
-    """Each limit field of the request below params.minimum (OpenAI's Responses API: 16),
-    with the minimum as the bound to write."""
+                params: Mapping[str, Any]) -> list[OutOfRange]:
+    """Each limit field of the request below params.minimum (OpenAI's Responses API: 16)."""
     minimum = int(params["minimum"])
-    return [OverLimit(path, value, minimum) for path, value in _limits(request, protocol)
+    return [OutOfRange(path, value, minimum) for path, value in _limits(request, protocol)
             if value < minimum]
 
 

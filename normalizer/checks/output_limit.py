@@ -30,7 +30,7 @@ def too_large(protocol: str) -> Detector:
         for found in over_limit(body, protocol, rule.params):
             where = ".".join(found.path)
             yield Finding(where, {"field": found.path[-1], "sent": found.sent,
-                                  "maximum": found.maximum,
+                                  "maximum": found.bound,
                                   "model": model or body.get("model")})
     return detect
 
@@ -42,5 +42,5 @@ def too_small(protocol: str) -> Detector:
             return
         for found in under_limit(body, protocol, rule.params):
             yield Finding(".".join(found.path), {"field": found.path[-1], "sent": found.sent,
-                                                  "minimum": found.maximum})
+                                                  "minimum": found.bound})
     return detect

@@ -1,4 +1,5 @@
-"""Options passes: the output limit in the field the model takes, and no higher than it writes."""
+"""Options passes: the output limit in the field the model takes, no higher than it writes and
+no lower than the endpoint takes."""
 
 from __future__ import annotations
 
@@ -84,17 +85,17 @@ def fit_max_tokens(
         return draft, ()
     options = thaw(draft.options)
     changes = []
-    for bound, lowered in found:
+    for crossed, lowered in found:
         inner = options
-        for key in bound.path[:-1]:
+        for key in crossed.path[:-1]:
             inner = inner[key]
-        inner[bound.path[-1]] = bound.maximum
-        where = ".".join(bound.path)
+        inner[crossed.path[-1]] = crossed.bound
+        where = ".".join(crossed.path)
         changes.append(
             Change("fit_max_tokens", "fit-max-tokens",
-                   f"{where} {bound.sent} lowered to {bound.maximum}: {policy.model} writes "
-                   f"at most {bound.maximum} tokens", where, True) if lowered else
+                   f"{where} {crossed.sent} lowered to {crossed.bound}: {policy.model} writes "
+                   f"at most {crossed.bound} tokens", where, True) if lowered else
             Change("fit_max_tokens", "raise-max-tokens",
-                   f"{where} {bound.sent} raised to {bound.maximum}: the target takes no "
-                   f"limit below {bound.maximum} tokens", where, False))
+                   f"{where} {crossed.sent} raised to {crossed.bound}: the target takes no "
+                   f"limit below {crossed.bound} tokens", where, False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
