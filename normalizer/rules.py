@@ -142,6 +142,10 @@ RULE_IDS: dict[str, str] = {
     "max-tokens-field-unsupported": "the output limit sent in a field (params.field, "
                                     "`max_tokens`) the model no longer takes, where it takes "
                                     "another (params.use, `max_completion_tokens`)",
+    "max-completion-tokens-unsupported": "the output limit sent in OpenAI's newer field "
+                                         "(params.field, `max_completion_tokens`) to an "
+                                         "endpoint that takes only another (params.use, "
+                                         "`max_tokens`)",
     "max-tokens-too-large": "an output limit above the most the model writes "
                             "(params.maximum)",
     "max-tokens-too-small": "an output limit below the least the endpoint takes "

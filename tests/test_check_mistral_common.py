@@ -51,6 +51,10 @@ EXPECTED: dict[tuple[str, str], str] = {
     # Gage-Technologies/mistral-go#3, charmbracelet/crush#1590); mistral-common's from_openai
     # reads the fields it knows and leaves the rest, so it accepts.
     ("unknown-message-field", "reject"): "verdict",
+    # The API's request schema forbids max_completion_tokens (422 extra_forbidden,
+    # editor-code-assistant/eca#231); mistral-common validates the messages, not the
+    # request's other fields, so it accepts.
+    ("max-completion-tokens-unsupported", "reject"): "verdict",
 }
 
 

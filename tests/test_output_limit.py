@@ -138,3 +138,18 @@ def test_a_classifiers_limit_below_16_is_raised_for_the_responses_api() -> None:
     # Chat Completions takes a limit of 1: nothing is raised there.
     chat_out = normalize_request(body, "anthropic", "openai", model="gpt-4.1-mini")
     assert chat_out.body["max_tokens"] == 1
+
+
+def test_mistral_takes_the_limit_in_max_tokens_only() -> None:
+    # editor-code-assistant/eca#231: 422 extra_forbidden at ["body", "max_completion_tokens"].
+    (found,) = check(chat("mistral-small-latest", max_completion_tokens=32000), "mistral")
+    assert (found.rule, found.status, found.message) == (
+        "max-completion-tokens-unsupported", 422, "Extra inputs are not permitted")
+    assert check(chat("mistral-small-latest", max_tokens=32000), "mistral") == ()
+    assert check(chat("gpt-4o", max_completion_tokens=1024), "openai") == ()
+    body = chat("gpt-4o", max_completion_tokens=1024)
+    for model in ("mistral-small-latest", None):  # every Mistral model: no model needed
+        out = normalize_request(body, "openai_chat", "mistral", model=model)
+        assert out.body["max_tokens"] == 1024 and "max_completion_tokens" not in out.body
+        assert [c.code for c in out.changes if c.pass_name == "move_max_tokens"] == [
+            "move-max-tokens"]

@@ -24,8 +24,9 @@ _CHAT_FIELD = "a message field of the Chat Completions wire (DeepSeek's reasonin
 _RESPONSES_ITEM = "reasoning items are a Responses API item type"
 
 NOT_APPLICABLE: dict[tuple[str, str], str] = {
-    **{("max-tokens-field-unsupported", p): "the output limit has one field on this wire "
-       "(max_output_tokens, max_tokens, maxOutputTokens): only Chat Completions has two"
+    **{(rule, p): "the output limit has one field on this wire (max_output_tokens, "
+       "max_tokens, maxOutputTokens): only Chat Completions has two"
+       for rule in ("max-tokens-field-unsupported", "max-completion-tokens-unsupported")
        for p in ("openai_responses", "anthropic", "gemini")},
     **{("message-name-invalid", p): "only Chat Completions messages carry a participant "
        "`name`" for p in ("openai_responses", "anthropic", "gemini")},

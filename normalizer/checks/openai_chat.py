@@ -41,6 +41,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "max-tokens-field-unsupported": output_limit.old_limit_field,
+    "max-completion-tokens-unsupported": output_limit.old_limit_field,
     "max-tokens-too-large": output_limit.too_large("openai_chat"),
     "thinking-param-conflict": thinking_params.thinking_conflicts,
     "unknown-tool-field": messages.unknown_tool_field,

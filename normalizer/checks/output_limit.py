@@ -1,6 +1,7 @@
 """The output limit: `max-tokens-field-unsupported`, the limit in a field (params.field) the
 model refuses where it takes another (params.use: OpenAI's reasoning models and
-`max_tokens`); `max-tokens-too-large`, a limit above the most the model writes
+`max_tokens`), and `max-completion-tokens-unsupported` the other way round (Mistral);
+`max-tokens-too-large`, a limit above the most the model writes
 (params.maximum); `max-tokens-too-small`, one below the least the endpoint takes
 (params.minimum: OpenAI's Responses API, 16)."""
 

@@ -10,28 +10,33 @@ from normalizer.output_limit import old_field, over_limit, under_limit
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
-RULE = "max-tokens-field-unsupported"
+# OpenAI's reasoning models refuse max_tokens; Mistral refuses max_completion_tokens.
+RULES = ("max-tokens-field-unsupported", "max-completion-tokens-unsupported")
 
 
 def move_max_tokens(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes an output limit sent in a field the model refuses (rule
-    max-tokens-field-unsupported, params.field and params.use, for the models it names:
-    `policy.model`; an unknown model keeps what was sent): the limit moves to the field the
+    """Fixes an output limit sent in a field the model refuses (rules
+    max-tokens-field-unsupported and max-completion-tokens-unsupported, params.field and
+    params.use, for the models a copy names: `policy.model`; an unknown model keeps what was
+    sent, unless the copy holds for every model): the limit moves to the field the
     model takes. Lossless: the same limit, in the other field. Where the request already
     sends that field, its value is kept and the old field left out (lossy if they differ:
     the two limits cannot both be sent).
 
     Rejected by: OpenAI "Unsupported parameter: 'max_tokens' is not supported with this
     model. Use 'max_completion_tokens' instead." (griptape-ai/ComfyUI-Griptape#312, gpt-5;
-    teilomillet/gollm#33, o1 and o3-mini).
+    teilomillet/gollm#33, o1 and o3-mini); Mistral, the other way round, 422 "Extra inputs
+    are not permitted" at ["body", "max_completion_tokens"] (editor-code-assistant/eca#231).
 
     Before: model gpt-5, max_tokens 1024
     After:  model gpt-5, max_completion_tokens 1024
     """
-    rule = profile.copy_for(RULE, policy.model) if policy.model else None
-    found = old_field(draft.options, rule.params) if rule is not None else None
+    # A copy naming models needs the model; the two rules never hold for one request.
+    copies = (profile.copy_for(rule_id, policy.model) for rule_id in RULES)
+    found = next((hit for hit in (old_field(draft.options, rule.params) for rule in copies
+                                  if rule is not None) if hit is not None), None)
     if found is None:
         return draft, ()
     options = {k: v for k, v in thaw(draft.options).items() if k != found.field}
@@ -75,7 +80,7 @@ def fit_max_tokens(
     Before: model gpt-4o, max_tokens 64000
     After:  model gpt-4o, max_tokens 16384
     """
-    large = profile.copy_for(TOO_LARGE, policy.model) if policy.model else None
+    large = profile.copy_for(TOO_LARGE, policy.model)
     small = profile.copy_for(TOO_SMALL, policy.model)
     found = [(over, True) for over in
              (over_limit(draft.options, profile.protocol, large.params) if large else [])]
