@@ -93,6 +93,14 @@ def value_at(value: Any, path: tuple[str, ...]) -> Any:
     return value
 
 
+def set_at(out: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    """Put `value` at `path` in the plain dict `out`, making the nested objects on the way
+    (the writing counterpart of value_at; `out` is changed in place)."""
+    for key in path[:-1]:
+        out = out.setdefault(key, {})
+    out[path[-1]] = value
+
+
 def freeze(value: Any) -> Any:
     """JSON value -> immutable equivalent (dict -> JsonMap, list -> tuple)."""
     if isinstance(value, JsonMap):

@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from normalizer.json_values import value_at
+from normalizer.json_values import set_at, value_at
 from normalizer.model import Change
 from normalizer.output_format import PATHS as OUTPUT_FORMAT
 from normalizer.output_format import convert_output_format
@@ -62,12 +62,6 @@ TOOL_CHOICE: Final[dict[str, Path]] = {
     "anthropic": ("tool_choice",), "gemini": ("toolConfig",)}
 
 
-def _set(out: dict[str, Any], path: Path, value: Any) -> None:
-    for key in path[:-1]:
-        out = out.setdefault(key, {})
-    out[path[-1]] = value
-
-
 def _paths(protocol: str) -> list[Path]:
     """Every path the table reads in `protocol`."""
     found = [row[protocol] for row in OPTION_PATHS.values() if protocol in row]
@@ -102,7 +96,7 @@ def convert(options: Mapping[str, Any], source: str,
         if value is None:
             continue
         if target in row:
-            _set(out, row[target], _stop_list(value) if name == "stop" else value)
+            set_at(out, row[target], _stop_list(value) if name == "stop" else value)
         else:
             changes.append(_dropped(".".join(path or ()), target))
     choice = _read_tool_choice(options, source)
@@ -111,11 +105,11 @@ def convert(options: Mapping[str, Any], source: str,
         if written is None:
             changes.append(_dropped(".".join(TOOL_CHOICE[source]), target))
         else:
-            _set(out, *written)
+            set_at(out, *written)
     for convert_shaped in (convert_thinking, convert_output_format):
         pairs, said = convert_shaped(options, source, target)
         for path, value in pairs:
-            _set(out, path, value)
+            set_at(out, path, value)
         changes += said
     changes += [_dropped(name, target) for name in leftovers(options, source)]
     return out, tuple(changes)

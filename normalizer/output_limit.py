@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from normalizer.json_values import value_at
 from normalizer.options import ALIASES, OPTION_PATHS
 
 Path = tuple[str, ...]
@@ -74,11 +75,6 @@ def under_limit(request: Mapping[str, Any], protocol: str,
 
 def _limits(request: Mapping[str, Any], protocol: str) -> list[tuple[Path, int]]:
     """(path, value) of each limit field the request sends as a whole number."""
-    found = []
-    for path in limit_paths(protocol):
-        value: Any = request
-        for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        if isinstance(value, int) and not isinstance(value, bool):
-            found.append((path, value))
-    return found
+    values = ((path, value_at(request, path)) for path in limit_paths(protocol))
+    return [(path, value) for path, value in values
+            if isinstance(value, int) and not isinstance(value, bool)]

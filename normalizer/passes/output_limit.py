@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from normalizer.json_values import set_at
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.output_limit import old_field, over_limit, under_limit
 from normalizer.passes import Draft, Policy
@@ -91,10 +92,7 @@ def fit_max_tokens(
     options = thaw(draft.options)
     changes = []
     for crossed, lowered in found:
-        inner = options
-        for key in crossed.path[:-1]:
-            inner = inner[key]
-        inner[crossed.path[-1]] = crossed.bound
+        set_at(options, crossed.path, crossed.bound)
         where = ".".join(crossed.path)
         changes.append(
             Change("fit_max_tokens", "fit-max-tokens",

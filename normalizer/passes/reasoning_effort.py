@@ -130,9 +130,9 @@ def fit_effort_to_thinking_off(
     found = off_at_level(options, levels) if levels else None
     if found is None:
         return draft, ()
-    below = [level for level in ORDER[:min(ORDER.index(x) for x in levels if x in ORDER)]
-             if level not in ("none", "minimal")]  # Anthropic's levels start at low
-    level = below[-1]
+    # Anthropic's levels start at low; of those the model takes with thinking off, the
+    # nearest (high, for xhigh and max).
+    level = nearest_level(found[1], [x for x in ORDER[ORDER.index("low"):] if x not in levels])
     options = with_effort_level(options, found[0], level)
     change = Change("fit_effort_to_thinking_off", "lower-effort-for-thinking-off",
                     f"effort {found[1]!r} written as {level!r}: {policy.model} cannot stop "
