@@ -52,6 +52,9 @@ VARIANTS = (
     Variant("mistral", "acme-mistral", "mistral-small-latest",
             off=("tool-call-id-pattern", "role-order"),
             drop=("tool-name-invalid", "duplicate-tool-result", "content-with-tool-calls")),
+    # Mistral's own id rule: exactly 9 characters. The id-length search's floor (1 character)
+    # breaks it as much as its ceiling does, so that rule is measured moot, not inconclusive.
+    Variant("mistral", "acme-mistral-ids", "mistral-large-latest", off=(), drop=()),
     Variant("openai_responses", "acme-responses", "gpt-4.1-mini",
             off=("assistant-content-type",), drop=("reasoning-item-orphan",)),
     Variant("anthropic", "acme-messages", "claude-haiku-4-5",
@@ -132,6 +135,16 @@ def test_probe_measures_exactly_the_served_profile(name: str, probed: dict[str, 
         covered = rule.notes.startswith(("Not enforced on its own: rejected as",
                                          "Not enforced on its own: both requests refused"))
         assert rule.observed["verdict"] == ("reject" if rule.enforced or covered else "accept")
+
+
+def test_an_exact_length_id_pattern_makes_the_id_length_limit_moot(
+        probed: dict[str, Path]) -> None:
+    # Every id the length search sends (1 to 256 characters but 9) breaks Mistral's
+    # exactly-9 pattern: the limit cannot be found, and the probe says why (it exited 0).
+    rule = load_profile(probed["acme-mistral-ids"]).rule("tool-call-id-too-long")
+    assert rule is not None and not rule.enforced
+    assert "tool-call-id-pattern" in rule.notes and "cannot be measured" in rule.notes
+    assert "with a length of 9" in rule.observed["text"]
 
 
 def test_effort_levels_are_measured_on_a_model_that_reasons_and_moot_on_one_that_does_not(
