@@ -109,6 +109,10 @@ RULE_IDS: dict[str, str] = {
                                     "(params.minimum to params.maximum)",
     "thinking-budget-unsupported": "thinking with a token budget (Anthropic's type enabled) "
                                    "for a model that takes adaptive thinking only",
+    "thinking-adaptive-unsupported": "adaptive thinking (Anthropic's type adaptive) for a model "
+                                     "that takes thinking with a token budget only",
+    "effort-unsupported": "an effort setting (Anthropic's output_config.effort) sent to a "
+                          "model that takes none, though it may think",
     "tool-choice-with-thinking": "a `tool_choice` that forces a tool call (params.forces: "
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)

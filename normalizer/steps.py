@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from normalizer.passes import Pass
-from normalizer.passes.adaptive_thinking import adapt_thinking
+from normalizer.passes.adaptive_thinking import adapt_thinking, budget_thinking
 from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.array_items import add_array_items
@@ -49,6 +49,7 @@ from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_effort import (
+    drop_effort,
     drop_reasoning_effort,
     fit_effort_to_thinking_off,
     fit_reasoning_effort,
@@ -299,17 +300,20 @@ STEPS: dict[str, Step] = {
     "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large", "max-tokens-too-small"),
                            ("move_max_tokens",)),
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
+    # The effort read first where adaptive thinking becomes a budget.
+    "drop_effort": Step(drop_effort, ("effort-unsupported",), ("budget_thinking",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
-                                 ("drop_reasoning_effort",)),
+                                 ("drop_reasoning_effort", "drop_effort")),
     # A level fitted to the model's own first, then below the ones thinking off refuses.
     "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
                                        ("fit_reasoning_effort",)),
     "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
+    "budget_thinking": Step(budget_thinking, ("thinking-adaptive-unsupported",)),
     # A budget adaptive thinking replaced is no budget to fit.
     # A budget must stay below the limit the model takes.
     "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
                                                       "thinking-budget-exceeds-max-tokens"),
-                                ("adapt_thinking", "fit_max_tokens")),
+                                ("adapt_thinking", "budget_thinking", "fit_max_tokens")),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
                                        ("thinking-budget-and-level", "thinking-off-unsupported")),
     # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.

@@ -186,6 +186,12 @@ def effort_for_budget(budget: int) -> str:
                  if budget <= b and e not in ("minimal", "xhigh", "max")), "high")
 
 
+def budget_for_effort(effort: str) -> int:
+    """Our table's token budget for an effort level (a level the table does not know:
+    medium's)."""
+    return EFFORT_BUDGET.get(effort, EFFORT_BUDGET["medium"])
+
+
 def _budget_for(thinking: Thinking) -> int | None:
     """The token budget a thinking reading comes to: its own, else our table's for its
     level (a level the table does not know: medium's); None where the model decides."""
@@ -193,7 +199,7 @@ def _budget_for(thinking: Thinking) -> int | None:
         return None if thinking.budget < 0 else thinking.budget
     if thinking.effort is None:
         return None
-    return EFFORT_BUDGET.get(thinking.effort, EFFORT_BUDGET["medium"])
+    return budget_for_effort(thinking.effort)
 
 
 def _level(thinking: Thinking, target: str) -> tuple[str | None, Said]:

@@ -218,7 +218,8 @@ def test_a_budget_reaches_opus_4_7_as_adaptive_thinking_at_the_tables_level() ->
         assert (body["thinking"], body["output_config"]) == ({"type": "adaptive"},
                                                              {"effort": level}), budget
         assert said == [("adaptive-thinking", False)]
-        assert check(body, "anthropic") == ()
+        # As sent to Opus 4.7 (the body names the renderer's default model).
+        assert check({**body, "model": "claude-opus-4-7"}, "anthropic") == ()
     # An effort the request sets is kept; a budget below max_tokens is no longer fitted.
     body, said = fixed({"max_tokens": 1000, "output_config": {"effort": "max"},
                         "thinking": {"type": "enabled", "budget_tokens": 24576}},

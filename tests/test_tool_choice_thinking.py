@@ -18,8 +18,8 @@ WEATHER_ANTHROPIC = {"name": "get_weather", "input_schema": {"type": "object"}}
 NAMED_CHAT = {"type": "function", "function": {"name": "get_weather"}}
 
 
-def _anthropic(thinking: Any, choice: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 2048,
+def _anthropic(thinking: Any, choice: Any, model: str = "claude-sonnet-4-5") -> dict[str, Any]:
+    body: dict[str, Any] = {"model": model, "max_tokens": 2048,
                             "messages": [{"role": "user", "content": "Weather in Paris?"}],
                             "tools": [WEATHER_ANTHROPIC], "tool_choice": choice}
     if thinking is not None:
@@ -67,9 +67,11 @@ def test_anthropic_refuses_a_forced_choice_with_extended_thinking(choice: Any) -
 
 
 def test_anthropic_takes_the_forced_choice_without_extended_thinking() -> None:
-    # adaptive + any: recorded accepted (claude-opus-4-6, evidence/anthropic/adaptive-…)
+    # adaptive + any: recorded accepted (claude-opus-4-6, evidence/anthropic/adaptive-…);
+    # Sonnet 4.5 takes no adaptive thinking at all (thinking-adaptive-unsupported).
     for thinking in (None, {"type": "disabled"}, {"type": "adaptive"}):
-        assert check(_anthropic(thinking, {"type": "any"}), "anthropic") == (), thinking
+        body = _anthropic(thinking, {"type": "any"}, model="claude-opus-4-6")
+        assert check(body, "anthropic") == (), thinking
     for choice in ({"type": "auto"}, {"type": "none"}):
         assert check(_anthropic(ENABLED, choice), "anthropic") == ()
 

@@ -71,6 +71,13 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("thinking-budget-unsupported", p): "only Anthropic's thinking has a budget type and an "
        "adaptive type; OpenAI's wires take a level, Gemini's budgets are "
        "thinking-budget-out-of-range" for p in ("openai_chat", "openai_responses", "gemini")},
+    **{("thinking-adaptive-unsupported", p): "only Anthropic's thinking has an adaptive type "
+       "and a budget type; OpenAI's wires take a level, Gemini's a budget or a level "
+       "(thinking-budget-and-level)" for p in ("openai_chat", "openai_responses", "gemini")},
+    **{("effort-unsupported", p): "an effort on these wires is the thinking setting itself: a "
+       "model that takes none is reasoning-effort-unsupported; only Anthropic's effort is "
+       "separate from its thinking switch" for p in ("openai_chat", "openai_responses",
+                                                    "gemini")},
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},

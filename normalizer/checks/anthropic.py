@@ -308,6 +308,8 @@ DETECTORS: dict[str, Detector] = {
     "thinking-budget-too-small": thinking_budget.budget_too_small,
     "thinking-budget-exceeds-max-tokens": thinking_budget.budget_exceeds_max_tokens,
     "thinking-budget-unsupported": thinking_budget.anthropic_budget_unsupported,
+    "thinking-adaptive-unsupported": thinking_budget.anthropic_adaptive_unsupported,
+    "effort-unsupported": reasoning_effort.anthropic_effort,
     "thinking-off-unsupported": thinking_budget.anthropic_thinking_off,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
     "max-tokens-too-large": output_limit.too_large("anthropic"),

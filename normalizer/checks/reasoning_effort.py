@@ -3,6 +3,9 @@ does not reason (the models the rule names): Chat `reasoning_effort`, Responses
 `reasoning.effort`, Gemini's `generationConfig.thinkingConfig`, Anthropic thinking enabled or
 adaptive (normalizer.thinking_options.thinking_field).
 
+`effort-unsupported`: Anthropic's output_config.effort, at any level, sent to a model that
+takes no effort (it may still think, with a budget).
+
 `reasoning-effort-value-unsupported`: an effort level the model does not take
 (params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel,
 Anthropic's output_config.effort."""
@@ -14,6 +17,7 @@ from typing import Any
 
 from normalizer.check import Detector, Finding
 from normalizer.effort_levels import effort_level, listed, refused_level
+from normalizer.json_values import value_at
 from normalizer.profiles import Rule
 from normalizer.thinking_options import thinking_field
 
@@ -33,6 +37,14 @@ chat_effort = _detector("openai_chat")
 responses_effort = _detector("openai_responses")
 gemini_thinking = _detector("gemini")
 anthropic_thinking = _detector("anthropic")
+
+
+def anthropic_effort(body: Mapping[str, Any], rule: Rule, model: str | None
+                     ) -> Iterator[Finding]:
+    """An Anthropic output_config.effort, whatever its value (the model takes no effort)."""
+    sent = value_at(body, ("output_config", "effort")) if isinstance(body, Mapping) else None
+    if sent is not None:
+        yield Finding("output_config.effort", {"value": sent, "model": model or body.get("model")})
 
 
 def _level_detector(protocol: str) -> Detector:

@@ -84,3 +84,11 @@ def anthropic_budget_unsupported(body: Mapping[str, Any], rule: Rule,
     thinking = body.get("thinking") if isinstance(body, Mapping) else None
     if isinstance(thinking, Mapping) and thinking.get("type") == "enabled":
         yield Finding("thinking.type")
+
+
+def anthropic_adaptive_unsupported(body: Mapping[str, Any], rule: Rule,
+                                   model: str | None) -> Iterator[Finding]:
+    """Thinking of type adaptive: the rule's models take a token budget only."""
+    thinking = body.get("thinking") if isinstance(body, Mapping) else None
+    if isinstance(thinking, Mapping) and thinking.get("type") == "adaptive":
+        yield Finding("thinking.type")

@@ -1,4 +1,5 @@
-"""Options pass: a thinking budget for a model that takes adaptive thinking only."""
+"""Options passes: a thinking budget for a model that takes adaptive thinking only, and
+adaptive thinking for a model that takes a budget only."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.thinking_budget import enabled_budget
-from normalizer.thinking_options import effort_for_budget
+from normalizer.thinking_options import EFFORT_BUDGET, budget_for_effort, effort_for_budget
 
 RULE = "thinking-budget-unsupported"
 
@@ -51,4 +52,45 @@ def adapt_thinking(
     change = Change("adapt_thinking", "adaptive-thinking",
                     f"thinking with {what} sent as adaptive thinking{at}: {policy.model} "
                     "takes adaptive thinking only", "thinking", False)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+ADAPTIVE_RULE = "thinking-adaptive-unsupported"
+
+
+def budget_thinking(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes adaptive thinking for a model that takes thinking with a token budget only (rule
+    thinking-adaptive-unsupported, for a named model the rule's copy names): thinking becomes
+    {type: enabled} with the budget our table gives the request's `output_config.effort`
+    (normalizer/thinking_options.py; medium's where it sets none). Lossy, said: the model
+    thinks up to a fixed budget instead of deciding. An app that asks Claude 4.6 and later
+    for adaptive thinking and hands some turns to Haiku 4.5 (a subagent, a summary) sends it
+    there unchanged. The effort stays for the passes that follow: a model that takes no
+    effort has it dropped by drop_effort, after this pass has read it.
+
+    Rejected by: Anthropic "adaptive thinking is not supported on this model" (pensarai/apex#890,
+    claude-haiku-4-5; diegosouzapw/OmniRoute#1563).
+
+    Before: model claude-haiku-4-5, thinking {type: adaptive}, output_config {effort: low}
+    After:  model claude-haiku-4-5, thinking {type: enabled, budget_tokens: 1024},
+            output_config {effort: low}
+    """
+    if profile.copy_for(ADAPTIVE_RULE, policy.model) is None:
+        return draft, ()
+    options = thaw(draft.options)
+    thinking = options.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
+        return draft, ()
+    config = options.get("output_config")
+    level = config.get("effort") if isinstance(config, dict) else None
+    budget = budget_for_effort(level) if isinstance(level, str) else EFFORT_BUDGET["medium"]
+    kept = {k: v for k, v in thinking.items() if k != "type"}
+    options["thinking"] = {"type": "enabled", "budget_tokens": budget, **kept}
+    at = f"effort {level!r}" if isinstance(level, str) else "no effort (medium's)"
+    change = Change("budget_thinking", "budget-thinking",
+                    f"adaptive thinking sent as thinking with a budget of {budget} tokens, our "
+                    f"table's for {at}: {policy.model} takes thinking with a budget only",
+                    "thinking", False)
     return replace(draft, options=JsonMap(options)), (change,)

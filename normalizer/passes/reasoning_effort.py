@@ -1,5 +1,6 @@
-"""Options passes: a reasoning effort sent to a model that does not reason, at a level it does
-not take, or at a level at which it cannot stop thinking while thinking is off."""
+"""Options passes: a reasoning effort sent to a model that does not reason or takes no
+effort, at a level it does not take, or at a level at which it cannot stop thinking while
+thinking is off."""
 
 from __future__ import annotations
 
@@ -58,6 +59,44 @@ def drop_reasoning_effort(
     change = Change("drop_reasoning_effort", "drop-reasoning-effort",
                     f"reasoning setting {sent!r} left out: {policy.model} does not reason "
                     "and refuses the field", where, True)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+EFFORT_RULE = "effort-unsupported"
+
+
+def drop_effort(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes an effort sent to a model that takes none (rule effort-unsupported, Anthropic's
+    copies, for the models they name: `policy.model`): `output_config.effort` is left out,
+    and `output_config` with it where nothing else is left. Lossy, said: the model spends
+    its own effort, not the level asked for. Thinking stays as sent (Haiku 4.5 takes thinking
+    with a budget; budget_thinking has already turned adaptive thinking into that, reading
+    the effort first). Apps set one effort for every Claude model and hand some turns to
+    Haiku.
+
+    Rejected by: Anthropic "This model does not support the effort parameter."
+    (anthropics/claude-code#30010; oratis/LISA#218, claude-haiku-4-5).
+
+    Before: model claude-haiku-4-5, output_config {effort: low}
+    After:  model claude-haiku-4-5
+    """
+    if profile.protocol != "anthropic" or profile.copy_for(EFFORT_RULE, policy.model) is None:
+        return draft, ()
+    options = thaw(draft.options)
+    config = options.get("output_config")
+    if not isinstance(config, dict) or config.get("effort") is None:
+        return draft, ()
+    sent = config["effort"]
+    rest = {k: v for k, v in config.items() if k != "effort"}
+    if rest:
+        options["output_config"] = rest
+    else:
+        del options["output_config"]
+    change = Change("drop_effort", "drop-effort",
+                    f"effort {sent!r} left out: {policy.model} takes no effort and refuses "
+                    "the field", "output_config.effort", False)
     return replace(draft, options=JsonMap(options)), (change,)
 
 
