@@ -92,3 +92,23 @@ def test_a_hosted_item_replayed_twice_goes_as_text_the_second_time() -> None:
         ("duplicate-item-as-text", False), ("drop-duplicate-item-id", True)]
     again = normalize_request(out.body, "openai_responses", "openai_responses")
     assert again.changes == ()
+
+
+def test_a_call_id_written_as_the_item_id_is_left_out() -> None:
+    # gethnet/litellm-connector-copilot#54: a client that keeps only the call id writes it
+    # in both fields; OpenAI wants fc_ ids there. Wei-Shaw/sub2api#3785: a gateway's item_ ids.
+    for wrong in ("call_1", "item_A9v0SNfS3VaLrfX0j3y4xhyK"):
+        body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"},
+                                            {**CALL, "id": wrong}, OUTPUT]}
+        (found,) = check(body, "openai_responses")
+        assert (found.rule, found.location, found.message) == (
+            "call-item-id-invalid", "input[1].id",
+            f"Invalid 'input[1].id': '{wrong}'. Expected an ID that begins with 'fc'.")
+        out = normalize_request(body, "openai_responses", "openai_responses")
+        assert out.body["input"][1] == {k: v for k, v in CALL.items() if k != "id"}
+        assert [(c.code, c.lossless) for c in out.changes] == [("drop-call-item-id", True)]
+        assert not check(out.body, "openai_responses")
+    # An fc_ id the vendor issued stays, and so does a call sent without one.
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}, CALL, OUTPUT]}
+    assert not check(body, "openai_responses")
+    assert normalize_request(body, "openai_responses", "openai_responses").changes == ()

@@ -94,6 +94,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "Responses input is a list of items, not alternating turns",
     **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    **{("call-item-id-invalid", p): "a call's item id (fc_…) beside its call id is the "
+       "Responses API's; the other wires give a call one id"
+       for p in ("openai_chat", "anthropic", "gemini")},
     **{("function-response-name-empty", p): "only Gemini's functionResponse carries the "
        "tool's name; the other wires answer a call by its id"
        for p in ("openai_chat", "openai_responses", "anthropic")},

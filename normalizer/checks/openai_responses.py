@@ -187,6 +187,7 @@ DETECTORS: dict[str, Detector] = {
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,
     "reasoning-item-id-invalid": by_id.reasoning_item_id_invalid,
+    "call-item-id-invalid": by_id.call_item_id_invalid,
     "strict-tool-schema": by_id.strict_tool_schema,
     "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,

@@ -25,6 +25,19 @@ def reasoning_item_id_invalid(body: Mapping[str, Any], rule: Rule,
             yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
 
 
+def call_item_id_invalid(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    """A function_call item whose `id` does not match params.pattern (default `^fc`): the
+    call id written in its place (`call_…`), or a gateway's own id (`item_…`)."""
+    pattern = re.compile(str(rule.params.get("pattern") or "^fc"))
+    for i, item, kind, _ in items(body):
+        if kind != "function_call":
+            continue
+        item_id = item.get("id")
+        if isinstance(item_id, str) and not pattern.search(item_id):
+            yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
+
+
 def strict_tool_schema(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """Function tools declared `strict: true` whose parameters schema is not closed."""

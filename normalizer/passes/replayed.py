@@ -1,6 +1,6 @@
 """Passes for parts replayed from another vendor's or client's turn that the target cannot
-take as they are: reasoning item ids it did not issue, function responses with no name,
-server tool calls replayed as client calls."""
+take as they are: reasoning and function_call item ids it did not issue, function responses
+with no name, server tool calls replayed as client calls."""
 
 from __future__ import annotations
 
@@ -31,25 +31,53 @@ def drop_invalid_reasoning_item_ids(
     After:  reasoning {summary: …}
     Lossless: an id the vendor never issued refers to nothing it stored.
     """
-    pattern = re.compile(str(profile.param("reasoning-item-id-invalid", "pattern", "^rs")))
+    pattern = profile.param("reasoning-item-id-invalid", "pattern", "^rs")
+    return _drop_item_ids(draft, Thinking, str(pattern), "drop_invalid_reasoning_item_ids",
+                          "drop-reasoning-item-id", "reasoning item")
+
+
+def drop_invalid_call_item_ids(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes function_call items whose item id the target did not issue (rule
+    call-item-id-invalid): the item id is removed; the call keeps its call_id, which pairs
+    it with its output. A client that keeps only the call id writes it in both fields, and
+    a gateway may write its own `item_…` ids.
+
+    Rejected by: OpenAI Responses "Invalid 'input[8].id': 'call_Ev2hX2kjNoJ44sB54MiNy8iD'.
+    Expected an ID that begins with 'fc'." (gethnet/litellm-connector-copilot#54); the same
+    for 'item_…' ids (Wei-Shaw/sub2api#3785). nodetool-ai/nodetool#4252 leaves the id out.
+
+    Before: function_call {id: call_1, call_id: call_1, name: get_weather, …}
+    After:  function_call {call_id: call_1, name: get_weather, …}
+    Lossless: an id the vendor never issued refers to nothing it stored.
+    """
+    pattern = profile.param("call-item-id-invalid", "pattern", "^fc")
+    return _drop_item_ids(draft, ToolCall, str(pattern), "drop_invalid_call_item_ids",
+                          "drop-call-item-id", "function_call item")
+
+
+def _drop_item_ids(draft: Draft, kind: type[Thinking] | type[ToolCall], pattern: str,
+                   pass_name: str, code: str, label: str) -> tuple[Draft, tuple[Change, ...]]:
+    """Every `kind` part whose item id (extras `id`) `pattern` does not find, without it."""
+    found = re.compile(pattern)
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
         for part in message.parts:  # a loop, not any(...): this runs for every message
-            if isinstance(part, Thinking) and part.extras is not EMPTY:
+            if isinstance(part, kind) and part.extras is not EMPTY:
                 break
         else:
-            out.append(message)  # no reasoning item with fields: nothing to read
+            out.append(message)  # no such item with fields: nothing to read
             continue
         parts = list(message.parts)
         for j, part in enumerate(parts):
-            item_id = part.extras.get("id") if isinstance(part, Thinking) else None
-            if isinstance(item_id, str) and not pattern.search(item_id):
+            item_id = part.extras.get("id") if isinstance(part, kind) else None
+            if isinstance(item_id, str) and not found.search(item_id):
                 parts[j] = replace(part, extras=part.extras.without("id"))
-                changes.append(Change("drop_invalid_reasoning_item_ids",
-                                      "drop-reasoning-item-id",
-                                      f"removed reasoning item id {item_id!r} (not issued by "
-                                      "the target)", f"messages[{i}].parts[{j}]", lossless=True))
+                changes.append(Change(pass_name, code, f"removed {label} id {item_id!r} (not "
+                                      "issued by the target)", f"messages[{i}].parts[{j}]",
+                                      lossless=True))
         out.append(replace(message, parts=tuple(parts)) if parts != list(message.parts)
                    else message)
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
