@@ -38,6 +38,24 @@ def call_item_id_invalid(body: Mapping[str, Any], rule: Rule,
             yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
 
 
+_CHECKED = {"calls": ("function_call", "custom_tool_call"),
+            "results": ("function_call_output", "custom_tool_call_output")}
+
+
+def call_id_too_long(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """`tool-call-id-too-long`: a call's or an output's `call_id` (per params.check, default
+    both) longer than params.max_length. OpenAI checks the field, whichever item holds it."""
+    limit = int(rule.params["max_length"])
+    kinds = {k for part in (rule.params.get("check") or ("calls", "results"))
+             for k in _CHECKED.get(str(part), ())}
+    for i, _, kind, found in items(body):
+        if found is not None and len(found) > limit and kind in kinds:
+            path = f"input[{i}].call_id"
+            yield Finding(location=path, fields={"index": i, "id": found, "param": path,
+                                                 "length": len(found), "max_length": limit})
+
+
 def strict_tool_schema(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """Function tools declared `strict: true` whose parameters schema is not closed."""
