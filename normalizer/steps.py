@@ -58,8 +58,7 @@ from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
 from normalizer.passes.ref_targets import hoist_refs_into_defs
 from normalizer.passes.replayed import (
-    drop_invalid_call_item_ids,
-    drop_invalid_reasoning_item_ids,
+    drop_invalid_item_ids,
     name_function_responses,
     server_calls_to_text,
 )
@@ -198,10 +197,9 @@ STEPS: dict[str, Step] = {
                                        ("drop_empty_text_blocks",), local=True),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
-    "drop_invalid_reasoning_item_ids": Step(drop_invalid_reasoning_item_ids,
-                                            ("reasoning-item-id-invalid",), local=True),
-    "drop_invalid_call_item_ids": Step(drop_invalid_call_item_ids, ("call-item-id-invalid",),
-                                       local=True),
+    "drop_invalid_item_ids": Step(drop_invalid_item_ids,
+                                  ("reasoning-item-id-invalid", "call-item-id-invalid"),
+                                  local=True),
     "drop_duplicate_item_ids": Step(drop_duplicate_item_ids, ("duplicate-tool-call-id",),
                                     ("drop_orphan_thinking", "merge_consecutive_roles")),
     "retype_assistant_texts": Step(retype_assistant_texts, ("assistant-content-type",),

@@ -18,66 +18,57 @@ def _with(draft: Draft, messages: list[Message]) -> Draft:
     return replace(draft, history=replace(draft.history, messages=tuple(messages)))
 
 
-def drop_invalid_reasoning_item_ids(
+# Per item kind that carries an item id in extras: its rule, the prefix it must have
+# (params.pattern), the change code and what the change calls it.
+_ITEM_IDS: tuple[tuple[type[Thinking] | type[ToolCall], str, str, str, str], ...] = (
+    (Thinking, "reasoning-item-id-invalid", "^rs", "drop-reasoning-item-id", "reasoning item"),
+    (ToolCall, "call-item-id-invalid", "^fc", "drop-call-item-id", "function_call item"),
+)
+
+
+def drop_invalid_item_ids(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes reasoning items whose id the target did not issue (rule reasoning-item-id-invalid):
-    the id is removed and the item is sent by value.
+    """Fixes Responses items whose item id the target did not issue: the id is removed and
+    the item is sent by value. Reasoning items (rule reasoning-item-id-invalid: a gateway
+    rebuilds them from reasoning_content with ids of its own) and function_call items (rule
+    call-item-id-invalid: a client that keeps only the call id writes it in both fields, a
+    gateway its own `item_…` ids; the call keeps its call_id, which pairs it with its
+    output). One walk for both: each is read only where its rule is enforced.
 
     Rejected by: OpenAI Responses "Invalid 'input[15].id': 'reasoning_15'. Expected an ID
-    that begins with 'rs'." (diegosouzapw/OmniRoute#224); Wei-Shaw/sub2api#5413 strips them.
+    that begins with 'rs'." (diegosouzapw/OmniRoute#224; Wei-Shaw/sub2api#5413 strips them);
+    "Invalid 'input[8].id': 'call_Ev2hX2kjNoJ44sB54MiNy8iD'. Expected an ID that begins with
+    'fc'." (gethnet/litellm-connector-copilot#54; Wei-Shaw/sub2api#3785 for item_ ids;
+    nodetool-ai/nodetool#4252 leaves the id out).
 
-    Before: reasoning {id: reasoning_15, summary: …}
-    After:  reasoning {summary: …}
+    Before: reasoning {id: reasoning_15, summary: …}, function_call {id: call_1, call_id: call_1, …}
+    After:  reasoning {summary: …}, function_call {call_id: call_1, …}
     Lossless: an id the vendor never issued refers to nothing it stored.
     """
-    pattern = profile.param("reasoning-item-id-invalid", "pattern", "^rs")
-    return _drop_item_ids(draft, Thinking, str(pattern), "drop_invalid_reasoning_item_ids",
-                          "drop-reasoning-item-id", "reasoning item")
-
-
-def drop_invalid_call_item_ids(
-    draft: Draft, profile: Profile, policy: Policy
-) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes function_call items whose item id the target did not issue (rule
-    call-item-id-invalid): the item id is removed; the call keeps its call_id, which pairs
-    it with its output. A client that keeps only the call id writes it in both fields, and
-    a gateway may write its own `item_…` ids.
-
-    Rejected by: OpenAI Responses "Invalid 'input[8].id': 'call_Ev2hX2kjNoJ44sB54MiNy8iD'.
-    Expected an ID that begins with 'fc'." (gethnet/litellm-connector-copilot#54); the same
-    for 'item_…' ids (Wei-Shaw/sub2api#3785). nodetool-ai/nodetool#4252 leaves the id out.
-
-    Before: function_call {id: call_1, call_id: call_1, name: get_weather, …}
-    After:  function_call {call_id: call_1, name: get_weather, …}
-    Lossless: an id the vendor never issued refers to nothing it stored.
-    """
-    pattern = profile.param("call-item-id-invalid", "pattern", "^fc")
-    return _drop_item_ids(draft, ToolCall, str(pattern), "drop_invalid_call_item_ids",
-                          "drop-call-item-id", "function_call item")
-
-
-def _drop_item_ids(draft: Draft, kind: type[Thinking] | type[ToolCall], pattern: str,
-                   pass_name: str, code: str, label: str) -> tuple[Draft, tuple[Change, ...]]:
-    """Every `kind` part whose item id (extras `id`) `pattern` does not find, without it."""
-    found = re.compile(pattern)
+    checked = {kind: (re.compile(str(profile.param(rule, "pattern", prefix))).search, code,
+                      label)
+               for kind, rule, prefix, code, label in _ITEM_IDS if profile.enforces(rule)}
+    if not checked:
+        return draft, ()
     changes: list[Change] = []
     out: list[Message] = []
     for i, message in enumerate(draft.history.messages):
         for part in message.parts:  # a loop, not any(...): this runs for every message
-            if isinstance(part, kind) and part.extras is not EMPTY:
+            if type(part) in checked and part.extras is not EMPTY:
                 break
         else:
             out.append(message)  # no such item with fields: nothing to read
             continue
         parts = list(message.parts)
         for j, part in enumerate(parts):
-            item_id = part.extras.get("id") if isinstance(part, kind) else None
-            if isinstance(item_id, str) and not found.search(item_id):
+            found = checked.get(type(part))
+            item_id = part.extras.get("id") if found is not None else None
+            if found is not None and isinstance(item_id, str) and found[0](item_id) is None:
                 parts[j] = replace(part, extras=part.extras.without("id"))
-                changes.append(Change(pass_name, code, f"removed {label} id {item_id!r} (not "
-                                      "issued by the target)", f"messages[{i}].parts[{j}]",
-                                      lossless=True))
+                changes.append(Change("drop_invalid_item_ids", found[1],
+                                      f"removed {found[2]} id {item_id!r} (not issued by the "
+                                      "target)", f"messages[{i}].parts[{j}]", lossless=True))
         out.append(replace(message, parts=tuple(parts)) if parts != list(message.parts)
                    else message)
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
