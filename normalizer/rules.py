@@ -162,6 +162,8 @@ RULE_IDS: dict[str, str] = {
     "content-type-unsupported": "a content part of a kind (audio, file, image) the model or "
                                 "that message role does not take",
     "content-part-type-missing": "a content part without its `type`",
+    "media-role-unsupported": "a media part (image, document, ...) in a message whose role may "
+                              "not carry one (params.roles: the roles that may)",
     "content-part-type-unknown": "a content part of a type the vendor's API does not have "
                                  "(params.allowed)",
     "file-part-nested": "a `file` content part in OpenAI's nested shape ({type: file, "

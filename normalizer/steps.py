@@ -28,6 +28,7 @@ from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_duplicate_item_ids
 from normalizer.passes.json_mode import json_schema_as_json_mode, mention_json_for_json_mode
+from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
     drop_json_response_type_with_tools,
@@ -117,6 +118,7 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
     "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
+    "move_media_to_user_turn": Step(move_media_to_user_turn, ("media-role-unsupported",)),
     "replace_unknown_part_types": Step(replace_unknown_part_types,
                                        ("content-part-type-unknown", "content-type-unsupported"),
                                        local=True),

@@ -94,6 +94,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "Responses input is a list of items, not alternating turns",
     **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    ("media-role-unsupported", "gemini"): "Gemini's image models answer with inlineData in "
+        "the model's turn, and the API takes such turns back (the vocabulary's rule is for "
+        "wires whose assistant turns carry no media)",
     **{("call-item-id-invalid", p): "a call's item id (fc_…) beside its call id is the "
        "Responses API's; the other wires give a call one id"
        for p in ("openai_chat", "anthropic", "gemini")},
