@@ -118,7 +118,8 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
     "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
-    "move_media_to_user_turn": Step(move_media_to_user_turn, ("media-role-unsupported",)),
+    "move_media_to_user_turn": Step(move_media_to_user_turn, ("media-role-unsupported",),
+                                    local=True),
     "replace_unknown_part_types": Step(replace_unknown_part_types,
                                        ("content-part-type-unknown", "content-type-unsupported"),
                                        local=True),

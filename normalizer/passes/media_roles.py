@@ -39,8 +39,7 @@ def move_media_to_user_turn(
     roles = {str(r) for r in rule.params.get("roles") or ("user",)}
     kinds = {str(k) for k in rule.params.get("kinds") or ("image",)}
     messages = draft.history.messages
-    if not any(m.role not in roles and m.role != "tool" and _movable(m, kinds)
-               for m in messages):
+    if not _any_movable(messages, roles | {"tool"}, kinds):
         return draft, ()
     out: list[Message] = []
     changes: list[Change] = []
@@ -63,6 +62,18 @@ def move_media_to_user_turn(
         while pending and pending[0][0] <= i:
             out.append(pending.pop(0)[1])
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _any_movable(messages: tuple[Message, ...], skipped: set[str], kinds: set[str]) -> bool:
+    """Whether a message of a role not in `skipped` holds media of `kinds`: loops, not
+    any() over tuples, since this runs on every message of every history (most hold none)."""
+    for message in messages:
+        if message.role in skipped:
+            continue
+        for part in message.parts:
+            if type(part) is Media and part.kind in kinds:
+                return True
+    return False
 
 
 def _movable(message: Message, kinds: set[str]) -> tuple[Media, ...]:
