@@ -67,6 +67,8 @@ RULE_IDS: dict[str, str] = {
     "reasoning-input-unsupported": "reasoning input sent to a model that does not take it",
     "reasoning-item-orphan": "a reasoning item not followed by the item it belongs to",
     "reasoning-item-id-invalid": "a reasoning item whose id the vendor did not issue (not rs_…)",
+    "item-id-too-long": "a Responses input item whose id is longer than params.max_length "
+                        "(another vendor's Responses ids)",
     "call-item-id-invalid": "a Responses function_call item whose item id the vendor did not "
                             "issue (not fc_…: a call id or a gateway's id in its place)",
     # families found in the evidence (evidence/README.md)

@@ -26,7 +26,7 @@ from normalizer.passes.documents import send_documents_as_urls
 from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
-from normalizer.passes.item_ids import drop_duplicate_item_ids
+from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.json_mode import json_schema_as_json_mode, mention_json_for_json_mode
 from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.names import rewrite_tool_names
@@ -203,8 +203,9 @@ STEPS: dict[str, Step] = {
     "drop_invalid_item_ids": Step(drop_invalid_item_ids,
                                   ("reasoning-item-id-invalid", "call-item-id-invalid"),
                                   local=True),
-    "drop_duplicate_item_ids": Step(drop_duplicate_item_ids, ("duplicate-tool-call-id",),
-                                    ("drop_orphan_thinking", "merge_consecutive_roles")),
+    "drop_refused_item_ids": Step(drop_refused_item_ids, ("duplicate-tool-call-id",
+                                                          "item-id-too-long"),
+                                  ("drop_orphan_thinking", "merge_consecutive_roles")),
     "retype_assistant_texts": Step(retype_assistant_texts, ("assistant-content-type",),
                                    local=True),
     "drop_orphan_thinking": Step(drop_orphan_thinking, ("reasoning-item-orphan",),

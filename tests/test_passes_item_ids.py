@@ -112,3 +112,31 @@ def test_a_call_id_written_as_the_item_id_is_left_out() -> None:
     body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}, CALL, OUTPUT]}
     assert not check(body, "openai_responses")
     assert normalize_request(body, "openai_responses", "openai_responses").changes == ()
+
+
+def test_an_item_id_over_64_characters_goes_and_a_hosted_item_goes_as_text() -> None:
+    # Wei-Shaw/sub2api#7484: grok-4.7's web_search_call id (83 characters) replayed to OpenAI.
+    grok_search = {"type": "web_search_call", "status": "completed",
+                   "id": "ws_678a98c5-d185-9fcd-954c-cff17fb7160f_call-0d39efd9-65d8-4295-"
+                         "aae7-0a0c439ea2ad-2",
+                   "action": {"type": "search", "query": "weather in Paris"}}
+    long_call = {**CALL, "id": "fc_" + "0" * 62}
+    body = {"model": "gpt-5", "input": [{"role": "user", "content": "Hi"}, grok_search, SAID,
+                                        {"role": "user", "content": "Again"}, long_call,
+                                        OUTPUT]}
+    found = check(body, "openai_responses")
+    assert [(v.rule, v.location) for v in found] == [("item-id-too-long", "input[1].id"),
+                                                     ("item-id-too-long", "input[4].id")]
+    assert found[0].message == (
+        "Invalid 'input[1].id': string too long. Expected a string with maximum length 64, "
+        "but got a string with length 83 instead.")
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert not check(out.body, "openai_responses")
+    assert [(c.code, c.lossless) for c in out.changes] == [("long-item-as-text", False),
+                                                           ("drop-long-item-id", True)]
+    assert "weather in Paris" in str(out.body["input"][1])
+    assert {k: v for k, v in long_call.items() if k != "id"} in out.body["input"]
+    # An id of 64 stays.
+    body["input"][4] = {**CALL, "id": "fc_" + "0" * 61}
+    body["input"][1:3] = [SAID]
+    assert not check(body, "openai_responses")

@@ -97,6 +97,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     ("media-role-unsupported", "gemini"): "Gemini's image models answer with inlineData in "
         "the model's turn, and the API takes such turns back (the vocabulary's rule is for "
         "wires whose assistant turns carry no media)",
+    **{("item-id-too-long", p): "input items with ids of their own are the Responses API's; "
+       "the other wires' ids are call ids (tool-call-id-too-long)"
+       for p in ("openai_chat", "anthropic", "gemini")},
     **{("call-item-id-invalid", p): "a call's item id (fc_…) beside its call id is the "
        "Responses API's; the other wires give a call one id"
        for p in ("openai_chat", "anthropic", "gemini")},

@@ -189,6 +189,7 @@ DETECTORS: dict[str, Detector] = {
     "reasoning-item-id-invalid": by_id.reasoning_item_id_invalid,
     "call-item-id-invalid": by_id.call_item_id_invalid,
     "tool-call-id-too-long": by_id.call_id_too_long,
+    "item-id-too-long": by_id.item_id_too_long,
     "strict-tool-schema": by_id.strict_tool_schema,
     "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,

@@ -56,6 +56,18 @@ def call_id_too_long(body: Mapping[str, Any], rule: Rule,
                                                  "length": len(found), "max_length": limit})
 
 
+def item_id_too_long(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """`item-id-too-long`: an input item whose `id` is longer than params.max_length."""
+    limit = int(rule.params["max_length"])
+    for i, item, _, _ in items(body):
+        found = item.get("id")
+        if isinstance(found, str) and len(found) > limit:
+            path = f"input[{i}].id"
+            yield Finding(location=path, fields={"index": i, "id": found, "param": path,
+                                                 "length": len(found), "max_length": limit})
+
+
 def strict_tool_schema(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """Function tools declared `strict: true` whose parameters schema is not closed."""

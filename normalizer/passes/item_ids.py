@@ -24,25 +24,28 @@ from normalizer.model import (
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
-_PASS = "drop_duplicate_item_ids"
+_PASS = "drop_refused_item_ids"
 # The parts that hold an item id in extras: True where it is their own `id` (a call's, a
 # result's, a reasoning item's), False where it is in their `item` fields (an assistant
 # message item's first text).
 _HOLDS_ID: dict[type, bool] = {ToolCall: True, ToolResult: True, Thinking: True, Text: False}
 
 
-def drop_duplicate_item_ids(
+def drop_refused_item_ids(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes Responses input items whose id an earlier item already has (rule
-    duplicate-tool-call-id, as the Responses API words it): the later item loses its id and
-    is sent by value. A hosted tool item (web_search_call, ...) cannot go without its id
-    (the API's schema requires one), so a later one is sent as text, as another vendor would
-    get it. Call ids are `dedupe_tool_call_ids`' business.
+    duplicate-tool-call-id, as the Responses API words it) or whose id is longer than the
+    target takes (rule item-id-too-long, params.max_length: another vendor's Responses ids,
+    xAI's 83-character web_search_call ids): the item loses its id and is sent by value. A
+    hosted tool item (web_search_call, ...) cannot go without its id (the API's schema
+    requires one), so it is sent as text, as another vendor would get it. Call ids are
+    `dedupe_tool_call_ids`' business.
 
     Rejected by: OpenAI Responses "Duplicate item found with id fc_…. Remove duplicate
     items from your input and try again." (openai/openai-agents-python#1789; vercel/ai#7883
-    for an rs_ id).
+    for an rs_ id); "Invalid 'input[17].id': string too long. Expected a string with maximum
+    length 64, but got a string with length 83 instead." (Wei-Shaw/sub2api#7484).
 
     Before: function_call {id: fc_1, call_id: call_1}, function_call {id: fc_1, call_id: call_2}
     After:  function_call {id: fc_1, call_id: call_1}, function_call {call_id: call_2}
@@ -50,25 +53,30 @@ def drop_duplicate_item_ids(
     text is lossy (its content is all there, as text, not as the item).
     """
     messages = draft.history.messages
-    if profile.protocol != "openai_responses" or not _repeats(messages):
+    cap = profile.param("item-id-too-long", "max_length") \
+        if profile.enforces("item-id-too-long") else None
+    if profile.protocol != "openai_responses" or not _to_fix(messages, cap):
         return draft, ()
     seen: set[str] = set()
     changes: list[Change] = []
-    out = [_without_repeats(message, i, seen, changes) for i, message in enumerate(messages)]
+    out = [_without_refused(message, i, seen, changes, cap)
+           for i, message in enumerate(messages)]
     if not changes:  # only non-hosted items written back verbatim repeat an id: theirs stay
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _repeats(messages: tuple[Message, ...]) -> bool:
-    """Whether any item id comes twice: one read of each message, building nothing (most
-    messages and parts share the one empty extras map, and long histories hold no repeat)."""
+def _to_fix(messages: tuple[Message, ...], cap: int | None) -> bool:
+    """Whether any item id comes twice or is longer than `cap`: one read of each message,
+    building nothing (most messages and parts share the one empty extras map, and long
+    histories hold no repeat)."""
     seen: set[str] = set()
+    longest = cap if cap is not None else 1 << 30
     for message in messages:
         if message.extras is not EMPTY:
             item_id = _item_id(message.extras, message.role != "assistant")
             if item_id is not None:
-                if item_id in seen:
+                if item_id in seen or len(item_id) > longest:
                     return True
                 seen.add(item_id)
         for part in message.parts:
@@ -79,7 +87,7 @@ def _repeats(messages: tuple[Message, ...]) -> bool:
             else:
                 item_id = _opaque_id(part) if type(part) is Opaque else None  # type: ignore[arg-type]
             if item_id is not None:
-                if item_id in seen:
+                if item_id in seen or len(item_id) > longest:
                     return True
                 seen.add(item_id)
     return False
@@ -99,27 +107,36 @@ def _item_id(extras: JsonMap, own: bool) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _without_repeats(message: Message, i: int, seen: set[str],
-                     changes: list[Change]) -> Message:
-    """`message` with the item ids `seen` already holds removed (each named in `changes`);
-    the ids it keeps are added to `seen`."""
+def _without_refused(message: Message, i: int, seen: set[str], changes: list[Change],
+                     cap: int | None) -> Message:
+    """`message` with the item ids `seen` already holds, and those longer than `cap`,
+    removed (each named in `changes`); the ids it keeps are added to `seen`."""
     extras = message.extras
     if extras is not EMPTY:
-        extras = _unseen(extras, message.role != "assistant", seen, f"messages[{i}]", changes)
+        extras = _unseen(extras, message.role != "assistant", seen, f"messages[{i}]", changes,
+                         cap)
     parts = list(message.parts)
     for j, part in enumerate(parts):
-        parts[j] = _part_unseen(part, seen, f"messages[{i}].parts[{j}]", changes)
+        parts[j] = _part_unseen(part, seen, f"messages[{i}].parts[{j}]", changes, cap)
     if extras is message.extras and all(a is b for a, b in zip(parts, message.parts,
                                                                   strict=True)):
         return message
     return replace(message, parts=tuple(parts), extras=extras)
 
 
-def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) -> Part:
+def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change],
+                 cap: int | None) -> Part:
     if isinstance(part, Opaque):
         item_id = _opaque_id(part)
         if item_id is None:
             return part
+        if cap is not None and len(item_id) > cap and part.hosted:
+            changes.append(Change(_PASS, "long-item-as-text",
+                                  f"sent the {part.kind} item {item_id!r} as text: its id "
+                                  f"has {len(item_id)} characters, the target takes at most "
+                                  f"{cap}, and the item cannot go without it", where,
+                                  lossless=False))
+            return Text(opaque_text(part))
         if item_id in seen and part.hosted:
             changes.append(Change(_PASS, "duplicate-item-as-text",
                                   f"sent the {part.kind} item {item_id!r} as text: an earlier "
@@ -133,24 +150,31 @@ def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change]) 
     own = _HOLDS_ID.get(type(part))
     if own is None or part.extras is EMPTY:  # type: ignore[union-attr]
         return part
-    extras = _unseen(part.extras, own, seen, where, changes)  # type: ignore[union-attr]
+    extras = _unseen(part.extras, own, seen, where, changes, cap)  # type: ignore[union-attr]
     return part if extras is part.extras else replace(part, extras=extras)  # type: ignore[union-attr]
 
 
 def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,
-            changes: list[Change]) -> JsonMap:
-    """`extras` without an item id `seen` holds: its own `id` when `own` (a role message's,
-    a call's, a result's, a reasoning item's), else the `id` of its `item` fields (an
-    assistant message item's, on its first text or on a message without parts)."""
+            changes: list[Change], cap: int | None) -> JsonMap:
+    """`extras` without an item id `seen` holds or longer than `cap`: its own `id` when
+    `own` (a role message's, a call's, a result's, a reasoning item's), else the `id` of
+    its `item` fields (an assistant message item's, on its first text or on a message
+    without parts)."""
     item_id = _item_id(extras, own)
     if item_id is None:
         return extras
-    if item_id not in seen:
+    if cap is not None and len(item_id) > cap:
+        changes.append(Change(_PASS, "drop-long-item-id",
+                              f"removed item id {item_id!r}: {len(item_id)} characters, the "
+                              f"target takes at most {cap} (the item goes by value)", where,
+                              lossless=True))
+    elif item_id not in seen:
         seen.add(item_id)
         return extras
-    changes.append(Change(_PASS, "drop-duplicate-item-id",
-                          f"removed item id {item_id!r}, which an earlier input item has "
-                          "(the item goes by value)", where, lossless=True))
+    else:
+        changes.append(Change(_PASS, "drop-duplicate-item-id",
+                              f"removed item id {item_id!r}, which an earlier input item has "
+                              "(the item goes by value)", where, lossless=True))
     if own:
         return extras.without("id")
     item = extras["item"]
