@@ -55,6 +55,10 @@ EXPECTED: dict[tuple[str, str], str] = {
     # editor-code-assistant/eca#231); mistral-common validates the messages, not the
     # request's other fields, so it accepts.
     ("max-completion-tokens-unsupported", "reject"): "verdict",
+    # The API refuses levels a reasoning model does not take (400, code 3051,
+    # architects-toolkit/SmartHopper#647); mistral-common validates the messages, not the
+    # request's reasoning_effort, so it accepts.
+    ("reasoning-effort-value-unsupported", "reject"): "verdict",
 }
 
 
