@@ -6,36 +6,33 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from normalizer.check import Finding
+from normalizer.check import Detector, Finding
 from normalizer.checks.openai_responses_walk import items
 from normalizer.checks.strict_schema import strict_schema_findings
 from normalizer.profiles import Rule
 
 
-def reasoning_item_id_invalid(body: Mapping[str, Any], rule: Rule,
-                              model: str | None) -> Iterator[Finding]:
-    """A reasoning item whose `id` does not match params.pattern (default `^rs`): an id a
-    client made up (`reasoning_15`, `item_…`) instead of one the vendor issued."""
-    pattern = re.compile(str(rule.params.get("pattern") or "^rs"))
-    for i, item, kind, _ in items(body):
-        if kind != "reasoning":
-            continue
-        item_id = item.get("id")
-        if isinstance(item_id, str) and not pattern.search(item_id):
-            yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
+def _unissued_ids(kind: str, prefix: str, doc: str) -> Detector:
+    """A detector of `kind` items whose `id` params.pattern (default `prefix`) does not find."""
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        pattern = re.compile(str(rule.params.get("pattern") or prefix))
+        for i, item, found, _ in items(body):
+            item_id = item.get("id") if found == kind else None
+            if isinstance(item_id, str) and not pattern.search(item_id):
+                yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
+
+    detect.__doc__ = doc
+    return detect
 
 
-def call_item_id_invalid(body: Mapping[str, Any], rule: Rule,
-                         model: str | None) -> Iterator[Finding]:
-    """A function_call item whose `id` does not match params.pattern (default `^fc`): the
-    call id written in its place (`call_…`), or a gateway's own id (`item_…`)."""
-    pattern = re.compile(str(rule.params.get("pattern") or "^fc"))
-    for i, item, kind, _ in items(body):
-        if kind != "function_call":
-            continue
-        item_id = item.get("id")
-        if isinstance(item_id, str) and not pattern.search(item_id):
-            yield Finding(location=f"input[{i}].id", fields={"index": i, "id": item_id})
+reasoning_item_id_invalid = _unissued_ids(
+    "reasoning", "^rs", "A reasoning item whose `id` does not match params.pattern (default "
+    "`^rs`): an id a client made up (`reasoning_15`, `item_…`) instead of one the vendor "
+    "issued.")
+call_item_id_invalid = _unissued_ids(
+    "function_call", "^fc", "A function_call item whose `id` does not match params.pattern "
+    "(default `^fc`): the call id written in its place (`call_…`), or a gateway's own id "
+    "(`item_…`).")
 
 
 _CHECKED = {"calls": ("function_call", "custom_tool_call"),

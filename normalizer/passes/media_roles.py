@@ -38,14 +38,14 @@ def move_media_to_user_turn(
         return draft, ()
     roles = {str(r) for r in rule.params.get("roles") or ("user",)}
     kinds = {str(k) for k in rule.params.get("kinds") or ("image",)}
-    messages = draft.history.messages
-    if not _any_movable(messages, roles | {"tool"}, kinds):
+    messages, skipped = draft.history.messages, roles | {"tool"}
+    if not _any_movable(messages, skipped, kinds):
         return draft, ()
     out: list[Message] = []
     changes: list[Change] = []
     pending: list[tuple[int, Message]] = []  # (index after which it goes, the user message)
     for i, message in enumerate(messages):
-        moved = _movable(message, kinds) if message.role not in roles | {"tool"} else ()
+        moved = _movable(message, kinds) if message.role not in skipped else ()
         if moved:
             out.append(_without(message, moved))
             after = tools_end(messages, i + 1) - 1 if message.tool_calls else i
