@@ -12,8 +12,8 @@ from loopback import Answer, Loopback
 from conformance.classify import Outcome
 from conformance.clients import close_clients, send
 from conformance.probe import observe as probe
-from conformance.probe.cases import probe_set
-from conformance.probe.observe import check_control, observe, send_with_backoff
+from conformance.probe.cases import ProbeCase, probe_set
+from conformance.probe.observe import Observation, check_control, observe, send_with_backoff
 from conformance.probe.profile import (
     Probed,
     attribute,
@@ -132,18 +132,27 @@ def test_another_rules_text_makes_the_finding_inconclusive() -> None:
     assert found.finding == "inconclusive" and "tool-name-invalid" in found.reason
 
 
-def test_both_requests_refused_is_moot_only_where_the_covering_rule_is_enforced() -> None:
-    probes = probe_set("openai_responses")
-    level = probes.case("reasoning-effort-value-unsupported")
-    field = probes.case("reasoning-effort-unsupported")
-    assert level is not None and field is not None and field.rule in level.moot_if
-    refused = openai_error("Unsupported parameter: 'reasoning.effort' is not supported with "
-                           "this model.")
+def _refused_by_covering(protocol: str, rule: str, covering_rule: str, text: str
+                         ) -> tuple[Observation, Observation, ProbeCase]:
+    """`rule` observed with both of its requests refused in `text`, and `covering_rule` (one
+    of its moot_if) observed with its breaking request refused in the same words and its
+    neighbour taken; and the covering rule's case."""
+    probes = probe_set(protocol)
+    case, field = probes.case(rule), probes.case(covering_rule)
+    assert case is not None and field is not None and field.rule in case.moot_if
+    refused = openai_error(text)
     send, _ = scripted(refused, refused)
-    both = observe(send, level)
+    both = observe(send, case)
     assert both.finding == "inconclusive"
     send, _ = scripted(refused, OK)
-    covering = observe(send, field)
+    return both, observe(send, field), field
+
+
+def test_both_requests_refused_is_moot_only_where_the_covering_rule_is_enforced() -> None:
+    probes = probe_set("openai_responses")
+    both, covering, field = _refused_by_covering(
+        "openai_responses", "reasoning-effort-value-unsupported", "reasoning-effort-unsupported",
+        "Unsupported parameter: 'reasoning.effort' is not supported with this model.")
     assert covering.finding == "enforced"
     (alone,) = attribute([both], probes, "gpt-4.1-mini")
     assert alone.finding == "inconclusive"  # the field rule was not measured enforced
@@ -158,18 +167,12 @@ def test_both_requests_refused_is_moot_only_where_the_covering_rule_is_enforced(
 def test_a_limit_both_of_whose_requests_are_refused_can_be_moot_too() -> None:
     # gpt-5 refuses max_tokens at any value (griptape-ai/ComfyUI-Griptape#312): the ceiling
     # and the floor of the output-limit search are both refused, for the field alone.
-    probes = probe_set("openai_chat")
-    limit = probes.case("max-tokens-too-large")
-    field = probes.case("max-tokens-field-unsupported")
-    assert limit is not None and field is not None and field.rule in limit.moot_if
-    refused = openai_error("Unsupported parameter: 'max_tokens' is not supported with this "
-                           "model. Use 'max_completion_tokens' instead.")
-    send, _ = scripted(refused, refused)
-    both = observe(send, limit)
-    assert both.finding == "inconclusive" and len(both.exchanges) == 2
-    send, _ = scripted(refused, OK)
-    covering = observe(send, field)
-    moot, _ = attribute([both, covering], probes, "gpt-5")
+    both, covering, _ = _refused_by_covering(
+        "openai_chat", "max-tokens-too-large", "max-tokens-field-unsupported",
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+        "'max_completion_tokens' instead.")
+    assert len(both.exchanges) == 2
+    moot, _ = attribute([both, covering], probe_set("openai_chat"), "gpt-5")
     assert moot.finding == "lenient" and "max-tokens-field-unsupported" in moot.reason
 
 

@@ -22,7 +22,6 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     anthropic_blocks,
-    media_roles,
     output_limit,
     output_schema,
     reasoning_effort,
@@ -338,6 +337,6 @@ DETECTORS: dict[str, Detector] = {
     "unknown-block-field": anthropic_blocks.unknown_block_field,
     "content-part-type-unknown": anthropic_blocks.unknown_block_type,
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
-    "media-role-unsupported": media_roles.anthropic_media_role,
+    "media-role-unsupported": anthropic_blocks.media_role_unsupported,
     "output-schema-open-object": output_schema.open_output_object,
 }

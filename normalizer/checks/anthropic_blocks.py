@@ -1,8 +1,8 @@
 """Detectors for Anthropic content blocks beyond emptiness and pairing: whitespace-only
 text, server tool ids (`srvtoolu_…`) replayed in client `tool_use` blocks, server tool
 results whose server_tool_use block is not before them, fields a message or block of its
-kind does not have, block types the API does not have, and inline images of a media type
-the API does not take."""
+kind does not have, block types the API does not have, inline images of a media type the
+API does not take, and images in a turn of a role that may not hold them."""
 
 from __future__ import annotations
 
@@ -198,3 +198,24 @@ def _unsupported_source(block: Mapping[str, Any], kind: str, allowed: tuple[str,
             f"{', '.join(quoted[:-1])} or {quoted[-1]}"
         where = f"{at}.{kind}.source.base64.media_type"
         yield Finding(location=where, fields={"at": where, "mime": mime, "expected": expected})
+
+
+# The block type of each media kind a rule's params.kinds may name.
+_MEDIA_BLOCKS = {"image": "image", "document": "document", "file": "document"}
+
+
+def media_role_unsupported(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    """`media-role-unsupported`: a media block of params.kinds (default image) in a message
+    of a role outside params.roles (default user), read off the shared blocks-by-type."""
+    roles = {str(r) for r in rule.params.get("roles") or ("user",)}
+    wanted = {_MEDIA_BLOCKS[str(k)] for k in rule.params.get("kinds") or ("image",)
+              if str(k) in _MEDIA_BLOCKS}
+    by_type = blocks_by_type(body)
+    role_at = {i: message.get("role") for i, message in messages(body)}
+    found = sorted((i, j, block) for kind in wanted for i, j, block in by_type.get(kind, ())
+                   if role_at.get(i) not in roles)
+    for i, j, block in found:
+        yield Finding(location=f"messages.{i}.content.{j}",
+                      fields={"index": i, "block": j, "role": role_at.get(i),
+                              "type": block["type"]})

@@ -7,7 +7,6 @@ from __future__ import annotations
 from normalizer.check import Detector
 from normalizer.checks import (
     json_mode,
-    media_roles,
     output_limit,
     reasoning_effort,
     sampling,
@@ -69,7 +68,7 @@ DETECTORS: dict[str, Detector] = {
     "file-part-nested": fields.file_part_nested,
     "content-part-type-unknown": fields.content_part_type_unknown,
     "content-type-unsupported": fields.content_type_unsupported,
-    "media-role-unsupported": media_roles.chat_media_role,
+    "media-role-unsupported": fields.media_role_unsupported,
     "system-message-placement": messages.system_message_placement,
     "response-format-json-word": json_mode.chat_json_word,
     "response-format-type-unsupported": json_mode.chat_format_type,

@@ -166,6 +166,26 @@ def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Itera
             yield from _unsupported_images(i, content, images)
 
 
+# The part type of each media kind a rule's params.kinds may name.
+_MEDIA_PARTS = {"image": "image_url", "audio": "input_audio", "file": "file", "document": "file"}
+
+
+def media_role_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`media-role-unsupported`: a message of a role outside params.roles (default user)
+    holding a media part of params.kinds (default image): one finding per message, as
+    OpenAI names the message. Read off the parts that are not text (`_other_parts`)."""
+    roles = {str(r) for r in param(rule.params, "roles", ("user",))}
+    wanted = {_MEDIA_PARTS[str(k)] for k in param(rule.params, "kinds", ("image",))
+              if str(k) in _MEDIA_PARTS}
+    for i, now, content, kinds in _other_parts(body):
+        if now in roles or not kinds & wanted:
+            continue
+        found = next(p.get("type") for p in content
+                     if isinstance(p, Mapping) and p.get("type") in wanted)
+        yield Finding(location=f"messages[{i}]", fields={"index": i, "role": now,
+                                                         "type": found})
+
+
 def _unsupported_images(i: int, content: Sequence[Any],
                         images: frozenset[str]) -> Iterator[Finding]:
     for j, part in enumerate(content):

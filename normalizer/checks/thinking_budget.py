@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from normalizer.check import Finding
+from normalizer.check import Detector, Finding
 from normalizer.effort_levels import off_at_level
 from normalizer.profiles import Rule
 from normalizer.thinking_budget import (
@@ -78,17 +78,18 @@ def gemini_budget_out_of_range(body: Mapping[str, Any], rule: Rule,
                       {"budget": found[1], "minimum": minimum, "maximum": maximum})
 
 
-def anthropic_budget_unsupported(body: Mapping[str, Any], rule: Rule,
-                                 model: str | None) -> Iterator[Finding]:
-    """Thinking of type enabled (a token budget): the rule's models take adaptive only."""
-    thinking = body.get("thinking") if isinstance(body, Mapping) else None
-    if isinstance(thinking, Mapping) and thinking.get("type") == "enabled":
-        yield Finding("thinking.type")
+def _thinking_of_type(kind: str, doc: str) -> Detector:
+    """A detector of Anthropic thinking whose `type` is `kind` (the rule's models refuse it)."""
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        thinking = body.get("thinking") if isinstance(body, Mapping) else None
+        if isinstance(thinking, Mapping) and thinking.get("type") == kind:
+            yield Finding("thinking.type")
+
+    detect.__doc__ = doc
+    return detect
 
 
-def anthropic_adaptive_unsupported(body: Mapping[str, Any], rule: Rule,
-                                   model: str | None) -> Iterator[Finding]:
-    """Thinking of type adaptive: the rule's models take a token budget only."""
-    thinking = body.get("thinking") if isinstance(body, Mapping) else None
-    if isinstance(thinking, Mapping) and thinking.get("type") == "adaptive":
-        yield Finding("thinking.type")
+anthropic_budget_unsupported = _thinking_of_type(
+    "enabled", "Thinking of type enabled (a token budget): the rule's models take adaptive only.")
+anthropic_adaptive_unsupported = _thinking_of_type(
+    "adaptive", "Thinking of type adaptive: the rule's models take a token budget only.")

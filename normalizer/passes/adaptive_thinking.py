@@ -10,7 +10,7 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 from normalizer.thinking_budget import enabled_budget
-from normalizer.thinking_options import EFFORT_BUDGET, budget_for_effort, effort_for_budget
+from normalizer.thinking_options import budget_for_effort, effort_for_budget
 
 RULE = "thinking-budget-unsupported"
 
@@ -85,7 +85,7 @@ def budget_thinking(
         return draft, ()
     config = options.get("output_config")
     level = config.get("effort") if isinstance(config, dict) else None
-    budget = budget_for_effort(level) if isinstance(level, str) else EFFORT_BUDGET["medium"]
+    budget = budget_for_effort(level if isinstance(level, str) else "medium")
     kept = {k: v for k, v in thinking.items() if k != "type"}
     options["thinking"] = {"type": "enabled", "budget_tokens": budget, **kept}
     at = f"effort {level!r}" if isinstance(level, str) else "no effort (medium's)"
