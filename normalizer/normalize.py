@@ -54,12 +54,16 @@ class Normalized:
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
     options: JsonMap = EMPTY
+    model: str | None = None  # what the history was repaired for (normalize's `model`)
 
     def render(self, *, model: str | None = None,
                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The request body for the provider's protocol, with the repaired options (and
-        `options` given here on top)."""
-        return render(self.history, self.profile.protocol, tools=self.tools, model=model,
+        `options` given here on top), for `model`: by default the model the history was
+        repaired for, else the provider's default model. A body for another model than the
+        one repaired for may break that model's rules (check() it)."""
+        return render(self.history, self.profile.protocol, tools=self.tools,
+                      model=model or self.model or self.profile.default_model,
                       options={**thaw(self.options), **(options or {})})
 
 
@@ -116,7 +120,7 @@ def _normalize(history: History, profile: Profile, policy: Policy, tools: Sequen
     changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,
-                      options=draft.options)
+                      options=draft.options, model=policy.model)
 
 
 def _window(draft: Draft, profile: Profile,
