@@ -61,7 +61,8 @@ class Normalized:
         """The request body for the provider's protocol, with the repaired options (and
         `options` given here on top), for `model`: by default the model the history was
         repaired for, else the provider's default model. A body for another model than the
-        one repaired for may break that model's rules (check() it)."""
+        one repaired for may break that model's rules (check() it): without a model,
+        normalize repairs nothing that holds for some models only (not on a guess)."""
         return render(self.history, self.profile.protocol, tools=self.tools,
                       model=model or self.model or self.profile.default_model,
                       options={**thaw(self.options), **(options or {})})
