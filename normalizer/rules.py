@@ -103,6 +103,8 @@ RULE_IDS: dict[str, str] = {
                                     "that does not reason",
     "reasoning-effort-value-unsupported": "a reasoning effort level the model does not take "
                                           "(params.supported)",
+    "prompt-mode-unsupported": "Mistral's prompt_mode 'reasoning' sent to a model that "
+                               "reasons through reasoning_effort instead",
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
     "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",

@@ -54,6 +54,7 @@ from normalizer.passes.reasoning_effort import (
     drop_reasoning_effort,
     fit_effort_to_thinking_off,
     fit_reasoning_effort,
+    prompt_mode_as_reasoning_effort,
 )
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
@@ -304,11 +305,16 @@ STEPS: dict[str, Step] = {
                                               "max-completion-tokens-unsupported")),
     "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large", "max-tokens-too-small"),
                            ("move_max_tokens",)),
-    "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",)),
+    "prompt_mode_as_reasoning_effort": Step(prompt_mode_as_reasoning_effort,
+                                            ("prompt-mode-unsupported",)),
+    # An effort the prompt mode became is an effort like any other.
+    "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",),
+                                  ("prompt_mode_as_reasoning_effort",)),
     # The effort read first where adaptive thinking becomes a budget.
     "drop_effort": Step(drop_effort, ("effort-unsupported",), ("budget_thinking",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
-                                 ("drop_reasoning_effort", "drop_effort")),
+                                 ("prompt_mode_as_reasoning_effort", "drop_reasoning_effort",
+                                  "drop_effort")),
     # A level fitted to the model's own first, then below the ones thinking off refuses.
     "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
                                        ("fit_reasoning_effort",)),

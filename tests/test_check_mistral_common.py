@@ -59,6 +59,9 @@ EXPECTED: dict[tuple[str, str], str] = {
     # architects-toolkit/SmartHopper#647); mistral-common validates the messages, not the
     # request's reasoning_effort, so it accepts.
     ("reasoning-effort-value-unsupported", "reject"): "verdict",
+    # The API refuses prompt_mode "reasoning" for Small 4 and Medium 3.5 (400, code 3051,
+    # earendil-works/pi#3096); mistral-common validates the messages only, so it accepts.
+    ("prompt-mode-unsupported", "reject"): "verdict",
 }
 
 

@@ -94,6 +94,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "Responses input is a list of items, not alternating turns",
     **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
+    **{("prompt-mode-unsupported", p): "prompt_mode is Mistral's Chat Completions field (the "
+       "Magistral models' reasoning switch); this wire switches reasoning with its own "
+       "effort or thinking setting" for p in ("openai_responses", "anthropic", "gemini")},
     ("media-role-unsupported", "gemini"): "Gemini's image models answer with inlineData in "
         "the model's turn, and the API takes such turns back (the vocabulary's rule is for "
         "wires whose assistant turns carry no media)",

@@ -8,7 +8,10 @@ takes no effort (it may still think, with a budget).
 
 `reasoning-effort-value-unsupported`: an effort level the model does not take
 (params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel,
-Anthropic's output_config.effort."""
+Anthropic's output_config.effort.
+
+`prompt-mode-unsupported`: Mistral's `prompt_mode: "reasoning"` (the Magistral models' switch)
+sent to a model that takes reasoning_effort instead."""
 
 from __future__ import annotations
 
@@ -68,3 +71,10 @@ chat_effort_level = _level_detector("openai_chat")
 responses_effort_level = _level_detector("openai_responses")
 gemini_thinking_level = _level_detector("gemini")
 anthropic_effort_level = _level_detector("anthropic")
+
+
+def chat_prompt_mode(body: Mapping[str, Any], rule: Rule, model: str | None
+                     ) -> Iterator[Finding]:
+    """A Chat body's `prompt_mode: "reasoning"` (null or absent is the plain mode)."""
+    if isinstance(body, Mapping) and body.get("prompt_mode") == "reasoning":
+        yield Finding("prompt_mode", {"value": "reasoning", "model": model or body.get("model")})

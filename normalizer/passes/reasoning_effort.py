@@ -178,3 +178,41 @@ def fit_effort_to_thinking_off(
                     f"thinking at {found[1]!r}, and the request switches thinking off",
                     found[0], False)
     return replace(draft, options=JsonMap(options)), (change,)
+
+
+PROMPT_MODE_RULE = "prompt-mode-unsupported"
+
+
+def prompt_mode_as_reasoning_effort(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes Mistral's `prompt_mode: "reasoning"` sent to a model that reasons through
+    reasoning_effort instead (rule prompt-mode-unsupported, for the models it names:
+    `policy.model`): the field is left out and, where the request names no effort,
+    `reasoning_effort` is the rule's params.use (high: Mistral's own word for Magistral's
+    depth of reasoning). Lossy, said: the reasoning system prompt the mode adds is not sent.
+    Lossless where the request names an effort already. Apps wrote prompt_mode for Magistral
+    and kept it when Small 4 and Medium 3.5 replaced Magistral behind the same names.
+
+    Rejected by: Mistral "Reasoning prompt mode is not enabled for this model", code 3051
+    (earendil-works/pi#3096, mistral-small-2603; pi#8700, mistral-medium-2604).
+
+    Before: model mistral-small-latest, prompt_mode "reasoning"
+    After:  model mistral-small-latest, reasoning_effort "high"
+    """
+    rule = profile.copy_for(PROMPT_MODE_RULE, policy.model)
+    if rule is None or draft.options.get("prompt_mode") != "reasoning":
+        return draft, ()
+    options = {k: v for k, v in thaw(draft.options).items() if k != "prompt_mode"}
+    if options.get("reasoning_effort") is not None:
+        change = Change("prompt_mode_as_reasoning_effort", "drop-prompt-mode",
+                        f"prompt_mode 'reasoning' left out: {policy.model} refuses it and "
+                        "reasons at the reasoning_effort the request names", "prompt_mode", True)
+    else:
+        level = str(rule.params.get("use") or "high")
+        options["reasoning_effort"] = level
+        change = Change("prompt_mode_as_reasoning_effort", "prompt-mode-as-reasoning-effort",
+                        f"prompt_mode 'reasoning' written as reasoning_effort {level!r}: "
+                        f"{policy.model} refuses the mode and reasons at an effort (the mode's "
+                        "reasoning system prompt is not sent)", "prompt_mode", False)
+    return replace(draft, options=JsonMap(options)), (change,)
