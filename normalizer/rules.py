@@ -45,6 +45,8 @@ RULE_IDS: dict[str, str] = {
     "role-order": "a role the vendor does not accept right after the previous role",
     "system-message-placement": "a system message where the protocol has no place for it",
     "unknown-message-field": "a message field the vendor does not know (params.allowed)",
+    "unknown-request-field": "a top-level request field the vendor does not know (params.known "
+                             "lists the ones it does)",
     "message-name-invalid": "a message's `name` (the participant's name) not matching "
                             "params.pattern",
     "unknown-block-field": "a field of a content block the vendor does not know for the "

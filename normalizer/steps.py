@@ -64,6 +64,7 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
+from normalizer.passes.request_fields import drop_unknown_request_fields
 from normalizer.passes.required_names import drop_undeclared_required
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import (
@@ -307,6 +308,10 @@ STEPS: dict[str, Step] = {
                            ("move_max_tokens",)),
     "prompt_mode_as_reasoning_effort": Step(prompt_mode_as_reasoning_effort,
                                             ("prompt-mode-unsupported",)),
+    # After the passes that write a field the target knows for one it does not.
+    "drop_unknown_request_fields": Step(drop_unknown_request_fields,
+                                        ("unknown-request-field",),
+                                        ("prompt_mode_as_reasoning_effort", "move_max_tokens")),
     # An effort the prompt mode became is an effort like any other.
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",),
                                   ("prompt_mode_as_reasoning_effort",)),

@@ -55,6 +55,7 @@ DETECTORS: dict[str, Detector] = {
     "last-message-role": messages.last_message_role,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
+    "unknown-request-field": messages.unknown_request_field,
     "message-name-invalid": messages.message_name_invalid,
     "empty-tool-calls": messages.empty_tool_calls,
     "too-many-tool-calls": messages.too_many_tool_calls,

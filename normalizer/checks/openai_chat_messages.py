@@ -53,6 +53,16 @@ def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding
             yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": now})
 
 
+def unknown_request_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Top-level fields not in params.known (another vendor's option: top_k, thinking,
+    prompt_mode). A profile that lists none checks none."""
+    known = set(param(rule.params, "known", ()))
+    if known and isinstance(body, Mapping):
+        for key in body:
+            if key not in known:
+                yield Finding(location=str(key), fields={"field": key})
+
+
 def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Fields not in params.allowed[role]. Roles the params do not list are not checked."""
     allowed: Mapping[str, Sequence[str]] = param(rule.params, "allowed", {})

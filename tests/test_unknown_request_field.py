@@ -1,0 +1,72 @@
+"""OpenAI's Chat Completions refuses a top-level field it does not know (rule
+unknown-request-field, pass drop_unknown_request_fields): another vendor's options (vLLM's
+top_k, Anthropic-style thinking, Mistral's prompt_mode) reach it when an app switches vendors
+(xlinx/sd-webui-decadetw-auto-prompt-llm#29, nashsu/llm_wiki#336)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import openai
+import pytest
+import sdk_calls as calls
+
+from conformance.emulator import Emulator, serve
+from normalizer import check, load_profile, normalize
+from normalizer.model import History, Message, Text
+
+QUESTION = History((Message("user", (Text("Name a colour."),)),))
+FOREIGN = {"top_k": 40, "thinking": {"type": "disabled"}, "prompt_mode": "reasoning"}
+
+
+def body(**options: Any) -> dict[str, Any]:
+    return {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": "Name a colour."}],
+            **options}
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Emulator]:
+    with serve() as running:
+        yield running
+
+
+def test_each_unknown_field_is_refused_in_openais_words() -> None:
+    found = [(v.rule, v.location, v.message) for v in check(body(**FOREIGN), "openai")]
+    assert found == [("unknown-request-field", field,
+                      f"Unrecognized request argument supplied: {field}") for field in FOREIGN]
+
+
+def test_the_fields_openai_knows_pass() -> None:
+    known = {"temperature": 0.2, "top_p": 0.9, "seed": 7, "stop": ["\n"], "n": 1,
+             "max_completion_tokens": 64, "stream_options": None, "store": False,
+             "metadata": {"app": "x"}, "user": "u1", "parallel_tool_calls": True,
+             "service_tier": "auto", "prompt_cache_key": "k"}
+    assert check(body(**known), "openai") == ()
+    rule = load_profile("openai").rule("unknown-request-field")
+    assert rule is not None and {"model", "messages", "tools", "stream"} <= set(
+        rule.params["known"])
+
+
+def test_normalize_leaves_each_out_and_says_so() -> None:
+    result = normalize(QUESTION, "openai", options={**FOREIGN, "temperature": 0.2})
+    sent = result.render()
+    assert set(sent) == {"model", "messages", "temperature"}
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unknown-request-field", field, False) for field in FOREIGN]
+    assert check(sent, "openai") == ()
+
+
+def test_vendors_whose_profiles_say_nothing_keep_the_fields() -> None:
+    result = normalize(QUESTION, "vllm", options={"top_k": 40})
+    assert result.changes == () and result.render()["top_k"] == 40
+
+
+def test_openai_refuses_the_raw_request_and_takes_the_normalized_one_through_the_sdk(
+        emu: Emulator) -> None:
+    sdk = calls.client("openai_chat", emu.sdk_base_url("openai"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_chat", sdk, body(top_k=40))
+    assert "Unrecognized request argument supplied: top_k" in str(refused.value)
+    sent = normalize(QUESTION, "openai", options={"top_k": 40}).render()
+    assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, sent)) == "ok"
