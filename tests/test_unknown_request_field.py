@@ -57,6 +57,19 @@ def test_normalize_leaves_each_out_and_says_so() -> None:
     assert check(sent, "openai") == ()
 
 
+def test_groq_refuses_in_its_own_words_and_knows_its_own_fields() -> None:
+    groq = {**body(think=False), "model": "llama-3.3-70b-versatile"}
+    assert [(v.rule, v.message) for v in check(groq, "groq")] == [
+        ("unknown-request-field", "property 'think' is unsupported")]
+    own = {**body(reasoning_format="parsed", search_settings={"include_domains": ["x.org"]},
+                  stream_options={"include_usage": True}), "model": "qwen/qwen3-32b"}
+    assert check(own, "groq") == ()
+    result = normalize(QUESTION, "groq", options={"think": False, "reasoning_format": "hidden"})
+    assert [(c.code, c.where) for c in result.changes] == [
+        ("drop-unknown-request-field", "think")]
+    assert result.render()["reasoning_format"] == "hidden"
+
+
 def test_vendors_whose_profiles_say_nothing_keep_the_fields() -> None:
     result = normalize(QUESTION, "vllm", options={"top_k": 40})
     assert result.changes == () and result.render()["top_k"] == 40
