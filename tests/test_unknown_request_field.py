@@ -1,7 +1,7 @@
-"""OpenAI's Chat Completions refuses a top-level field it does not know (rule
+"""OpenAI's Chat Completions and Groq refuse a top-level field they do not know (rule
 unknown-request-field, pass drop_unknown_request_fields): another vendor's options (vLLM's
-top_k, Anthropic-style thinking, Mistral's prompt_mode) reach it when an app switches vendors
-(xlinx/sd-webui-decadetw-auto-prompt-llm#29, nashsu/llm_wiki#336)."""
+top_k, Anthropic-style thinking, Mistral's prompt_mode) reach them when an app switches vendors
+(xlinx/sd-webui-decadetw-auto-prompt-llm#29, nashsu/llm_wiki#336, musistudio/llms#64)."""
 
 from __future__ import annotations
 
