@@ -62,6 +62,9 @@ EXPECTED: dict[tuple[str, str], str] = {
     # The API refuses prompt_mode "reasoning" for Small 4 and Medium 3.5 (400, code 3051,
     # earendil-works/pi#3096); mistral-common validates the messages only, so it accepts.
     ("prompt-mode-unsupported", "reject"): "verdict",
+    # The API's request schema forbids top-level fields it does not know (422
+    # extra_forbidden, Gitlawb/openclaude#739); mistral-common validates the messages only.
+    ("unknown-request-field", "reject"): "verdict",
 }
 
 

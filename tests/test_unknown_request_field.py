@@ -70,6 +70,22 @@ def test_groq_refuses_in_its_own_words_and_knows_its_own_fields() -> None:
     assert result.render()["reasoning_format"] == "hidden"
 
 
+def test_mistral_refuses_with_422_and_takes_openais_seed_as_random_seed() -> None:
+    sent = {**body(store=False, seed=7), "model": "mistral-small-latest"}
+    assert [(v.rule, v.location, v.status, v.message) for v in check(sent, "mistral")] == [
+        ("unknown-request-field", field, 422, "Extra inputs are not permitted")
+        for field in ("store", "seed")]
+    result = normalize(QUESTION, "mistral", options={"store": False, "seed": 7})
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unknown-request-field", "store", False), ("rename-request-field", "seed", True)]
+    fixed = result.render()
+    assert fixed["random_seed"] == 7 and "seed" not in fixed and "store" not in fixed
+    assert check(fixed, "mistral") == ()
+    # A random_seed the request sets already stays; the other seed goes.
+    both = normalize(QUESTION, "mistral", options={"seed": 7, "random_seed": 3}).render()
+    assert both["random_seed"] == 3 and "seed" not in both
+
+
 def test_vendors_whose_profiles_say_nothing_keep_the_fields() -> None:
     result = normalize(QUESTION, "vllm", options={"top_k": 40})
     assert result.changes == () and result.render()["top_k"] == 40

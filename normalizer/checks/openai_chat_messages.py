@@ -55,9 +55,12 @@ def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding
 
 def unknown_request_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Top-level fields not in params.known (another vendor's option: top_k, thinking,
-    prompt_mode). A profile that lists none checks none."""
+    prompt_mode), nor in params.elsewhere (refused the same way, reported and repaired under
+    a rule of their own: Mistral's max_completion_tokens). A profile that lists none checks
+    none."""
     known = set(param(rule.params, "known", ()))
     if known and isinstance(body, Mapping):
+        known.update(param(rule.params, "elsewhere", ()))
         for key in body:
             if key not in known:
                 yield Finding(location=str(key), fields={"field": key})

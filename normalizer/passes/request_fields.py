@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from normalizer.model import Change, JsonMap
 from normalizer.passes import Draft, Policy
@@ -15,25 +16,40 @@ def drop_unknown_request_fields(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes top-level request fields the target does not know (rule unknown-request-field,
-    params.known): each is left out, one lossy change per field, said with its value (the
+    params.known): a field the target takes under another name (params.use: Mistral's
+    random_seed for seed) is renamed, lossless, where the request does not set that name
+    already; any other is left out, one lossy change per field, said with its value (the
     target answers as if it had not been asked: a sampling setting such as top_k, or another
     vendor's thinking switch, no longer applies). A body written for vLLM, Ollama, DeepSeek
     or Mistral and sent to OpenAI brings them.
 
     Rejected by: OpenAI "Unrecognized request argument supplied: top_k"
-    (xlinx/sd-webui-decadetw-auto-prompt-llm#29), "... thinking" (nashsu/llm_wiki#336).
+    (xlinx/sd-webui-decadetw-auto-prompt-llm#29), "... thinking" (nashsu/llm_wiki#336);
+    Groq "property 'think' is unsupported" (fathah/hermes-desktop#863); Mistral 422
+    "Extra inputs are not permitted" at ["body", "store"] (Gitlawb/openclaude#739).
 
     Before: model gpt-4.1-mini, top_k 40, temperature 0.2
     After:  model gpt-4.1-mini, temperature 0.2
     """
     rule = profile.copy_for(RULE, policy.model)
-    known = frozenset(rule.params.get("known") or ()) if rule is not None else frozenset()
+    # params.elsewhere: fields another rule of the profile reports and repairs (move_max_tokens)
+    known = frozenset((*(rule.params.get("known") or ()), *(rule.params.get("elsewhere") or ())
+                       )) if rule is not None and rule.params.get("known") else frozenset()
     unknown = [k for k in draft.options if k not in known] if known else []
     if not unknown:
         return draft, ()
-    options = JsonMap({k: v for k, v in draft.options.items() if k not in unknown})
-    changes = tuple(Change("drop_unknown_request_fields", "drop-unknown-request-field",
-                           f"{key} {draft.options[key]!r} left out: {profile.provider} does not "
-                           "know the field and refuses the request", key, False)
-                    for key in unknown)
-    return replace(draft, options=options), changes
+    names: dict[str, Any] = dict(rule.params.get("use") or {}) if rule is not None else {}
+    options = {k: v for k, v in draft.options.items() if k not in unknown}
+    changes: list[Change] = []
+    for key in unknown:
+        sent, other = draft.options[key], names.get(key)
+        if other in known and other not in draft.options:
+            options[other] = sent
+            changes.append(Change("drop_unknown_request_fields", "rename-request-field",
+                                  f"{key} {sent!r} sent as {other}, {profile.provider}'s name "
+                                  "for it", key, True))
+            continue
+        changes.append(Change("drop_unknown_request_fields", "drop-unknown-request-field",
+                              f"{key} {sent!r} left out: {profile.provider} does not know the "
+                              "field and refuses the request", key, False))
+    return replace(draft, options=JsonMap(options)), tuple(changes)
