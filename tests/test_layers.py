@@ -37,7 +37,7 @@ FLOORS: dict[str, int] = {
     "ref_targets": 1, "enum_type": 1, "property_schemas": 1,
     "tuple_items": 1, "sampling": 1, "thinking_params": 1, "output_format": 1,
     "gemini_keywords": 1, "thinking_options": 1, "thinking_budget": 1, "effort_levels": 1,
-    "output_limit": 1,
+    "output_limit": 1, "request_fields": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "steps": 3, "request": 3, "testing": 3, "strategies": 3,
 }

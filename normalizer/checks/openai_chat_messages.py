@@ -20,6 +20,7 @@ from normalizer.checks.openai_chat_walk import (
 )
 from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
+from normalizer.request_fields import unknown_fields
 from normalizer.schema_walk import node_at
 
 Body = Mapping[str, Any]
@@ -54,16 +55,11 @@ def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding
 
 
 def unknown_request_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """Top-level fields not in params.known (another vendor's option: top_k, thinking,
-    prompt_mode), nor in params.elsewhere (refused the same way, reported and repaired under
-    a rule of their own: Mistral's max_completion_tokens). A profile that lists none checks
-    none."""
-    known = set(param(rule.params, "known", ()))
-    if known and isinstance(body, Mapping):
-        known.update(param(rule.params, "elsewhere", ()))
-        for key in body:
-            if key not in known:
-                yield Finding(location=str(key), fields={"field": key})
+    """Top-level fields the vendor does not know (another vendor's option: top_k, thinking,
+    prompt_mode; normalizer/request_fields.py)."""
+    if isinstance(body, Mapping):
+        for key in unknown_fields(body, rule.params):
+            yield Finding(location=key, fields={"field": key})
 
 
 def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

@@ -15,6 +15,19 @@ from normalizer.thinking_options import budget_for_effort, effort_for_budget
 RULE = "thinking-budget-unsupported"
 
 
+def _thinking_of_type(draft: Draft, profile: Profile, policy: Policy, rule_id: str,
+                      kind: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The thawed options and their thinking object, where a copy of `rule_id` holds for
+    the model and the request's thinking has type `kind`; else None."""
+    if profile.copy_for(rule_id, policy.model) is None:
+        return None
+    options = thaw(draft.options)
+    thinking = options.get("thinking")
+    if not isinstance(thinking, dict) or thinking.get("type") != kind:
+        return None
+    return options, thinking
+
+
 def adapt_thinking(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
@@ -33,12 +46,10 @@ def adapt_thinking(
     Before: model claude-opus-4-7, thinking {type: enabled, budget_tokens: 24576}
     After:  model claude-opus-4-7, thinking {type: adaptive}, output_config {effort: high}
     """
-    if profile.copy_for(RULE, policy.model) is None:
+    found = _thinking_of_type(draft, profile, policy, RULE, "enabled")
+    if found is None:
         return draft, ()
-    options = thaw(draft.options)
-    thinking = options.get("thinking")
-    if not isinstance(thinking, dict) or thinking.get("type") != "enabled":
-        return draft, ()
+    options, thinking = found
     budget = enabled_budget(options)
     kept = {k: v for k, v in thinking.items() if k not in ("type", "budget_tokens")}
     options["thinking"] = {"type": "adaptive", **kept}
@@ -77,12 +88,10 @@ def budget_thinking(
     After:  model claude-haiku-4-5, thinking {type: enabled, budget_tokens: 1024},
             output_config {effort: low}
     """
-    if profile.copy_for(ADAPTIVE_RULE, policy.model) is None:
+    found = _thinking_of_type(draft, profile, policy, ADAPTIVE_RULE, "adaptive")
+    if found is None:
         return draft, ()
-    options = thaw(draft.options)
-    thinking = options.get("thinking")
-    if not isinstance(thinking, dict) or thinking.get("type") != "adaptive":
-        return draft, ()
+    options, thinking = found
     config = options.get("output_config")
     level = config.get("effort") if isinstance(config, dict) else None
     budget = budget_for_effort(level if isinstance(level, str) else "medium")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from normalizer.model import Change, JsonMap
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.request_fields import unknown_fields
 
 RULE = "unknown-request-field"
 
@@ -32,13 +32,10 @@ def drop_unknown_request_fields(
     After:  model gpt-4.1-mini, temperature 0.2
     """
     rule = profile.copy_for(RULE, policy.model)
-    # params.elsewhere: fields another rule of the profile reports and repairs (move_max_tokens)
-    known = frozenset((*(rule.params.get("known") or ()), *(rule.params.get("elsewhere") or ())
-                       )) if rule is not None and rule.params.get("known") else frozenset()
-    unknown = [k for k in draft.options if k not in known] if known else []
-    if not unknown:
+    unknown = [] if rule is None else unknown_fields(draft.options, rule.params)
+    if rule is None or not unknown:
         return draft, ()
-    names: dict[str, Any] = dict(rule.params.get("use") or {}) if rule is not None else {}
+    known, names = rule.params.get("known") or (), rule.params.get("use") or {}
     options = {k: v for k, v in draft.options.items() if k not in unknown}
     changes: list[Change] = []
     for key in unknown:
