@@ -65,11 +65,21 @@ _GEMINI_CONFIG_KEYS = ("systemInstruction", "tools", "toolConfig", "safetySettin
 
 def gemini_config(body: Mapping[str, Any]) -> dict[str, Any] | None:
     """google-genai takes contents and a config, not a body: the config is the body's
-    generationConfig plus its other top-level fields (the SDK accepts the REST spellings)."""
+    generationConfig plus its other top-level fields (the SDK accepts the REST spellings).
+    Any other top-level field (a snake_case spelling, another vendor's temperature beside
+    contents) goes through the SDK's http_options.extra_body, which merges it into the body
+    as it is: leaving it out would send another request than the one asked for."""
     generation = body.get("generationConfig")
     config = {**(generation if isinstance(generation, Mapping) else {}),
               **{k: body[k] for k in _GEMINI_CONFIG_KEYS if k in body}}
+    extra = {k: v for k, v in body.items() if k not in _GEMINI_SENT}
+    if extra:
+        config["http_options"] = {"extra_body": extra}
     return config or None
+
+
+# What `call` sends of a Gemini body without extra_body: the model goes in the URL.
+_GEMINI_SENT = frozenset({"contents", "model", "generationConfig", *_GEMINI_CONFIG_KEYS})
 
 
 def call(protocol: str, client: Any, body: Mapping[str, Any], *, model: str | None = None,

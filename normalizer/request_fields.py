@@ -1,8 +1,9 @@
 """Top-level request fields a vendor does not know (rule unknown-request-field): what
-check() flags and the repair leaves out or renames, read one way for both."""
+check() flags and the repair leaves out, renames or moves, read one way for both."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,3 +18,11 @@ def unknown_fields(request: Mapping[str, Any], params: Mapping[str, Any]) -> lis
         return []
     taken = {*known, *(params.get("elsewhere") or ())}
     return [str(k) for k in request if k not in taken]
+
+
+def spellings(name: str) -> tuple[str, str]:
+    """A proto JSON field name's two spellings, lowerCamelCase and snake_case
+    (generationConfig, generation_config): Gemini's parser reads both as one field."""
+    snake = re.sub(r"(?<!^)([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+    camel = re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), snake)
+    return camel, snake

@@ -1,16 +1,21 @@
-"""OpenAI's Chat Completions and Groq refuse a top-level field they do not know (rule
-unknown-request-field, pass drop_unknown_request_fields): another vendor's options (vLLM's
-top_k, Anthropic-style thinking, Mistral's prompt_mode) reach them when an app switches vendors
-(xlinx/sd-webui-decadetw-auto-prompt-llm#29, nashsu/llm_wiki#336, musistudio/llms#64)."""
+"""OpenAI's Chat Completions, Groq, Mistral, Anthropic and Gemini refuse a top-level field they do
+not know (rule unknown-request-field, pass drop_unknown_request_fields): another vendor's
+options (vLLM's top_k, Anthropic-style thinking, Mistral's prompt_mode, OpenAI's
+response_format) reach them when an app switches vendors
+(xlinx/sd-webui-decadetw-auto-prompt-llm#29, nashsu/llm_wiki#336, musistudio/llms#64,
+amrit110/oli#7). Gemini refuses a sampling field beside `contents` (nashsu/llm_wiki#49): the
+repair moves it into generationConfig, where Gemini reads it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
+import anthropic
 import openai
 import pytest
 import sdk_calls as calls
+from google.genai import errors as genai_errors
 
 from conformance.emulator import Emulator, serve
 from normalizer import check, load_profile, normalize
@@ -99,3 +104,81 @@ def test_openai_refuses_the_raw_request_and_takes_the_normalized_one_through_the
     assert "Unrecognized request argument supplied: top_k" in str(refused.value)
     sent = normalize(QUESTION, "openai", options={"top_k": 40}).render()
     assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, sent)) == "ok"
+
+
+def claude(**options: Any) -> dict[str, Any]:
+    return {"model": "claude-haiku-4-5", "max_tokens": 64,
+            "messages": [{"role": "user", "content": "Name a colour."}], **options}
+
+
+def test_anthropic_refuses_openais_options_and_knows_its_own_and_the_betas() -> None:
+    sent = claude(response_format={"type": "json_object"}, reasoning_effort="high", seed=7)
+    assert [(v.rule, v.location, v.message) for v in check(sent, "anthropic")] == [
+        ("unknown-request-field", field, f"{field}: Extra inputs are not permitted")
+        for field in ("response_format", "reasoning_effort", "seed")]
+    # Its own fields, the sampling fields 2.14 no longer names, and beta body fields (whose
+    # header check() cannot see) all pass.
+    own = claude(temperature=0.2, top_k=40, stop_sequences=["###"], metadata={"user_id": "u"},
+                 output_config={"effort": "low"}, context_management={"edits": []},
+                 service_tier="auto", stream=False)
+    assert [v.rule for v in check(own, "anthropic")] == ["effort-unsupported"]
+
+
+def test_anthropic_normalize_leaves_them_out_and_says_so_with_the_value(emu: Emulator) -> None:
+    options = {"response_format": {"type": "json_object"}, "temperature": 0.2}
+    result = normalize(QUESTION, "anthropic", options=options)
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unknown-request-field", "response_format", False)]
+    assert "{'type': 'json_object'}" in result.changes[0].what
+    fixed = result.render()
+    assert fixed["temperature"] == 0.2 and "response_format" not in fixed
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        calls.send("anthropic", sdk, claude(**options))
+    assert "response_format: Extra inputs are not permitted" in str(refused.value)
+    assert calls.text_of("anthropic", calls.send("anthropic", sdk, fixed)) == "ok"
+
+
+def gemini(**fields: Any) -> dict[str, Any]:
+    return {"contents": [{"role": "user", "parts": [{"text": "Name a colour."}]}], **fields}
+
+
+def test_gemini_refuses_a_top_level_field_in_its_parsers_words() -> None:
+    found = [(v.rule, v.location, v.message)
+             for v in check(gemini(temperature=0.1, response_format={}), "gemini")]
+    assert found == [("unknown-request-field", field,
+                      f'Invalid JSON payload received. Unknown name "{field}": Cannot find field.')
+                     for field in ("temperature", "response_format")]
+    # Both spellings of its own fields pass.
+    own = gemini(generation_config={"temperature": 0.1}, systemInstruction={"parts": []},
+                 tool_config={}, safetySettings=[], cachedContent="c/1", labels={"a": "b"})
+    assert [v.rule for v in check(own, "gemini")] == []
+
+
+def test_gemini_gets_sampling_fields_inside_generation_config() -> None:
+    result = normalize(QUESTION, "gemini", options={
+        "temperature": 0.1, "max_tokens": 500, "topP": 0.9, "stop": ["###"],
+        "generationConfig": {"top_p": 0.5}})
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("nest-request-field", "temperature", True),
+        ("nest-request-field", "max_tokens", True),
+        ("drop-unknown-request-field", "topP", False),  # generationConfig sets it (top_p)
+        ("drop-unknown-request-field", "stop", False)]
+    fixed = result.render()
+    assert fixed["generationConfig"] == {"top_p": 0.5, "temperature": 0.1, "maxOutputTokens": 500}
+    assert set(fixed) == {"contents", "generationConfig"}
+    assert check(fixed, "gemini") == ()
+    # The request's own spelling of the object is kept.
+    snake = normalize(QUESTION, "gemini", options={"seed": 7, "generation_config": {}}).render()
+    assert snake["generation_config"] == {"seed": 7} and "generationConfig" not in snake
+
+
+def test_gemini_refuses_the_raw_request_and_takes_the_normalized_one_through_the_sdk(
+        emu: Emulator) -> None:
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    with pytest.raises(genai_errors.ClientError) as refused:
+        calls.send("gemini", sdk, gemini(temperature=0.1), model="gemini-2.5-flash")
+    assert 'Unknown name "temperature": Cannot find field.' in str(refused.value)
+    fixed = normalize(QUESTION, "gemini", options={"temperature": 0.1}).render()
+    reply = calls.send("gemini", sdk, fixed, model="gemini-2.5-flash")
+    assert calls.text_of("gemini", reply) == "ok"

@@ -1,4 +1,4 @@
-"""Detectors for message shape, role order, request fields and reasoning in an OpenAI Chat
+"""Detectors for message shape, role order and reasoning in an OpenAI Chat
 body. What a vendor allows (roles, fields, models) comes from the rule's params."""
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from normalizer.checks.openai_chat_walk import (
 )
 from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
-from normalizer.request_fields import unknown_fields
 from normalizer.schema_walk import node_at
 
 Body = Mapping[str, Any]
@@ -52,14 +51,6 @@ def empty_content(body: Body, rule: Rule, model: str | None) -> Iterator[Finding
             continue
         if _empty_kind(msgs[i]) in kinds:
             yield Finding(location=f"messages[{i}].content", fields={"index": i, "role": now})
-
-
-def unknown_request_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """Top-level fields the vendor does not know (another vendor's option: top_k, thinking,
-    prompt_mode; normalizer/request_fields.py)."""
-    if isinstance(body, Mapping):
-        for key in unknown_fields(body, rule.params):
-            yield Finding(location=key, fields={"field": key})
 
 
 def unknown_message_field(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:

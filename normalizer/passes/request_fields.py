@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
-from normalizer.model import Change, JsonMap
+from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.request_fields import unknown_fields
+from normalizer.request_fields import spellings, unknown_fields
 
 RULE = "unknown-request-field"
 
@@ -18,15 +20,21 @@ def drop_unknown_request_fields(
     """Fixes top-level request fields the target does not know (rule unknown-request-field,
     params.known): a field the target takes under another name (params.use: Mistral's
     random_seed for seed) is renamed, lossless, where the request does not set that name
-    already; any other is left out, one lossy change per field, said with its value (the
-    target answers as if it had not been asked: a sampling setting such as top_k, or another
-    vendor's thinking switch, no longer applies). A body written for vLLM, Ollama, DeepSeek
-    or Mistral and sent to OpenAI brings them.
+    already; a field the target reads inside an object (params.nest: Gemini's temperature,
+    in generationConfig) is moved there, lossless, where that object does not set it
+    already (in either of its spellings); any other is left out, one lossy change per field,
+    said with its value (the target answers as if it had not been asked: a sampling setting
+    such as top_k, or another vendor's thinking switch, no longer applies). A body written
+    for vLLM, Ollama, DeepSeek or Mistral and sent to OpenAI brings them, and OpenAI's
+    options sent to Anthropic or Gemini.
 
     Rejected by: OpenAI "Unrecognized request argument supplied: top_k"
     (xlinx/sd-webui-decadetw-auto-prompt-llm#29), "... thinking" (nashsu/llm_wiki#336);
     Groq "property 'think' is unsupported" (fathah/hermes-desktop#863); Mistral 422
-    "Extra inputs are not permitted" at ["body", "store"] (Gitlawb/openclaude#739).
+    "Extra inputs are not permitted" at ["body", "store"] (Gitlawb/openclaude#739);
+    Anthropic "response_format: Extra inputs are not permitted" (amrit110/oli#7); Gemini
+    'Invalid JSON payload received. Unknown name "temperature": Cannot find field.'
+    (nashsu/llm_wiki#49).
 
     Before: model gpt-4.1-mini, top_k 40, temperature 0.2
     After:  model gpt-4.1-mini, temperature 0.2
@@ -36,17 +44,40 @@ def drop_unknown_request_fields(
     if rule is None or not unknown:
         return draft, ()
     known, names = rule.params.get("known") or (), rule.params.get("use") or {}
+    nests = rule.params.get("nest") or {}
     options = {k: v for k, v in draft.options.items() if k not in unknown}
     changes: list[Change] = []
     for key in unknown:
-        sent, other = draft.options[key], names.get(key)
+        sent, other = thaw(draft.options[key]), names.get(key)
         if other in known and other not in draft.options:
-            options[other] = sent
+            options[other] = draft.options[key]
             changes.append(Change("drop_unknown_request_fields", "rename-request-field",
                                   f"{key} {sent!r} sent as {other}, {profile.provider}'s name "
                                   "for it", key, True))
+            continue
+        if key in nests:
+            changes.append(_nest(options, key, draft.options[key], nests[key],
+                                 profile.provider))
             continue
         changes.append(Change("drop_unknown_request_fields", "drop-unknown-request-field",
                               f"{key} {sent!r} left out: {profile.provider} does not know the "
                               "field and refuses the request", key, False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
+
+
+def _nest(options: dict[str, Any], key: str, value: Any, place: str, provider: str) -> Change:
+    """Move `key` into the object `place` names ("generationConfig.temperature") in
+    `options`, under the spelling of that object the request uses already; left out where
+    the object sets the field already, or is not an object."""
+    parent, name = place.split(".", 1)
+    at = next((k for k in spellings(parent) if k in options), parent)
+    holder, sent = options.get(at, {}), thaw(value)
+    if not isinstance(holder, Mapping) or any(k in holder for k in spellings(name)):
+        why = f"{at} sets {name} already" if isinstance(holder, Mapping) \
+            else f"{at} is not an object"
+        return Change("drop_unknown_request_fields", "drop-unknown-request-field",
+                      f"{key} {sent!r} left out: {provider} reads it inside {at}, and {why}",
+                      key, False)
+    options[at] = JsonMap({**holder, name: value})
+    return Change("drop_unknown_request_fields", "nest-request-field",
+                  f"{key} {sent!r} sent as {at}.{name}, where {provider} reads it", key, True)

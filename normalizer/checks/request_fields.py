@@ -1,0 +1,20 @@
+"""`unknown-request-field`: a top-level field the vendor does not know (another vendor's
+option: top_k, thinking, prompt_mode, response_format). The same reading serves every
+protocol whose profile lists its known fields (normalizer/request_fields.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from normalizer.check import Finding
+from normalizer.profiles import Rule
+from normalizer.request_fields import unknown_fields
+
+
+def unknown_request_field(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """Each top-level field neither in params.known nor in params.elsewhere, in body order."""
+    if isinstance(body, Mapping):
+        for key in unknown_fields(body, rule.params):
+            yield Finding(location=key, fields={"field": key})
