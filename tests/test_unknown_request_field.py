@@ -17,6 +17,7 @@ import pytest
 import sdk_calls as calls
 from google.genai import errors as genai_errors
 
+from conformance.clients import gemini_config
 from conformance.emulator import Emulator, serve
 from normalizer import check, load_profile, normalize
 from normalizer.model import History, Message, Text
@@ -182,3 +183,27 @@ def test_gemini_refuses_the_raw_request_and_takes_the_normalized_one_through_the
     fixed = normalize(QUESTION, "gemini", options={"temperature": 0.1}).render()
     reply = calls.send("gemini", sdk, fixed, model="gemini-2.5-flash")
     assert calls.text_of("gemini", reply) == "ok"
+
+
+def test_a_gemini_bodys_other_top_level_fields_go_to_the_wire_as_they_are() -> None:
+    # google-genai takes a config, not a body: a field the config has no place for used to
+    # be left out silently, so a raw request Gemini refuses was sent without its fault.
+    config = gemini_config({"contents": [], "model": "gemini-2.5-flash",
+                            "generationConfig": {"topK": 3}, "toolConfig": {},
+                            "temperature": 0.1, "generation_config": {"seed": 1}})
+    assert config == {"topK": 3, "toolConfig": {}, "http_options": {"extra_body": {
+        "temperature": 0.1, "generation_config": {"seed": 1}}}}
+    assert gemini_config({"contents": []}) is None
+
+
+def test_cerebras_refuses_openais_store_and_knows_its_own_fields() -> None:
+    sent = {**body(store=False), "model": "llama3.1-8b"}
+    assert [(v.rule, v.status, v.message) for v in check(sent, "cerebras")] == [
+        ("unknown-request-field", 400, "body.store: property 'body.store' is unsupported")]
+    own = {**body(reasoning_format="parsed", disable_reasoning=True, min_tokens=1,
+                  prompt_cache_key="k"), "model": "gpt-oss-120b"}
+    assert check(own, "cerebras") == ()
+    result = normalize(QUESTION, "cerebras", options={"store": False, "seed": 7})
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unknown-request-field", "store", False)]
+    assert result.render()["seed"] == 7
