@@ -79,14 +79,16 @@ def profile_diff(shipped: Profile, measured: Profile, found: Sequence[Observatio
     ones that hold today for `model` are compared."""
     shipped = scoped(shipped, model=model)
     other_models = {r.id for r in shipped.rules if model and _other_models(r, model)}
-    other_models |= _allowed_here(shipped, model)
-    decided = {o.rule for o in found if o.finding != "inconclusive"} - other_models
+    allowed = _allowed_here(shipped, model) - other_models
+    decided = {o.rule for o in found if o.finding != "inconclusive"} - other_models - allowed
     unmeasured = [f"{o.rule}: {o.reason or o.verdict.reason}" for o in found
                   if o.finding == "inconclusive" and shipped.enforces(o.rule)]
     unmeasured += [f"{r.id}: no probe request for it" for r in shipped.rules
                    if r.enforced and r.id not in {o.rule for o in found}]
     unmeasured += [f"{rule_id}: the shipped rule is for other models than {model}"
                    for rule_id in sorted(other_models)]
+    unmeasured += [f"{rule_id}: the probe's request does not break the shipped rule's copy "
+                   f"for {model}" for rule_id in sorted(allowed)]
     gained, lost, limits, texts = [], [], [], []
     for rule_id in sorted(decided):
         now, before = measured.rule(rule_id), shipped.rule(rule_id)

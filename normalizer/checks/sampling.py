@@ -12,6 +12,7 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.profiles import Rule
+from normalizer.request_fields import spellings
 from normalizer.sampling import unfixed, unsupported
 
 
@@ -27,7 +28,10 @@ def fixed_sampling(body: Mapping[str, Any], rule: Rule,
 
 def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
-    """Each sampling parameter of params.fields the body sends (the rule's models take none)."""
+    """Each sampling parameter of params.fields the body sends (the rule's models take none).
+    The model and the field's camelCase spelling are there for texts that name them (xAI:
+    "Model grok-4.3 does not support parameter presencePenalty.")."""
     if isinstance(body, Mapping):
         for field in unsupported(body, rule.params):
-            yield Finding(field, {"field": field})
+            yield Finding(field, {"field": field, "camel": spellings(field)[0],
+                                  "model": model or body.get("model")})
