@@ -207,3 +207,20 @@ def test_cerebras_refuses_openais_store_and_knows_its_own_fields() -> None:
     assert [(c.code, c.where, c.lossless) for c in result.changes] == [
         ("drop-unknown-request-field", "store", False)]
     assert result.render()["seed"] == 7
+
+
+def test_fireworks_quotes_the_value_in_pythons_spelling_and_knows_its_own_fields() -> None:
+    model = "accounts/fireworks/models/kimi-k3"
+    sent = {**body(vl_high_resolution_images=True, promptCacheKey="k"), "model": model}
+    assert [(v.rule, v.message) for v in check(sent, "fireworks")] == [
+        ("unknown-request-field",
+         "Extra inputs are not permitted, field: 'vl_high_resolution_images', value: True."),
+        ("unknown-request-field",
+         "Extra inputs are not permitted, field: 'promptCacheKey', value: 'k'.")]
+    own = {**body(top_k=40, min_p=0.05, prompt_cache_key="k", reasoning_history="preserved",
+                  stream_options={"include_usage": True}, service_tier="priority"),
+           "model": model}
+    assert check(own, "fireworks") == ()
+    result = normalize(QUESTION, "fireworks", options={"vl_high_resolution_images": True})
+    assert [(c.code, c.where, c.lossless) for c in result.changes] == [
+        ("drop-unknown-request-field", "vl_high_resolution_images", False)]

@@ -14,7 +14,9 @@ from normalizer.request_fields import unknown_fields
 
 def unknown_request_field(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
-    """Each top-level field neither in params.known nor in params.elsewhere, in body order."""
+    """Each top-level field neither in params.known nor in params.elsewhere, in body order,
+    with its value in Python's spelling for texts that quote it (Fireworks: "field:
+    'vl_high_resolution_images', value: True.")."""
     if isinstance(body, Mapping):
         for key in unknown_fields(body, rule.params):
-            yield Finding(location=key, fields={"field": key})
+            yield Finding(location=key, fields={"field": key, "value": repr(body[key])})
