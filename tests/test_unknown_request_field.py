@@ -224,3 +224,14 @@ def test_fireworks_quotes_the_value_in_pythons_spelling_and_knows_its_own_fields
     result = normalize(QUESTION, "fireworks", options={"vl_high_resolution_images": True})
     assert [(c.code, c.where, c.lossless) for c in result.changes] == [
         ("drop-unknown-request-field", "vl_high_resolution_images", False)]
+
+
+def test_azure_refuses_in_openais_words_and_knows_openais_fields() -> None:
+    sent = {**body(enable_thinking=False, extra_body={}), "model": "gpt-4o-mini"}
+    assert [(v.rule, v.message, v.error) for v in check(sent, "azure_openai")] == [
+        ("unknown-request-field", f"Unrecognized request argument supplied: {field}",
+         {"type": "invalid_request_error", "param": None, "code": None})
+        for field in ("enable_thinking", "extra_body")]
+    own = {**body(reasoning_effort="low", max_completion_tokens=64, store=False),
+           "model": "gpt-5-nano"}
+    assert check(own, "azure_openai") == ()
