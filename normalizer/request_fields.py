@@ -20,6 +20,14 @@ def unknown_fields(request: Mapping[str, Any], params: Mapping[str, Any]) -> lis
     return [str(k) for k in request if k not in taken]
 
 
+def moved_fields(request: Mapping[str, Any], params: Mapping[str, Any]
+                 ) -> list[tuple[str, str]]:
+    """The request's top-level fields that params.moved names (field -> its new path, a name
+    or "object.name"), with that path, in request order; a field sent as null is not sent."""
+    moved = params.get("moved") or {}
+    return [(str(k), str(moved[k])) for k, v in request.items() if k in moved and v is not None]
+
+
 def spellings(name: str) -> tuple[str, str]:
     """A proto JSON field name's two spellings, lowerCamelCase and snake_case
     (generationConfig, generation_config): Gemini's parser reads both as one field."""

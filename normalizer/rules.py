@@ -47,6 +47,8 @@ RULE_IDS: dict[str, str] = {
     "unknown-message-field": "a message field the vendor does not know (params.allowed)",
     "unknown-request-field": "a top-level request field the vendor does not know (params.known "
                              "lists the ones it does)",
+    "moved-request-field": "a top-level request field the API takes under another name or inside "
+                           "another object (params.moved: field -> new path)",
     "message-name-invalid": "a message's `name` (the participant's name) not matching "
                             "params.pattern",
     "unknown-block-field": "a field of a content block the vendor does not know for the "

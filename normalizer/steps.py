@@ -64,7 +64,7 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
-from normalizer.passes.request_fields import drop_unknown_request_fields
+from normalizer.passes.request_fields import drop_unknown_request_fields, move_request_fields
 from normalizer.passes.required_names import drop_undeclared_required
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import (
@@ -312,14 +312,16 @@ STEPS: dict[str, Step] = {
     "drop_unknown_request_fields": Step(drop_unknown_request_fields,
                                         ("unknown-request-field",),
                                         ("prompt_mode_as_reasoning_effort", "move_max_tokens")),
-    # An effort the prompt mode became is an effort like any other.
+    "move_request_fields": Step(move_request_fields, ("moved-request-field",)),
+    # An effort the prompt mode became, or Chat's effort moved to reasoning.effort, is an
+    # effort like any other.
     "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",),
-                                  ("prompt_mode_as_reasoning_effort",)),
+                                  ("prompt_mode_as_reasoning_effort", "move_request_fields")),
     # The effort read first where adaptive thinking becomes a budget.
     "drop_effort": Step(drop_effort, ("effort-unsupported",), ("budget_thinking",)),
     "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
-                                 ("prompt_mode_as_reasoning_effort", "drop_reasoning_effort",
-                                  "drop_effort")),
+                                 ("prompt_mode_as_reasoning_effort", "move_request_fields",
+                                  "drop_reasoning_effort", "drop_effort")),
     # A level fitted to the model's own first, then below the ones thinking off refuses.
     "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
                                        ("fit_reasoning_effort",)),

@@ -18,6 +18,7 @@ from normalizer.checks import (
     json_mode,
     output_limit,
     reasoning_effort,
+    request_fields,
     strict_schema,
     tool_parameters,
 )
@@ -177,6 +178,7 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
 
 
 DETECTORS: dict[str, Detector] = {
+    "moved-request-field": request_fields.moved_request_field,
     "assistant-content-type": assistant_content_type,
     "content-part-type-unknown": content_part_type_unknown,
     "content-type-unsupported": content_type_unsupported,

@@ -1,6 +1,10 @@
 """`unknown-request-field`: a top-level field the vendor does not know (another vendor's
 option: top_k, thinking, prompt_mode, response_format). The same reading serves every
-protocol whose profile lists its known fields (normalizer/request_fields.py)."""
+protocol whose profile lists its known fields (normalizer/request_fields.py).
+
+`moved-request-field`: a top-level field the API took once, or another API of the vendor
+takes, that now has another place (Chat's reasoning_effort is the Responses API's
+reasoning.effort)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.profiles import Rule
-from normalizer.request_fields import unknown_fields
+from normalizer.request_fields import moved_fields, unknown_fields
 
 
 def unknown_request_field(body: Mapping[str, Any], rule: Rule,
@@ -20,3 +24,11 @@ def unknown_request_field(body: Mapping[str, Any], rule: Rule,
     if isinstance(body, Mapping):
         for key in unknown_fields(body, rule.params):
             yield Finding(location=key, fields={"field": key, "value": repr(body[key])})
+
+
+def moved_request_field(body: Mapping[str, Any], rule: Rule,
+                        model: str | None) -> Iterator[Finding]:
+    """Each top-level field params.moved names, with the place it has moved to."""
+    if isinstance(body, Mapping):
+        for key, to in moved_fields(body, rule.params):
+            yield Finding(location=key, fields={"field": key, "to": to})

@@ -1,17 +1,19 @@
-"""Request options another vendor takes and the target does not know at all."""
+"""Request options another vendor takes and the target does not know, or takes in
+another place."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.request_fields import spellings, unknown_fields
+from normalizer.request_fields import moved_fields, spellings, unknown_fields
 
 RULE = "unknown-request-field"
+MOVED_RULE = "moved-request-field"
 
 
 def drop_unknown_request_fields(
@@ -56,8 +58,8 @@ def drop_unknown_request_fields(
                                   "for it", key, True))
             continue
         if key in nests:
-            changes.append(_nest(options, key, draft.options[key], nests[key],
-                                 profile.provider))
+            changes.append(_place(options, key, draft.options[key], nests[key],
+                                  profile.provider, _NESTED))
             continue
         changes.append(Change("drop_unknown_request_fields", "drop-unknown-request-field",
                               f"{key} {sent!r} left out: {profile.provider} does not know the "
@@ -65,19 +67,66 @@ def drop_unknown_request_fields(
     return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
-def _nest(options: dict[str, Any], key: str, value: Any, place: str, provider: str) -> Change:
-    """Move `key` into the object `place` names ("generationConfig.temperature") in
-    `options`, under the spelling of that object the request uses already; left out where
-    the object sets the field already, or is not an object."""
+class _Codes(NamedTuple):
+    """The pass and the fix codes a placed field is reported under."""
+
+    pass_name: str
+    placed: str  # lossless: the field is where the target reads it
+    dropped: str  # lossy: the place is taken already
+
+
+_NESTED = _Codes("drop_unknown_request_fields", "nest-request-field",
+                 "drop-unknown-request-field")
+_MOVED = _Codes("move_request_fields", "move-request-field", "drop-moved-request-field")
+
+
+def move_request_fields(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes top-level fields the target takes in another place (rule moved-request-field,
+    params.moved: field -> new path): each is moved there, lossless, where the request does
+    not set that place already (else it is left out, lossy: the request's own setting
+    wins). Apps that move from Chat Completions to the Responses API keep Chat's names.
+
+    Rejected by: OpenAI's Responses API "Unsupported parameter: 'reasoning_effort'. In the
+    Responses API, this parameter has moved to 'reasoning.effort'. ..." (lobehub/lobehub#8116).
+
+    Before: model gpt-5-mini, reasoning_effort "low"
+    After:  model gpt-5-mini, reasoning {effort: "low"}
+    """
+    rule = profile.copy_for(MOVED_RULE, policy.model)
+    moved = [] if rule is None else moved_fields(draft.options, rule.params)
+    if rule is None or not moved:
+        return draft, ()
+    options = {k: v for k, v in draft.options.items() if k not in dict(moved)}
+    changes = tuple(_place(options, key, draft.options[key], to, profile.provider, _MOVED)
+                    for key, to in moved)
+    return replace(draft, options=JsonMap(options)), changes
+
+
+def _place(options: dict[str, Any], key: str, value: Any, place: str, provider: str,
+           codes: _Codes) -> Change:
+    """Put `key`'s value at `place` in `options`: a top-level name, or an object and a name
+    ("generationConfig.temperature"), under the spelling of that object the request uses
+    already; left out where that place is set already, or its object is not an object."""
+    sent = thaw(value)
+    if "." not in place:
+        if place in options:
+            return Change(codes.pass_name, codes.dropped,
+                          f"{key} {sent!r} left out: {provider} reads it as {place}, which "
+                          "the request sets already", key, False)
+        options[place] = value
+        return Change(codes.pass_name, codes.placed,
+                      f"{key} {sent!r} sent as {place}, where {provider} reads it", key, True)
     parent, name = place.split(".", 1)
     at = next((k for k in spellings(parent) if k in options), parent)
-    holder, sent = options.get(at, {}), thaw(value)
+    holder = options.get(at, {})
     if not isinstance(holder, Mapping) or any(k in holder for k in spellings(name)):
         why = f"{at} sets {name} already" if isinstance(holder, Mapping) \
             else f"{at} is not an object"
-        return Change("drop_unknown_request_fields", "drop-unknown-request-field",
+        return Change(codes.pass_name, codes.dropped,
                       f"{key} {sent!r} left out: {provider} reads it inside {at}, and {why}",
                       key, False)
     options[at] = JsonMap({**holder, name: value})
-    return Change("drop_unknown_request_fields", "nest-request-field",
+    return Change(codes.pass_name, codes.placed,
                   f"{key} {sent!r} sent as {at}.{name}, where {provider} reads it", key, True)
