@@ -34,9 +34,11 @@ def drop_unknown_request_fields(
     (xlinx/sd-webui-decadetw-auto-prompt-llm#29), "... thinking" (nashsu/llm_wiki#336);
     Groq "property 'think' is unsupported" (fathah/hermes-desktop#863); Mistral 422
     "Extra inputs are not permitted" at ["body", "store"] (Gitlawb/openclaude#739);
-    Anthropic "response_format: Extra inputs are not permitted" (amrit110/oli#7); Gemini
-    'Invalid JSON payload received. Unknown name "temperature": Cannot find field.'
-    (nashsu/llm_wiki#49).
+    Cerebras "body.store: property 'body.store' is unsupported" (openclaw/openclaw#51058);
+    Fireworks "Extra inputs are not permitted, field: 'vl_high_resolution_images', value:
+    True." (web-infra-dev/midscene#1322); Anthropic "response_format: Extra inputs are not
+    permitted" (amrit110/oli#7); Gemini 'Invalid JSON payload received. Unknown name
+    "temperature": Cannot find field.' (nashsu/llm_wiki#49).
 
     Before: model gpt-4.1-mini, top_k 40, temperature 0.2
     After:  model gpt-4.1-mini, temperature 0.2
@@ -45,25 +47,22 @@ def drop_unknown_request_fields(
     unknown = [] if rule is None else unknown_fields(draft.options, rule.params)
     if rule is None or not unknown:
         return draft, ()
-    known, names = rule.params.get("known") or (), rule.params.get("use") or {}
-    nests = rule.params.get("nest") or {}
+    # Where the target takes the field: under another name (params.use) or inside an
+    # object (params.nest); both are placed the same way.
+    places = {**{k: (v, _RENAMED) for k, v in (rule.params.get("use") or {}).items()},
+              **{k: (v, _NESTED) for k, v in (rule.params.get("nest") or {}).items()}}
     options = {k: v for k, v in draft.options.items() if k not in unknown}
     changes: list[Change] = []
     for key in unknown:
-        sent, other = thaw(draft.options[key]), names.get(key)
-        if other in known and other not in draft.options:
-            options[other] = draft.options[key]
-            changes.append(Change("drop_unknown_request_fields", "rename-request-field",
-                                  f"{key} {sent!r} sent as {other}, {profile.provider}'s name "
-                                  "for it", key, True))
-            continue
-        if key in nests:
-            changes.append(_place(options, key, draft.options[key], nests[key],
-                                  profile.provider, _NESTED))
+        if key in places:
+            place, codes = places[key]
+            changes.append(_place(options, key, draft.options[key], place, profile.provider,
+                                  codes))
             continue
         changes.append(Change("drop_unknown_request_fields", "drop-unknown-request-field",
-                              f"{key} {sent!r} left out: {profile.provider} does not know the "
-                              "field and refuses the request", key, False))
+                              f"{key} {thaw(draft.options[key])!r} left out: "
+                              f"{profile.provider} does not know the field and refuses the "
+                              "request", key, False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
@@ -75,6 +74,8 @@ class _Codes(NamedTuple):
     dropped: str  # lossy: the place is taken already
 
 
+_RENAMED = _Codes("drop_unknown_request_fields", "rename-request-field",
+                  "drop-unknown-request-field")
 _NESTED = _Codes("drop_unknown_request_fields", "nest-request-field",
                  "drop-unknown-request-field")
 _MOVED = _Codes("move_request_fields", "move-request-field", "drop-moved-request-field")
