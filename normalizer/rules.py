@@ -49,6 +49,8 @@ RULE_IDS: dict[str, str] = {
                              "lists the ones it does)",
     "moved-request-field": "a top-level request field the API takes under another name or inside "
                            "another object (params.moved: field -> new path)",
+    "stop-sequence-invalid": "a stop sequence the vendor does not take (params.refuse: empty, "
+                             "whitespace only)",
     "message-name-invalid": "a message's `name` (the participant's name) not matching "
                             "params.pattern",
     "unknown-block-field": "a field of a content block the vendor does not know for the "

@@ -59,6 +59,30 @@ def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[s
             if f in request and request[f] is not None]
 
 
+class BadStop(NamedTuple):
+    """A stop sequence the vendor refuses, and which of params.refuse it is."""
+
+    index: int
+    value: str
+    fault: str  # "empty" or "whitespace"
+
+
+def bad_stops(stops: Any, params: Mapping[str, Any]) -> list[BadStop]:
+    """The stop sequences of the list `stops` that params.refuse names a fault for: "empty"
+    (Anthropic: "each stop sequence must be non-empty") and "whitespace", only whitespace
+    ("... must contain non-whitespace"), in list order; none where `stops` is not a list."""
+    refuse = params.get("refuse") or {}
+    if not isinstance(stops, list | tuple):
+        return []
+    found = []
+    for i, stop in enumerate(stops):
+        fault = "empty" if stop == "" else "whitespace" if isinstance(stop, str) \
+            and not stop.strip() else None
+        if fault is not None and fault in refuse:
+            found.append(BadStop(i, stop, fault))
+    return found
+
+
 def _same(sent: Any, allowed: Any) -> bool:
     if isinstance(sent, bool) or isinstance(allowed, bool):  # true is not 1 on the wire
         return type(sent) is type(allowed) and sent == allowed

@@ -75,7 +75,11 @@ from normalizer.passes.roles import (
 )
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
-from normalizer.passes.sampling import drop_unfixed_sampling, drop_unsupported_sampling
+from normalizer.passes.sampling import (
+    drop_invalid_stop_sequences,
+    drop_unfixed_sampling,
+    drop_unsupported_sampling,
+)
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
@@ -300,6 +304,7 @@ STEPS: dict[str, Step] = {
     "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
     "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
                                   ("resolve_thinking_params",)),
+    "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
     "move_max_tokens": Step(move_max_tokens, ("max-tokens-field-unsupported",

@@ -3,17 +3,22 @@ model takes (Kimi's thinking models: temperature 1, top_p 0.95). Which fields, t
 values and when thinking off changes them are the profile's params.
 
 `sampling-parameter-unsupported`: a sampling parameter (params.fields) sent to a model that
-takes none at all (Claude Opus 4.7)."""
+takes none at all (Claude Opus 4.7).
+
+`stop-sequence-invalid`: a stop sequence the vendor refuses, empty or whitespace only
+(params.refuse, Anthropic)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from normalizer.check import Finding
+from normalizer.check import Detector, Finding
+from normalizer.json_values import value_at
+from normalizer.options import OPTION_PATHS
 from normalizer.profiles import Rule
 from normalizer.request_fields import spellings
-from normalizer.sampling import unfixed, unsupported
+from normalizer.sampling import bad_stops, unfixed, unsupported
 
 
 def fixed_sampling(body: Mapping[str, Any], rule: Rule,
@@ -35,3 +40,20 @@ def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
         for field in unsupported(body, rule.params):
             yield Finding(field, {"field": field, "camel": spellings(field)[0],
                                   "model": model or body.get("model")})
+
+
+def invalid_stops(protocol: str) -> Detector:
+    """`stop-sequence-invalid` for `protocol`: each stop sequence, where the protocol keeps
+    them, that params.refuse names a fault for, with the vendor's words for it."""
+    path = OPTION_PATHS["stop"][protocol]
+    where = ".".join(path)
+
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        refuse = rule.params.get("refuse") or {}
+        stops = value_at(body, path) if isinstance(body, Mapping) else None
+        for bad in bad_stops(stops, rule.params):
+            yield Finding(f"{where}[{bad.index}]", {"index": bad.index,
+                                                     "requirement": refuse[bad.fault]})
+
+    detect.__doc__ = f"Refused stop sequences in a {protocol} request."
+    return detect

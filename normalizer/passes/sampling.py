@@ -1,16 +1,20 @@
-"""Options passes: sampling parameters a model pins to one value, or takes none of."""
+"""Options passes: sampling parameters a model pins to one value, or takes none of, and
+stop sequences a vendor refuses."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from normalizer.json_values import value_at
 from normalizer.model import Change, JsonMap, thaw
+from normalizer.options import OPTION_PATHS
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.sampling import unfixed, unsupported
+from normalizer.sampling import bad_stops, unfixed, unsupported
 
 RULE = "sampling-parameter-fixed"
 UNSUPPORTED = "sampling-parameter-unsupported"
+STOPS = "stop-sequence-invalid"
 
 
 def drop_unfixed_sampling(
@@ -73,3 +77,37 @@ def drop_unsupported_sampling(
         lossless=False) for field in found)
     kept = {k: v for k, v in thaw(draft.options).items() if k not in found}
     return replace(draft, options=JsonMap(kept)), changes
+
+
+def drop_invalid_stop_sequences(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    r"""Fixes stop sequences the target refuses (rule stop-sequence-invalid, params.refuse:
+    empty, whitespace only): each is left out of the list, and the list itself where none
+    is left. Lossy: the reply no longer stops at a newline that was asked for ("\n", the
+    usual one), and must be cut by the caller. Apps send OpenAI's stop list to every vendor.
+
+    Rejected by: Anthropic "stop_sequences: each stop sequence must contain non-whitespace"
+    (BerriAI/litellm#3286, ["\n"]), "stop_sequences: each stop sequence must be non-empty"
+    (MegaGrindStone/mcp-web-ui#5, ["", "\n"]).
+
+    Before: stop_sequences ["\n", "END"]
+    After:  stop_sequences ["END"]
+    """
+    rule = profile.copy_for(STOPS, policy.model)
+    path = OPTION_PATHS["stop"].get(profile.protocol)
+    stops = value_at(draft.options, path) if rule is not None and path else None
+    bad = [] if rule is None else bad_stops(stops, rule.params)
+    if not bad or path is None or len(path) != 1:
+        return draft, ()
+    dropped = {b.index for b in bad}
+    kept = [s for i, s in enumerate(stops) if i not in dropped]
+    options = {k: v for k, v in draft.options.items() if k != path[0]}
+    if kept:
+        options[path[0]] = tuple(kept)
+    changes = tuple(Change(
+        "drop_invalid_stop_sequences", "drop-stop-sequence",
+        f"stop sequence {b.value!r} left out: {profile.provider} takes none that is "
+        f"{'empty' if b.fault == 'empty' else 'whitespace only'}", f"{path[0]}[{b.index}]",
+        lossless=False) for b in bad)
+    return replace(draft, options=JsonMap(options)), changes
