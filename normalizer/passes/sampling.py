@@ -98,6 +98,8 @@ def drop_invalid_stop_sequences(
     path = OPTION_PATHS["stop"].get(profile.protocol)
     stops = value_at(draft.options, path) if rule is not None and path else None
     bad = [] if rule is None else bad_stops(stops, rule.params)
+    # Anthropic keeps them at the top; a nested place (Gemini's generationConfig) has no
+    # vendor rule here, so none is written.
     if not bad or path is None or len(path) != 1:
         return draft, ()
     dropped = {b.index for b in bad}
