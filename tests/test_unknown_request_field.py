@@ -158,13 +158,13 @@ def test_gemini_refuses_a_top_level_field_in_its_parsers_words() -> None:
 
 def test_gemini_gets_sampling_fields_inside_generation_config() -> None:
     result = normalize(QUESTION, "gemini", options={
-        "temperature": 0.1, "max_tokens": 500, "topP": 0.9, "stop": ["###"],
+        "temperature": 0.1, "max_tokens": 500, "topP": 0.9, "logit_bias": {},
         "generationConfig": {"top_p": 0.5}})
     assert [(c.code, c.where, c.lossless) for c in result.changes] == [
         ("nest-request-field", "temperature", True),
         ("nest-request-field", "max_tokens", True),
         ("drop-unknown-request-field", "topP", False),  # generationConfig sets it (top_p)
-        ("drop-unknown-request-field", "stop", False)]
+        ("drop-unknown-request-field", "logit_bias", False)]  # no place for it at all
     fixed = result.render()
     assert fixed["generationConfig"] == {"top_p": 0.5, "temperature": 0.1, "maxOutputTokens": 500}
     assert set(fixed) == {"contents", "generationConfig"}
@@ -235,3 +235,18 @@ def test_azure_refuses_in_openais_words_and_knows_openais_fields() -> None:
     own = {**body(reasoning_effort="low", max_completion_tokens=64, store=False),
            "model": "gpt-5-nano"}
     assert check(own, "azure_openai") == ()
+
+
+def test_openais_stop_reaches_anthropic_and_gemini_in_their_own_list_fields() -> None:
+    claude_stop = normalize(QUESTION, "anthropic", options={"stop": "END"})
+    assert claude_stop.render()["stop_sequences"] == ["END"]
+    assert [(c.code, c.lossless) for c in claude_stop.changes] == [
+        ("rename-request-field", True)]
+    assert "as a one-item list" in claude_stop.changes[0].what
+    # A newline stop moves, then goes: Claude takes no whitespace-only stop sequence.
+    newline = normalize(QUESTION, "anthropic", options={"stop": ["\n", "END"]})
+    assert newline.render()["stop_sequences"] == ["END"]
+    assert [c.code for c in newline.changes] == ["rename-request-field", "drop-stop-sequence"]
+    gemini_stop = normalize(QUESTION, "gemini", options={"stop": ["END"]}).render()
+    assert gemini_stop["generationConfig"] == {"stopSequences": ["END"]}
+    assert check(gemini_stop, "gemini") == ()

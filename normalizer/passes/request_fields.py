@@ -51,13 +51,14 @@ def drop_unknown_request_fields(
     # object (params.nest); both are placed the same way.
     places = {**{k: (v, _RENAMED) for k, v in (rule.params.get("use") or {}).items()},
               **{k: (v, _NESTED) for k, v in (rule.params.get("nest") or {}).items()}}
+    lists = frozenset(rule.params.get("lists") or ())
     options = {k: v for k, v in draft.options.items() if k not in unknown}
     changes: list[Change] = []
     for key in unknown:
         if key in places:
             place, codes = places[key]
             changes.append(_place(options, key, draft.options[key], place, profile.provider,
-                                  codes))
+                                  codes, lists))
             continue
         changes.append(Change("drop_unknown_request_fields", "drop-unknown-request-field",
                               f"{key} {thaw(draft.options[key])!r} left out: "
@@ -106,11 +107,15 @@ def move_request_fields(
 
 
 def _place(options: dict[str, Any], key: str, value: Any, place: str, provider: str,
-           codes: _Codes) -> Change:
+           codes: _Codes, lists: frozenset[str] = frozenset()) -> Change:
     """Put `key`'s value at `place` in `options`: a top-level name, or an object and a name
     ("generationConfig.temperature"), under the spelling of that object the request uses
-    already; left out where that place is set already, or its object is not an object."""
-    sent = thaw(value)
+    already; left out where that place is set already, or its object is not an object. A
+    string bound for a field of `lists` becomes a one-item list (OpenAI's `stop` takes
+    either, Anthropic's stop_sequences and Gemini's stopSequences a list only)."""
+    sent, listed = thaw(value), ""
+    if isinstance(value, str) and place.rsplit(".", 1)[-1] in lists:
+        value, listed = (value,), " (as a one-item list)"
     if "." not in place:
         if place in options:
             return Change(codes.pass_name, codes.dropped,
@@ -118,7 +123,8 @@ def _place(options: dict[str, Any], key: str, value: Any, place: str, provider: 
                           "the request sets already", key, False)
         options[place] = value
         return Change(codes.pass_name, codes.placed,
-                      f"{key} {sent!r} sent as {place}, where {provider} reads it", key, True)
+                      f"{key} {sent!r} sent as {place}{listed}, where {provider} reads it", key,
+                      True)
     parent, name = place.split(".", 1)
     at = next((k for k in spellings(parent) if k in options), parent)
     holder = options.get(at, {})
@@ -130,4 +136,5 @@ def _place(options: dict[str, Any], key: str, value: Any, place: str, provider: 
                       key, False)
     options[at] = JsonMap({**holder, name: value})
     return Change(codes.pass_name, codes.placed,
-                  f"{key} {sent!r} sent as {at}.{name}, where {provider} reads it", key, True)
+                  f"{key} {sent!r} sent as {at}.{name}{listed}, where {provider} reads it", key,
+                  True)
