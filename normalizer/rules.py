@@ -114,6 +114,8 @@ RULE_IDS: dict[str, str] = {
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",
     "thinking-budget-exceeds-max-tokens": "an enabled thinking budget not below `max_tokens`",
     "thinking-budget-and-level": "a thinking budget and a thinking level in one request",
+    "thinking-level-unsupported": "a thinking level sent to a model that takes a thinking "
+                                  "budget only (Gemini 2.5)",
     "thinking-off-unsupported": "thinking switched off where the model cannot stop thinking "
                                 "(Gemini: a budget of 0; Anthropic: at an effort level of "
                                 "params.levels)",

@@ -338,7 +338,8 @@ STEPS: dict[str, Step] = {
                                                       "thinking-budget-exceeds-max-tokens"),
                                 ("adapt_thinking", "budget_thinking", "fit_max_tokens")),
     "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
-                                       ("thinking-budget-and-level", "thinking-off-unsupported")),
+                                       ("thinking-level-unsupported", "thinking-budget-and-level",
+                                        "thinking-off-unsupported")),
     # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.
     "fit_gemini_thinking_budget": Step(fit_gemini_thinking_budget,
                                        ("thinking-budget-out-of-range",),

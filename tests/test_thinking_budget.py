@@ -1,8 +1,9 @@
 """Thinking budgets a vendor refuses (normalizer/thinking_budget.py): Anthropic's least budget
 and its budget below max_tokens (rules thinking-budget-too-small and
 thinking-budget-exceeds-max-tokens, pass fit_thinking_budget), Gemini's budget beside a
-level and a budget of 0 for a model that always thinks (rules thinking-budget-and-level and
-thinking-off-unsupported, pass fix_gemini_thinking_config), a Gemini budget outside the
+level, a level sent to Gemini 2.5 and a budget of 0 for a model that always thinks (rules
+thinking-budget-and-level, thinking-level-unsupported and thinking-off-unsupported, pass
+fix_gemini_thinking_config), a Gemini budget outside the
 model's range (thinking-budget-out-of-range, pass fit_gemini_thinking_budget), a budget for
 a Claude model that takes adaptive thinking only (thinking-budget-unsupported, pass
 adapt_thinking); and the budgets a vendor switch writes, sent through the official SDKs to
@@ -113,6 +114,56 @@ def test_gemini_refuses_a_budget_beside_a_level_and_keeps_the_budget() -> None:
                        "gemini")
     assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 1024}
     assert said == [("drop-thinking-level", False)]
+
+
+def test_gemini_2_5_refuses_a_thinking_level_in_its_own_words() -> None:
+    # Kilo-Org/kilocode#4490 (gemini-2.5-flash), microsoft/vscode#334581 (Gemini 2.5 Pro).
+    (found,) = check(gemini(thinkingLevel="low"), "gemini", model="gemini-2.5-flash")
+    assert found.message == "Thinking level is not supported for this model."
+    assert found.location == "generationConfig.thinkingConfig.thinkingLevel"
+    for model in ("gemini-2.5-pro", "gemini-2.5-flash-lite", "models/gemini-2.5-flash"):
+        assert rules(gemini(thinking_level="HIGH"), "gemini", model=model) == [
+            "thinking-level-unsupported"], model
+    for model in ("gemini-3-flash-preview", "gemini-3-pro-preview"):
+        assert rules(gemini(thinkingLevel="high"), "gemini", model=model) == [], model
+    assert rules(gemini(thinkingBudget=1024), "gemini", model="gemini-2.5-flash") == []
+
+
+def test_a_level_reaches_gemini_2_5_as_our_tables_budget() -> None:
+    for level, budget in (("low", 1024), ("MEDIUM", 8192), ("high", 24576), ("minimal", 1024)):
+        options = {"generationConfig": {"thinkingConfig": {"thinkingLevel": level,
+                                                           "includeThoughts": True}}}
+        body, said = fixed(options, "gemini", model="gemini-2.5-flash")
+        assert body["generationConfig"]["thinkingConfig"] == {"includeThoughts": True,
+                                                              "thinkingBudget": budget}
+        assert said == [("thinking-level-as-budget", False)]
+        assert check(body, "gemini", model="gemini-2.5-flash") == ()
+    # google-genai's proto spelling stays the proto spelling.
+    options = {"generationConfig": {"thinkingConfig": {"thinking_level": "LOW"}}}
+    body, _ = fixed(options, "gemini", model="gemini-2.5-pro")
+    assert body["generationConfig"]["thinkingConfig"] == {"thinking_budget": 1024}
+    # Beside a budget the level is left out, once (not again as a budget beside a level).
+    options = {"generationConfig": {"thinkingConfig": {"thinkingBudget": 2048,
+                                                       "thinkingLevel": "high"}}}
+    body, said = fixed(options, "gemini", model="gemini-2.5-flash")
+    assert body["generationConfig"]["thinkingConfig"] == {"thinkingBudget": 2048}
+    assert said == [("drop-thinking-level", False)]
+    # Gemini 3 takes its level; with no model nothing is repaired on a guess.
+    level = {"generationConfig": {"thinkingConfig": {"thinkingLevel": "high"}}}
+    assert fixed(level, "gemini", model="gemini-3-flash-preview")[1] == []
+    assert fixed(level, "gemini")[1] == []
+
+
+def test_a_level_is_refused_by_the_emulator_and_its_budget_taken(emu: Emulator) -> None:
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    with pytest.raises(genai_errors.ClientError) as refused:
+        calls.send("gemini", sdk, gemini(thinkingLevel="low"), model="gemini-2.5-flash")
+    said = calls.sdk_error(refused.value)
+    assert (said.status, said.message) == (400, "Thinking level is not supported for this model.")
+    options = {"generationConfig": {"thinkingConfig": {"thinkingLevel": "low"}}}
+    body, _ = fixed(options, "gemini", model="gemini-2.5-flash")
+    reply = calls.send("gemini", sdk, body, model="gemini-2.5-flash")
+    assert calls.text_of("gemini", reply) == "ok"
 
 
 def test_gemini_2_5_pro_cannot_stop_thinking_and_gets_its_least_budget() -> None:

@@ -21,10 +21,6 @@ PLANNED_RULES: dict[str, str] = {
     "object-schema-empty-properties": "an object schema with empty properties in a Gemini "
                                       "function declaration (refused until about April 2025, "
                                       "taken since: history, not a plan)",
-    "thinking-level-unsupported": "a Gemini thinkingLevel for a model before Gemini 3 "
-                                  "(refused for gemini-2.5-flash in 2026-01; Google's guide "
-                                  "lists levels for 2.5 by 2026-08: when that changed is "
-                                  "not known)",
 }
 Confidence = Literal["recorded", "pasted", "documented", "reported"]
 CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")

@@ -64,6 +64,10 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        "level as alternatives; OpenAI's wires take a level, Anthropic's enabled thinking a "
        "budget (normalizer/thinking_options.py)"
        for p in ("openai_chat", "openai_responses", "anthropic")},
+    **{("thinking-level-unsupported", p): "only Gemini's thinkingConfig offers a level and "
+       "a budget, each model taking one or both; OpenAI's wires take a level only, Anthropic's "
+       "enabled thinking a budget (reasoning-effort-value-unsupported, "
+       "thinking-budget-unsupported)" for p in ("openai_chat", "openai_responses", "anthropic")},
     **{("thinking-budget-out-of-range", p): "Gemini's budget ranges are per model; OpenAI's "
        "wires take a level, and Anthropic's bounds are thinking-budget-too-small and "
        "thinking-budget-exceeds-max-tokens" for p in ("openai_chat", "openai_responses",

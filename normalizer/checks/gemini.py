@@ -358,6 +358,7 @@ DETECTORS: dict[str, Detector] = {
     "response-format-with-tools": gemini_parts.response_format_with_tools,
     "content-type-unsupported": content_type_unsupported,
     "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,
+    "thinking-level-unsupported": thinking_budget.gemini_level_unsupported,
     "thinking-off-unsupported": thinking_budget.gemini_thinking_off,
     "thinking-budget-out-of-range": thinking_budget.gemini_budget_out_of_range,
     "reasoning-effort-unsupported": reasoning_effort.gemini_thinking,

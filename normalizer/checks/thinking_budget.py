@@ -3,6 +3,8 @@
 `thinking-budget-too-small` and `thinking-budget-exceeds-max-tokens` (Anthropic: enabled
 thinking's `budget_tokens` at least params.minimum and below `max_tokens`);
 `thinking-budget-and-level` (Gemini: a thinkingBudget beside a thinkingLevel);
+`thinking-level-unsupported` (Gemini: a thinkingLevel, at any level, for the models the rule
+names, which take a budget only);
 `thinking-off-unsupported` (Gemini: a thinkingBudget of 0 for a model that always thinks,
 the models the rule names; Anthropic: thinking disabled at an effort level of params.levels,
 at which Claude Opus 5 cannot stop thinking); `thinking-budget-out-of-range` (Gemini: a
@@ -21,11 +23,14 @@ from normalizer.effort_levels import off_at_level
 from normalizer.profiles import Rule
 from normalizer.thinking_budget import (
     ANTHROPIC_MIN_BUDGET,
+    LEVEL,
     budget_and_level,
     budget_below_minimum,
     budget_not_below_cap,
     budget_off,
     budget_out_of_range,
+    config_field,
+    gemini_config,
 )
 
 
@@ -51,6 +56,15 @@ def gemini_budget_and_level(body: Mapping[str, Any], rule: Rule,
     """A thinkingConfig with both a thinkingBudget and a thinkingLevel."""
     if isinstance(body, Mapping) and budget_and_level(body):
         yield Finding("generationConfig.thinkingConfig")
+
+
+def gemini_level_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """A thinkingLevel, whatever its value (the rule's models take a budget only)."""
+    found = config_field(gemini_config(body), LEVEL) if isinstance(body, Mapping) else None
+    if found is not None:
+        yield Finding(f"generationConfig.thinkingConfig.{found[0]}",
+                      {"level": found[1], "model": model or body.get("model")})
 
 
 def gemini_thinking_off(body: Mapping[str, Any], rule: Rule,

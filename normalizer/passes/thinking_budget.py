@@ -23,11 +23,13 @@ from normalizer.thinking_budget import (
     gemini_config,
     with_thinking_config,
 )
+from normalizer.thinking_options import budget_for_effort
 
 TOO_SMALL = "thinking-budget-too-small"
 OVER_CAP = "thinking-budget-exceeds-max-tokens"
 BOTH = "thinking-budget-and-level"
 OFF = "thinking-off-unsupported"
+LEVEL_ONLY = "thinking-level-unsupported"
 RANGE = "thinking-budget-out-of-range"
 _WHERE = "thinking.budget_tokens"
 
@@ -106,22 +108,29 @@ def _under_cap(options: dict[str, Any], minimum: int) -> tuple[dict[str, Any], l
 def fix_gemini_thinking_config(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes a Gemini thinkingConfig the target refuses (rules thinking-budget-and-level,
-    thinking-off-unsupported). Of a budget and a level, the budget is kept: every Gemini
-    thinking model takes a budget (Gemini 3 for compatibility), while a level was refused
-    by gemini-2.5-flash as late as 2026-01 (RooCodeInc/Roo-Code#10700). A budget of 0,
-    for a model that always thinks (`policy.model`, the rule's models), becomes the least
-    budget it takes (params.minimum): as little thinking as it allows. Both lossy, said.
+    """Fixes a Gemini thinkingConfig the target refuses (rules thinking-level-unsupported,
+    thinking-budget-and-level, thinking-off-unsupported). A level sent to a model that takes
+    a budget only (`policy.model`, the rule's models: Gemini 2.5) becomes our table's budget
+    for it (normalizer/thinking_options.py: low 1,024, medium 8,192, high 24,576), or is left
+    out where the request sets a budget already. Of a budget and a level, the budget is
+    kept: every Gemini thinking model takes a budget (Gemini 3 for compatibility), while a
+    level is refused by Gemini 2.5. A budget of 0, for a model that always thinks (the
+    rule's models), becomes the least budget it takes (params.minimum): as little thinking
+    as it allows. All lossy, said.
 
-    Rejected by: Gemini "You can only set only one of thinking budget and thinking level."
-    (sterlp/eclipse-peon-ai#115), "Budget 0 is invalid. This model only works in thinking
-    mode." (snailyp/gemini-balance#206, gemini-2.5-pro).
+    Rejected by: Gemini "Thinking level is not supported for this model."
+    (Kilo-Org/kilocode#4490, gemini-2.5-flash), "You can only set only one of thinking
+    budget and thinking level." (sterlp/eclipse-peon-ai#115), "Budget 0 is invalid. This
+    model only works in thinking mode." (snailyp/gemini-balance#206, gemini-2.5-pro).
 
-    Before: thinkingConfig {thinkingBudget: 4096, thinkingLevel: "high"}
-    After:  thinkingConfig {thinkingBudget: 4096}
+    Before: model gemini-2.5-flash, thinkingConfig {thinkingLevel: "high"}
+    After:  model gemini-2.5-flash, thinkingConfig {thinkingBudget: 24576}
     """
     options = thaw(draft.options)
     changes: list[Change] = []
+    if profile.copy_for(LEVEL_ONLY, policy.model) is not None:
+        options, said = _level_as_budget(options, policy.model)
+        changes.extend(said)
     if profile.enforces(BOTH) and budget_and_level(options):
         config = dict(gemini_config(options))
         name, level = config_field(config, LEVEL) or ("", None)
@@ -147,6 +156,31 @@ def fix_gemini_thinking_config(
     if not changes:
         return draft, ()
     return replace(draft, options=JsonMap(options)), tuple(changes)
+
+
+def _level_as_budget(options: dict[str, Any], model: str | None
+                     ) -> tuple[dict[str, Any], list[Change]]:
+    """`options` with its thinking level, which `model` does not take, written as a budget
+    in the same spelling, or left out beside a budget the request sets already."""
+    config = dict(gemini_config(options))
+    found = config_field(config, LEVEL)
+    if found is None:
+        return options, []
+    name, level = found
+    for spelling in LEVEL:
+        config.pop(spelling, None)
+    where = f"generationConfig.thinkingConfig.{name}"
+    if config_field(config, BUDGET) is not None:
+        return with_thinking_config(options, config), [Change(
+            "fix_gemini_thinking_config", "drop-thinking-level",
+            f"thinking level {level!r} left out: {model} takes a thinking budget, not a "
+            "level, and the request sets a budget", where, False)]
+    budget = budget_for_effort(str(level).lower())
+    config[BUDGET[LEVEL.index(name)]] = budget  # camelCase for camelCase, as sent
+    return with_thinking_config(options, config), [Change(
+        "fix_gemini_thinking_config", "thinking-level-as-budget",
+        f"thinking level {level!r} written as a budget of {budget} tokens (our table): "
+        f"{model} takes a thinking budget, not a level", where, False)]
 
 
 def fit_gemini_thinking_budget(
