@@ -59,6 +59,34 @@ def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[s
             if f in request and request[f] is not None]
 
 
+def exclusive(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+    """The sampling parameters of `params.fields` that the request sends (not null), where it
+    sends more than one of them, in that order; else none. Claude Sonnet 4.5 and its
+    successors up to Sonnet 4.6 take temperature or top_p, not both ("`temperature` and
+    `top_p` cannot both be specified for this model. Please use only one.")."""
+    sent = unsupported(request, params)
+    return sent if len(sent) > 1 else []
+
+
+def to_leave_out(request: Mapping[str, Any], params: Mapping[str, Any]
+                 ) -> list[tuple[str, bool]]:
+    """Which of the parameters `exclusive` found to leave out so that one stays, each with
+    whether that loses nothing: a parameter sent at the value the model uses when it is not
+    sent (params.defaults: temperature 1, top_p 1, which samples from every token) goes
+    first, the last such in params.fields order; then the last of the others, lossy. The
+    first of params.fields is the one kept where none is at its default (Anthropic's own
+    migration example keeps temperature)."""
+    sent = exclusive(request, params)
+    defaults = params.get("defaults") or {}
+    out: list[tuple[str, bool]] = []
+    while len(sent) > 1:
+        idle = [f for f in sent if f in defaults and _same(request[f], defaults[f])]
+        field = idle[-1] if idle else sent[-1]
+        out.append((field, bool(idle)))
+        sent = [f for f in sent if f != field]
+    return out
+
+
 class BadStop(NamedTuple):
     """A stop sequence the vendor refuses, and which of params.refuse it is."""
 

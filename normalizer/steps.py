@@ -79,6 +79,7 @@ from normalizer.passes.sampling import (
     drop_invalid_stop_sequences,
     drop_unfixed_sampling,
     drop_unsupported_sampling,
+    keep_one_sampling_parameter,
 )
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
@@ -307,6 +308,10 @@ STEPS: dict[str, Step] = {
     "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
+    # A model that takes no sampling parameter has none left to choose between.
+    "keep_one_sampling_parameter": Step(keep_one_sampling_parameter,
+                                        ("sampling-parameters-exclusive",),
+                                        ("drop_unsupported_sampling", "drop_unfixed_sampling")),
     "move_max_tokens": Step(move_max_tokens, ("max-tokens-field-unsupported",
                                               "max-completion-tokens-unsupported")),
     "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large", "max-tokens-too-small"),

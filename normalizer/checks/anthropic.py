@@ -313,6 +313,7 @@ DETECTORS: dict[str, Detector] = {
     "effort-unsupported": reasoning_effort.anthropic_effort,
     "thinking-off-unsupported": thinking_budget.anthropic_thinking_off,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
+    "sampling-parameters-exclusive": sampling.exclusive_sampling,
     "stop-sequence-invalid": sampling.invalid_stops("anthropic"),
     "max-tokens-too-large": output_limit.too_large("anthropic"),
     "tool-call-id-pattern": tool_call_id_pattern,

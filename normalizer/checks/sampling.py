@@ -5,6 +5,9 @@ values and when thinking off changes them are the profile's params.
 `sampling-parameter-unsupported`: a sampling parameter (params.fields) sent to a model that
 takes none at all (Claude Opus 4.7).
 
+`sampling-parameters-exclusive`: more than one of params.fields sent to a model that takes
+one of them (Claude Sonnet 4.5: temperature or top_p).
+
 `stop-sequence-invalid`: a stop sequence the vendor refuses, empty or whitespace only
 (params.refuse, Anthropic)."""
 
@@ -18,7 +21,7 @@ from normalizer.json_values import value_at
 from normalizer.options import OPTION_PATHS
 from normalizer.profiles import Rule
 from normalizer.request_fields import spellings
-from normalizer.sampling import bad_stops, unfixed, unsupported
+from normalizer.sampling import bad_stops, exclusive, unfixed, unsupported
 
 
 def fixed_sampling(body: Mapping[str, Any], rule: Rule,
@@ -40,6 +43,15 @@ def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
         for field in unsupported(body, rule.params):
             yield Finding(field, {"field": field, "camel": spellings(field)[0],
                                   "model": model or body.get("model")})
+
+
+def exclusive_sampling(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """One finding where the body sends more than one of params.fields, at the second one
+    sent (the vendor's words name them all)."""
+    sent = exclusive(body, rule.params) if isinstance(body, Mapping) else []
+    if sent:
+        yield Finding(sent[1], {"fields": ", ".join(sent), "model": model or body.get("model")})
 
 
 def invalid_stops(protocol: str) -> Detector:

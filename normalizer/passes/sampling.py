@@ -1,5 +1,5 @@
-"""Options passes: sampling parameters a model pins to one value, or takes none of, and
-stop sequences a vendor refuses."""
+"""Options passes: sampling parameters a model pins to one value, takes none of, or takes
+one of at a time, and stop sequences a vendor refuses."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.options import OPTION_PATHS
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.sampling import bad_stops, unfixed, unsupported
+from normalizer.sampling import bad_stops, to_leave_out, unfixed, unsupported
 
 RULE = "sampling-parameter-fixed"
 UNSUPPORTED = "sampling-parameter-unsupported"
+EXCLUSIVE = "sampling-parameters-exclusive"
 STOPS = "stop-sequence-invalid"
 
 
@@ -77,6 +78,43 @@ def drop_unsupported_sampling(
         lossless=False) for field in found)
     kept = {k: v for k, v in thaw(draft.options).items() if k not in found}
     return replace(draft, options=JsonMap(kept)), changes
+
+
+def keep_one_sampling_parameter(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes temperature and top_p sent together to a model that takes one of them (rule
+    sampling-parameters-exclusive, params.fields and params.defaults, for the models it
+    names: `policy.model`; an unknown model keeps what was sent). One stays: a parameter
+    sent at the model's own default (temperature 1; top_p 1, which samples from every
+    token) is left out first, lossless; where neither is, top_p is left out and temperature
+    kept, as Anthropic's migration guide does, lossy. Apps send both to every model, often
+    top_p at 1.
+
+    Rejected by: Anthropic "`temperature` and `top_p` cannot both be specified for this
+    model. Please use only one." (charmbracelet/mods#618, claude-sonnet-4-5;
+    Vali-98/ChatterUI#564, claude-sonnet-4-6).
+
+    Before: model claude-sonnet-4-5, temperature 0.7, top_p 1
+    After:  model claude-sonnet-4-5, temperature 0.7
+    """
+    rule = profile.copy_for(EXCLUSIVE, policy.model)
+    if rule is None:
+        return draft, ()
+    out = to_leave_out(draft.options, rule.params)
+    if not out:
+        return draft, ()
+    left = {field for field, _ in out}
+    kept = [f for f in rule.params.get("fields") or () if f in draft.options
+            and draft.options[f] is not None and f not in left]
+    changes = tuple(Change(
+        "keep_one_sampling_parameter", "drop-exclusive-sampling",
+        f"{field} {draft.options[field]!r} left out: {policy.model} takes one of "
+        f"{' and '.join(map(str, rule.params['fields']))}, and {kept[0]} stays"
+        + (f" ({field} {draft.options[field]!r} is what it uses when none is sent)"
+           if lossless else ""), field, lossless=lossless) for field, lossless in out)
+    options = {k: v for k, v in thaw(draft.options).items() if k not in left}
+    return replace(draft, options=JsonMap(options)), changes
 
 
 def drop_invalid_stop_sequences(
