@@ -67,9 +67,11 @@ def test_detector_fills_every_template_field(provider: str, case: dict[str, Any]
     detect = detectors(profile.protocol)[rule.id]
     model = case.get("model") or case["reject"].get("model")  # as check() defaults it
     finding = next(iter(detect(case["reject"], rule, model)))
-    wanted = set(template_fields(rule.message))
-    for value in rule.error.values():
-        wanted |= set(template_fields(value)) if isinstance(value, str) else set()
+    wanted: set[str] = set()
+    for said in (rule, *rule.wordings):  # a wording's words are filled from the same finding
+        wanted |= set(template_fields(said.message))
+        for value in (said.error or rule.error).values():
+            wanted |= set(template_fields(value)) if isinstance(value, str) else set()
     assert wanted <= {*finding.fields, "location"}
 
 

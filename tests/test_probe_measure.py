@@ -179,6 +179,15 @@ def test_probe_of_a_builtin_emulator_reproduces_the_shipped_profile(
                                    "does not break the shipped rule's copy for grok-3-mini",)
 
 
+def test_a_reasoning_model_is_measured_in_the_words_the_rule_has_for_it(emu: Emulator) -> None:
+    # OpenAI's rule unknown-request-field has other words for its reasoning models
+    # (normalizer/scope.py, wordings): a probe of gpt-5-mini reads them as the same rule.
+    found, profile = probe(emu, "openai", "gpt-5-mini")
+    assert profile_diff(load_profile("openai"), profile, found, "gpt-5-mini").empty
+    rule = profile.rule("unknown-request-field")
+    assert rule is not None and rule.message == "Unknown parameter: '{field}'."
+
+
 def test_an_edited_emulator_profile_shows_in_the_diff(measured: dict[str, Measured]) -> None:
     found, profile = measured[EDITED]
     diff = profile_diff(load_profile("openai"), profile, found, "gpt-4.1-mini")

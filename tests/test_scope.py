@@ -87,6 +87,33 @@ def test_unscoped_duplicates_and_bad_scopes_are_refused() -> None:
         profile(rule(models="gpt-4o*"))
 
 
+def test_a_wording_gives_some_models_other_words_and_the_rule_stays_one() -> None:
+    worded = profile(rule(wordings=[
+        {"models": ["gpt-5*"], "message": "ids over 40: {length}",
+         "error": {"type": "invalid_request_error", "code": "string_above_max_length"}}]))
+    (five,) = check(body("gpt-5-mini"), worded)
+    assert (five.message, five.error["code"]) == ("ids over 40: 51", "string_above_max_length")
+    # Other models, and a request whose model is not known, get the rule's own words.
+    assert [v.message for v in check(body("gpt-4o"), worded)] == ["too long: 51"]
+    assert [v.message for v in check(body("unknown"), worded)] == ["too long: 51"]
+    # One rule: its repair runs whether the model is known or not.
+    history = History((Message("user", (Text("hi"),)),
+                       Message("assistant", (ToolCall("f", {}, LONG),)),
+                       Message("tool", (ToolResult(LONG, "ok"),))))
+    assert normalize(history, worded).changes
+    assert normalize(history, worded, model="gpt-5-mini").changes
+
+
+def test_bad_wordings_are_refused_with_the_field() -> None:
+    for wordings, where in (("x", "wordings"), ([{"message": "m"}], "wordings[0].models"),
+                            ([{"models": ["a*"]}], "wordings[0].message"),
+                            ([{"models": ["a*"], "message": "m", "text": "t"}], "wordings[0]"),
+                            ([{"models": ["a*"], "message": "m", "error": "e"}],
+                             "wordings[0].error")):
+        with pytest.raises(ProfileError, match=__import__("re").escape(where)):
+            profile(rule(wordings=wordings))
+
+
 def test_normalize_honours_the_scope() -> None:
     history = History((Message("user", (Text("hi"),)),
                        Message("assistant", (ToolCall("f", {}, LONG),)),

@@ -43,6 +43,25 @@ def test_each_unknown_field_is_refused_in_openais_words() -> None:
                       f"Unrecognized request argument supplied: {field}") for field in FOREIGN]
 
 
+def test_openais_reasoning_models_say_it_in_their_own_words() -> None:
+    # o4-mini (teabranch/open-responses-server#41), gpt-5-mini (openai-php/client#645),
+    # gpt-5-nano (osaurus-ai/osaurus#649); gpt-4o kept the older words
+    # (musistudio/claude-code-router#985).
+    for model in ("o4-mini", "gpt-5-mini", "gpt-5-nano", "gpt-5.4"):
+        (found,) = check(body(model=model, reasoning={"effort": "low"}), "openai")
+        assert found.message == "Unknown parameter: 'reasoning'.", model
+        assert dict(found.error) == {"type": "invalid_request_error", "param": "reasoning",
+                                     "code": "unknown_parameter"}
+    (found,) = check(body(model="gpt-4o", reasoning={"effort": "low"}), "openai")
+    assert found.message == "Unrecognized request argument supplied: reasoning"
+    assert (found.error["param"], found.error["code"]) == (None, None)
+    # The repair is the same for every model, the model known or not.
+    for model in ("gpt-5-mini", None):
+        result = normalize(QUESTION, "openai", options={"reasoning": {"effort": "low"}},
+                           model=model)
+        assert [c.code for c in result.changes] == ["drop-unknown-request-field"]
+
+
 def test_the_fields_openai_knows_pass() -> None:
     known = {"temperature": 0.2, "top_p": 0.9, "seed": 7, "stop": ["\n"], "n": 1,
              "max_completion_tokens": 64, "stream_options": None, "store": False,
@@ -105,6 +124,11 @@ def test_openai_refuses_the_raw_request_and_takes_the_normalized_one_through_the
     assert "Unrecognized request argument supplied: top_k" in str(refused.value)
     sent = normalize(QUESTION, "openai", options={"top_k": 40}).render()
     assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, sent)) == "ok"
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_chat", sdk, body(model="gpt-5-mini", reasoning={"effort": "low"}))
+    said = refused.value.body
+    assert isinstance(said, dict) and (said["message"], said["param"], said["code"]) == (
+        "Unknown parameter: 'reasoning'.", "reasoning", "unknown_parameter")
 
 
 def claude(**options: Any) -> dict[str, Any]:

@@ -56,7 +56,9 @@ def provider_section(profile: Profile) -> list[str]:
         kind = " / ".join(str(r.error.get(k)) for k in ("type", "code") if k in r.error) or "—"
         status = str(r.status) if r.enforced else f"{r.status} (off)"
         origin = " (inherited)" if r.inherited else ""
-        lines.append(f"| `{r.id}`{origin} | {status} | {escape(kind)} | {escape(r.message)} | "
+        said = r.message + "".join(f"; for {', '.join(w.models)}: {w.message}"
+                                   for w in r.wordings)
+        lines.append(f"| `{r.id}`{origin} | {status} | {escape(kind)} | {escape(said)} | "
                      f"{escape(r.source)} | {r.last_verified} | {r.confidence} |")
     return [*lines, ""]
 

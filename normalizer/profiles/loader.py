@@ -18,7 +18,7 @@ from normalizer.model import EMPTY, JsonMap
 from normalizer.profiles.validate import validate
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
 from normalizer.rules import RULE_IDS
-from normalizer.scope import SCOPE_KEYS, is_scoped, model_in, parse_scope
+from normalizer.scope import SCOPE_KEYS, Wording, is_scoped, model_in, parse_scope
 
 HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
 PROVIDERS: tuple[str, ...] = (
@@ -56,6 +56,8 @@ class Rule:
     since: str = ""
     until: str = ""
     endpoints: tuple[str, ...] = ()
+    # Other words for some models (normalizer/scope.py; `scoped` puts them in place).
+    wordings: tuple[Wording, ...] = ()
 
     @property
     def message_known(self) -> bool:
