@@ -3,8 +3,10 @@
 Kimi's thinking models (K2.5 and later, K3, Kimi Code's models) run with fixed sampling:
 temperature 1 (0.6 where thinking is off), top_p 0.95. A request that sends anything else
 is refused ("invalid temperature: only 1 is allowed for this model"), and apps send their
-usual 0.2 or 0.7 to every model. Leaving the parameter out is what the vendor's own
-clients do: the model then uses the one value it takes.
+usual 0.2 or 0.7 to every model. Claude takes temperature 1 only while thinking is on
+("`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. ...").
+Leaving the parameter out is what the vendor's own clients do: the model then uses the
+one value it takes.
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ def fixed_values(request: Mapping[str, Any], params: Mapping[str, Any],
     """The value each pinned parameter must have for this request, read as a
     sampling-parameter-fixed rule's params say: `fixed` (field -> value), and where the
     request turns thinking off (`field`, default thinking.type, a value in `off`, default
-    ["disabled"]) for a model `thinking_off_models` matches, `thinking_off` on top."""
+    ["disabled"]) for a model `thinking_off_models` matches, `thinking_off` on top. With
+    `when_thinking`, nothing is pinned unless the request turns thinking on (a value in
+    `on`: Anthropic's enabled and adaptive)."""
+    if params.get("when_thinking") and not thinking_on_by_rule(request, params, model):
+        return {}  # Anthropic pins temperature only while thinking is on
     values = dict(params.get("fixed") or {})
     pattern = params.get("thinking_off_models")
     # Off only where the switch says so: read as tool-choice-with-thinking reads it, with

@@ -1,7 +1,8 @@
 """drop_unfixed_sampling (rule sampling-parameter-fixed): Kimi's thinking models take one
 temperature and one top_p ("invalid temperature: only 1 is allowed for this model",
 countbot-ai/CountBot#61; "invalid top_p: only 0.95 is allowed for this model",
-CherryHQ/cherry-studio#12691; 0.6 with thinking off, arcsin1/oh-my-ppt#45)."""
+CherryHQ/cherry-studio#12691; 0.6 with thinking off, arcsin1/oh-my-ppt#45); Claude takes
+temperature 1 only while thinking is on (MayDay-wpf/snow-app#42)."""
 
 from __future__ import annotations
 
@@ -136,3 +137,45 @@ def test_sonnet_5_takes_adaptive_thinking_only() -> None:
     fixed = normalize_request(enabled, "anthropic", "anthropic", model="claude-sonnet-5")
     assert fixed.body["thinking"]["type"] == "adaptive"
     assert check(fixed.body, "anthropic") == ()
+
+
+THINKING_WORDS = ("`temperature` may only be set to 1 when thinking is enabled or in adaptive "
+                  "mode. Please consult our documentation at "
+                  "https://platform.claude.com/docs/en/build-with-claude/extended-thinking")
+
+
+def test_claude_takes_temperature_1_only_while_thinking_is_on() -> None:
+    # MayDay-wpf/snow-app#42 (adaptive), MartialBE/one-hub#529 (enabled, claude-3-7-sonnet).
+    adaptive = opus("claude-sonnet-4-6", temperature=0.7, thinking={"type": "adaptive"})
+    (found,) = check(adaptive, "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "sampling-parameter-fixed", "temperature", THINKING_WORDS)
+    enabled = {**opus("claude-haiku-4-5", temperature=0.2,
+                      thinking={"type": "enabled", "budget_tokens": 1024}), "max_tokens": 2048}
+    assert [v.rule for v in check(enabled, "anthropic")] == ["sampling-parameter-fixed"]
+    # Temperature 1, thinking off or left out: taken.
+    assert check({**enabled, "temperature": 1}, "anthropic") == ()
+    assert check(opus("claude-haiku-4-5", temperature=0.2, thinking={"type": "disabled"}),
+                 "anthropic") == ()
+    assert check(opus("claude-haiku-4-5", temperature=0.2), "anthropic") == ()
+
+
+def test_an_effort_reaching_claude_as_thinking_leaves_the_apps_temperature_out() -> None:
+    chat = {"model": "gpt-5", "reasoning_effort": "low", "temperature": 0.7,
+            "messages": [{"role": "user", "content": "Name a colour."}]}
+    sent = normalize_request(chat, "openai_chat", "anthropic", model="claude-haiku-4-5")
+    assert sent.body["thinking"]["type"] == "enabled" and "temperature" not in sent.body
+    (left,) = [c for c in sent.changes if c.code == "drop-unfixed-sampling"]
+    assert (left.where, left.lossless) == ("temperature", False)
+    assert "while thinking is on" in left.what
+    assert check(sent.body, "anthropic") == ()
+    # With thinking off the temperature stays, for a known model or none.
+    for model in ("claude-haiku-4-5", None):
+        kept = normalize(HISTORY, "anthropic", model=model,
+                         options={"temperature": 0.7, "thinking": {"type": "disabled"}})
+        assert kept.changes == () and kept.render()["temperature"] == 0.7
+    # With thinking on and no model known, it goes too: the rule names no models.
+    gone = normalize(HISTORY, "anthropic", options={
+        "temperature": 0.7, "max_tokens": 4096,
+        "thinking": {"type": "enabled", "budget_tokens": 1024}})
+    assert "temperature" not in gone.render()

@@ -312,6 +312,7 @@ DETECTORS: dict[str, Detector] = {
     "thinking-adaptive-unsupported": thinking_budget.anthropic_adaptive_unsupported,
     "effort-unsupported": reasoning_effort.anthropic_effort,
     "thinking-off-unsupported": thinking_budget.anthropic_thinking_off,
+    "sampling-parameter-fixed": sampling.fixed_sampling,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
     "sampling-parameters-exclusive": sampling.exclusive_sampling,
     "stop-sequence-invalid": sampling.invalid_stops("anthropic"),

@@ -22,30 +22,34 @@ def drop_unfixed_sampling(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a sampling parameter sent with another value than the one the model takes
-    (rule sampling-parameter-fixed, for the models it names: `policy.model`; an unknown
-    model keeps what was sent): the parameter is left out, so the model uses its own
-    value, as the vendor's clients do. Lossy: the value asked for is not the one used (it
-    never could be).
+    (rule sampling-parameter-fixed, for the models it names: `policy.model`; a copy that
+    names models keeps what was sent for an unknown model, one that names none, as
+    Anthropic's for thinking on, holds for every model): the parameter is left out, so the
+    model uses its own value, as the vendor's clients do. Lossy: the value asked for is not
+    the one used (it never could be).
 
     Rejected by: Moonshot "invalid temperature: only 1 is allowed for this model"
     (countbot-ai/CountBot#61, kimi-k2.5), "invalid top_p: only 0.95 is allowed for this
     model" (CherryHQ/cherry-studio#12691); OpenAI "Unsupported value: 'temperature' does not
     support 0.5 with this model. Only the default (1) value is supported."
-    (diffbot/code-gpt-docs#445, gpt-5).
+    (diffbot/code-gpt-docs#445, gpt-5); Anthropic "`temperature` may only be set to 1 when
+    thinking is enabled or in adaptive mode. ..." (MayDay-wpf/snow-app#42).
 
     Before: model kimi-k3, temperature 0.2, top_p 0.9
     After:  model kimi-k3
     """
-    rule = profile.copy_for(RULE, policy.model) if policy.model else None
+    rule = profile.copy_for(RULE, policy.model)
     if rule is None:
         return draft, ()
     found = unfixed(draft.options, rule.params, policy.model)
     if not found:
         return draft, ()
     dropped = {f.field for f in found}
+    who = policy.model or profile.provider
+    when = " while thinking is on" if rule.params.get("when_thinking") else ""
     changes = tuple(Change(
         "drop_unfixed_sampling", "drop-unfixed-sampling",
-        f"{f.field} {f.sent!r} left out: {policy.model} takes only {f.allowed!r}, which it "
+        f"{f.field} {f.sent!r} left out: {who} takes only {f.allowed!r}{when}, which it "
         "uses when none is sent", f.field, lossless=False) for f in found)
     kept = {k: v for k, v in thaw(draft.options).items() if k not in dropped}
     return replace(draft, options=JsonMap(kept)), changes
