@@ -157,6 +157,8 @@ RULE_IDS: dict[str, str] = {
                                 "value than the one the model takes",
     "sampling-parameter-unsupported": "a sampling parameter (params.fields) sent to a model "
                                       "that takes none",
+    "sampling-parameter-out-of-range": "a sampling parameter outside the range the model takes "
+                                       "(params.ranges: field -> least and most)",
     "sampling-parameters-exclusive": "more than one of the sampling parameters params.fields "
                                      "(temperature, top_p) sent to a model that takes one",
     "max-tokens-field-unsupported": "the output limit sent in a field (params.field, "

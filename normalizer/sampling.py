@@ -65,6 +65,31 @@ def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[s
             if f in request and request[f] is not None]
 
 
+class OutOfRange(NamedTuple):
+    """A sampling parameter sent outside the range the model takes."""
+
+    field: str
+    sent: float
+    least: float
+    most: float
+
+
+def out_of_range(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[OutOfRange]:
+    """The parameters of `params.ranges` (field -> [least, most]) the request sends as a
+    number outside their range, in that order; a value `params.also` lists for the field is
+    taken too (Anthropic took a temperature of -1 until 2026). OpenAI takes temperatures up
+    to 2, Anthropic up to 1 ("temperature: range: -1 or 0..1")."""
+    also = params.get("also") or {}
+    found = []
+    for field, (least, most) in (params.get("ranges") or {}).items():
+        sent = request.get(field)
+        if isinstance(sent, bool) or not isinstance(sent, int | float):
+            continue
+        if not least <= sent <= most and not any(_same(sent, v) for v in also.get(field, ())):
+            found.append(OutOfRange(field, sent, least, most))
+    return found
+
+
 def exclusive(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
     """The sampling parameters of `params.fields` that the request sends (not null), where it
     sends more than one of them, in that order; else none. Claude Sonnet 4.5 and its

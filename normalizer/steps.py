@@ -76,6 +76,7 @@ from normalizer.passes.roles import (
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.sampling import (
+    clamp_sampling_parameters,
     drop_invalid_stop_sequences,
     drop_unfixed_sampling,
     drop_unsupported_sampling,
@@ -308,10 +309,16 @@ STEPS: dict[str, Step] = {
     "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
-    # A model that takes no sampling parameter has none left to choose between.
+    # A parameter left out needs no clamping.
+    "clamp_sampling_parameters": Step(clamp_sampling_parameters,
+                                      ("sampling-parameter-out-of-range",),
+                                      ("drop_unsupported_sampling", "drop_unfixed_sampling")),
+    # A model that takes no sampling parameter has none left to choose between; a clamped
+    # one may be at its default.
     "keep_one_sampling_parameter": Step(keep_one_sampling_parameter,
                                         ("sampling-parameters-exclusive",),
-                                        ("drop_unsupported_sampling", "drop_unfixed_sampling")),
+                                        ("drop_unsupported_sampling", "drop_unfixed_sampling",
+                                         "clamp_sampling_parameters")),
     "move_max_tokens": Step(move_max_tokens, ("max-tokens-field-unsupported",
                                               "max-completion-tokens-unsupported")),
     "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large", "max-tokens-too-small"),

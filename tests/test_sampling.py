@@ -179,3 +179,38 @@ def test_an_effort_reaching_claude_as_thinking_leaves_the_apps_temperature_out()
         "temperature": 0.7, "max_tokens": 4096,
         "thinking": {"type": "enabled", "budget_tokens": 1024}})
     assert "temperature" not in gone.render()
+
+
+def test_claude_takes_temperatures_from_0_to_1_where_openai_takes_up_to_2() -> None:
+    # anthropics/anthropic-sdk-python#893: the 2025 words named -1, which was taken then.
+    for temperature in (1.2, 2, -0.5):
+        (found,) = check(opus("claude-haiku-4-5", temperature=temperature), "anthropic",
+                         on="2025-03-05")
+        assert (found.rule, found.message) == ("sampling-parameter-out-of-range",
+                                               "temperature: range: -1 or 0..1")
+    assert check(opus("claude-haiku-4-5", temperature=-1), "anthropic", on="2025-03-05") == ()
+    # Since 2026-08 -1 is refused too, in words gateways quote.
+    (found,) = check(opus("claude-haiku-4-5", temperature=-1), "anthropic")
+    assert found.message == "temperature: range: 0..1"
+    for temperature in (0, 0.5, 1, None):
+        assert check(opus("claude-haiku-4-5", temperature=temperature), "anthropic") == ()
+    assert check({"model": "gpt-4.1", "temperature": 1.5,
+                  "messages": [{"role": "user", "content": "hi"}]}, "openai") == ()
+
+
+def test_a_temperature_above_1_reaches_claude_as_1() -> None:
+    chat = {"model": "gpt-4.1", "temperature": 1.2,
+            "messages": [{"role": "user", "content": "Name a colour."}]}
+    sent = normalize_request(chat, "openai_chat", "anthropic", model="claude-haiku-4-5")
+    assert sent.body["temperature"] == 1
+    (clamped,) = [c for c in sent.changes if c.code == "clamp-sampling-parameter"]
+    assert (clamped.where, clamped.lossless) == ("temperature", False)
+    assert check(sent.body, "anthropic") == ()
+    low = normalize(HISTORY, "anthropic", options={"temperature": -0.3})
+    assert low.render()["temperature"] == 0
+    # With top_p beside it, the clamped temperature is Claude's default and goes, losslessly.
+    both = normalize_request({**chat, "top_p": 0.9}, "openai_chat", "anthropic",
+                             model="claude-sonnet-4-6")
+    assert "temperature" not in both.body and both.body["top_p"] == 0.9
+    assert [(c.code, c.lossless) for c in both.changes if c.code != "replace-model"] == [
+        ("clamp-sampling-parameter", False), ("drop-exclusive-sampling", True)]

@@ -5,6 +5,9 @@ values and when thinking off changes them are the profile's params.
 `sampling-parameter-unsupported`: a sampling parameter (params.fields) sent to a model that
 takes none at all (Claude Opus 4.7).
 
+`sampling-parameter-out-of-range`: a sampling parameter outside the range the model takes
+(params.ranges: Claude's temperature, 0 to 1, where OpenAI's goes to 2).
+
 `sampling-parameters-exclusive`: more than one of params.fields sent to a model that takes
 one of them (Claude Sonnet 4.5: temperature or top_p).
 
@@ -21,7 +24,7 @@ from normalizer.json_values import value_at
 from normalizer.options import OPTION_PATHS
 from normalizer.profiles import Rule
 from normalizer.request_fields import spellings
-from normalizer.sampling import bad_stops, exclusive, unfixed, unsupported
+from normalizer.sampling import bad_stops, exclusive, out_of_range, unfixed, unsupported
 
 
 def fixed_sampling(body: Mapping[str, Any], rule: Rule,
@@ -43,6 +46,15 @@ def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
         for field in unsupported(body, rule.params):
             yield Finding(field, {"field": field, "camel": spellings(field)[0],
                                   "model": model or body.get("model")})
+
+
+def range_sampling(body: Mapping[str, Any], rule: Rule,
+                   model: str | None) -> Iterator[Finding]:
+    """Each parameter of params.ranges sent outside its range, with the range's ends."""
+    if isinstance(body, Mapping):
+        for bad in out_of_range(body, rule.params):
+            yield Finding(bad.field, {"field": bad.field, "value": bad.sent,
+                                      "minimum": bad.least, "maximum": bad.most})
 
 
 def exclusive_sampling(body: Mapping[str, Any], rule: Rule,

@@ -1,5 +1,5 @@
-"""Options passes: sampling parameters a model pins to one value, takes none of, or takes
-one of at a time, and stop sequences a vendor refuses."""
+"""Options passes: sampling parameters a model pins to one value, takes none of, takes in a
+narrower range, or takes one of at a time, and stop sequences a vendor refuses."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.options import OPTION_PATHS
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.sampling import bad_stops, to_leave_out, unfixed, unsupported
+from normalizer.sampling import bad_stops, out_of_range, to_leave_out, unfixed, unsupported
 
 RULE = "sampling-parameter-fixed"
 UNSUPPORTED = "sampling-parameter-unsupported"
 EXCLUSIVE = "sampling-parameters-exclusive"
+RANGE = "sampling-parameter-out-of-range"
 STOPS = "stop-sequence-invalid"
 
 
@@ -82,6 +83,35 @@ def drop_unsupported_sampling(
         lossless=False) for field in found)
     kept = {k: v for k, v in thaw(draft.options).items() if k not in found}
     return replace(draft, options=JsonMap(kept)), changes
+
+
+def clamp_sampling_parameters(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes sampling parameters outside the range the target takes (rule
+    sampling-parameter-out-of-range, params.ranges, each copy for the models and dates it
+    names): each becomes the nearest end of its range. Lossy, said: the model samples less
+    or more freely than asked. Apps offer OpenAI's temperatures, up to 2, for every vendor.
+
+    Rejected by: Anthropic "temperature: range: -1 or 0..1" (anthropics/anthropic-sdk-python#893).
+
+    Before: model claude-haiku-4-5, temperature 1.2
+    After:  model claude-haiku-4-5, temperature 1
+    """
+    rule = profile.copy_for(RANGE, policy.model)
+    found = out_of_range(draft.options, rule.params) if rule is not None else []
+    if not found:
+        return draft, ()
+    options = thaw(draft.options)
+    changes = []
+    for bad in found:
+        options[bad.field] = bad.most if bad.sent > bad.most else bad.least
+        changes.append(Change(
+            "clamp_sampling_parameters", "clamp-sampling-parameter",
+            f"{bad.field} {bad.sent!r} written as {options[bad.field]!r}: "
+            f"{policy.model or profile.provider} takes {bad.field} from {bad.least!r} to "
+            f"{bad.most!r}", bad.field, lossless=False))
+    return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
 def keep_one_sampling_parameter(
