@@ -70,22 +70,24 @@ class OutOfRange(NamedTuple):
 
     field: str
     sent: float
-    least: float
-    most: float
+    least: float | None  # None: no bound on that side
+    most: float | None
 
 
 def out_of_range(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[OutOfRange]:
-    """The parameters of `params.ranges` (field -> [least, most]) the request sends as a
-    number outside their range, in that order; a value `params.also` lists for the field is
-    taken too (Anthropic took a temperature of -1 until 2026). OpenAI takes temperatures up
-    to 2, Anthropic up to 1 ("temperature: range: -1 or 0..1")."""
+    """The parameters of `params.ranges` (field -> [least, most], null for no bound) the
+    request sends as a number outside their range, in that order; a value `params.also`
+    lists for the field is taken too (Anthropic took a temperature of -1 until 2026).
+    OpenAI takes temperatures up to 2, Anthropic up to 1 ("temperature: range: -1 or
+    0..1"), Mistral up to 1.5."""
     also = params.get("also") or {}
     found = []
     for field, (least, most) in (params.get("ranges") or {}).items():
         sent = request.get(field)
         if isinstance(sent, bool) or not isinstance(sent, int | float):
             continue
-        if not least <= sent <= most and not any(_same(sent, v) for v in also.get(field, ())):
+        outside = (least is not None and sent < least) or (most is not None and sent > most)
+        if outside and not any(_same(sent, v) for v in also.get(field, ())):
             found.append(OutOfRange(field, sent, least, most))
     return found
 

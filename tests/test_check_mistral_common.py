@@ -65,6 +65,10 @@ EXPECTED: dict[tuple[str, str], str] = {
     # The API's request schema forbids top-level fields it does not know (422
     # extra_forbidden, Gitlawb/openclaude#739); mistral-common validates the messages only.
     ("unknown-request-field", "reject"): "verdict",
+    # The API's request schema bounds temperature (422 less_than_equal, vegu-ai/talemate#102;
+    # 1.5 since 2025-12, SillyTavern/SillyTavern#4856); mistral-common validates the
+    # messages only.
+    ("sampling-parameter-out-of-range", "reject"): "verdict",
 }
 
 

@@ -214,3 +214,21 @@ def test_a_temperature_above_1_reaches_claude_as_1() -> None:
     assert "temperature" not in both.body and both.body["top_p"] == 0.9
     assert [(c.code, c.lossless) for c in both.changes if c.code != "replace-model"] == [
         ("clamp-sampling-parameter", False), ("drop-exclusive-sampling", True)]
+
+
+def test_mistral_takes_temperatures_up_to_1_5_in_a_422() -> None:
+    # vegu-ai/talemate#102 (2024: up to 1), SillyTavern/SillyTavern#4856 (2025-12: up to 1.5).
+    def chat(temperature: Any) -> dict[str, Any]:
+        return {"model": "mistral-large-latest", "temperature": temperature,
+                "messages": [{"role": "user", "content": "Name a colour."}]}
+
+    (found,) = check(chat(1.31), "mistral", on="2024-05-03")
+    assert (found.status, found.message, found.error["type"]) == (
+        422, "Input should be less than or equal to 1", "less_than_equal")
+    assert check(chat(1.31), "mistral") == ()
+    (found,) = check(chat(2), "mistral")
+    assert found.message == "Input should be less than or equal to 1.5"
+    sent = normalize_request(chat(2), "openai_chat", "mistral")
+    assert sent.body["temperature"] == 1.5
+    assert [c.code for c in sent.changes] == ["clamp-sampling-parameter"]
+    assert check(sent.body, "mistral") == ()

@@ -43,6 +43,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
+    "sampling-parameter-out-of-range": sampling.range_sampling,
     "max-tokens-field-unsupported": output_limit.old_limit_field,
     "max-completion-tokens-unsupported": output_limit.old_limit_field,
     "max-tokens-too-large": output_limit.too_large("openai_chat"),

@@ -93,7 +93,9 @@ def clamp_sampling_parameters(
     names): each becomes the nearest end of its range. Lossy, said: the model samples less
     or more freely than asked. Apps offer OpenAI's temperatures, up to 2, for every vendor.
 
-    Rejected by: Anthropic "temperature: range: -1 or 0..1" (anthropics/anthropic-sdk-python#893).
+    Rejected by: Anthropic "temperature: range: -1 or 0..1" (anthropics/anthropic-sdk-python#893);
+    Mistral 422 "Input should be less than or equal to 1" (vegu-ai/talemate#102, 2024; 1.5
+    since, SillyTavern/SillyTavern#4856).
 
     Before: model claude-haiku-4-5, temperature 1.2
     After:  model claude-haiku-4-5, temperature 1
@@ -105,12 +107,15 @@ def clamp_sampling_parameters(
     options = thaw(draft.options)
     changes = []
     for bad in found:
-        options[bad.field] = bad.most if bad.sent > bad.most else bad.least
+        above = bad.most is not None and bad.sent > bad.most
+        options[bad.field] = bad.most if above else bad.least
+        said = (f"up to {bad.most!r}" if bad.least is None else f"from {bad.least!r}"
+                if bad.most is None else f"from {bad.least!r} to {bad.most!r}")
         changes.append(Change(
             "clamp_sampling_parameters", "clamp-sampling-parameter",
             f"{bad.field} {bad.sent!r} written as {options[bad.field]!r}: "
-            f"{policy.model or profile.provider} takes {bad.field} from {bad.least!r} to "
-            f"{bad.most!r}", bad.field, lossless=False))
+            f"{policy.model or profile.provider} takes {bad.field} {said}", bad.field,
+            lossless=False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
