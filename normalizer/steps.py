@@ -5,10 +5,7 @@ a profile's rules in the vendor's order (the rules in normalizer/normalize.py's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from normalizer.passes import Pass
-from normalizer.passes.adaptive_thinking import adapt_thinking, budget_thinking
+from normalizer.option_steps import OPTION_STEPS
 from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.array_items import add_array_items
@@ -27,17 +24,13 @@ from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_refused_item_ids
-from normalizer.passes.json_mode import json_schema_as_json_mode, mention_json_for_json_mode
 from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
-    drop_json_response_type_with_tools,
     drop_unknown_tool_choice,
     move_response_schema_to_json_schema,
-    unforce_tool_choice_with_thinking,
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
-from normalizer.passes.output_limit import fit_max_tokens, move_max_tokens
 from normalizer.passes.output_schema import close_output_schema_objects
 from normalizer.passes.pairing import (
     ORPHAN_RULES,
@@ -49,13 +42,6 @@ from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
-from normalizer.passes.reasoning_effort import (
-    drop_effort,
-    drop_reasoning_effort,
-    fit_effort_to_thinking_off,
-    fit_reasoning_effort,
-    prompt_mode_as_reasoning_effort,
-)
 from normalizer.passes.reasoning_items import drop_orphan_thinking
 from normalizer.passes.ref_siblings import inline_typed_refs
 from normalizer.passes.ref_targets import hoist_refs_into_defs
@@ -64,7 +50,6 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
-from normalizer.passes.request_fields import drop_unknown_request_fields, move_request_fields
 from normalizer.passes.required_names import drop_undeclared_required
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import (
@@ -75,25 +60,12 @@ from normalizer.passes.roles import (
 )
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
-from normalizer.passes.sampling import (
-    clamp_sampling_parameters,
-    drop_invalid_stop_sequences,
-    drop_unfixed_sampling,
-    drop_unsupported_sampling,
-    keep_one_sampling_parameter,
-)
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
-from normalizer.passes.thinking_budget import (
-    fit_gemini_thinking_budget,
-    fit_thinking_budget,
-    fix_gemini_thinking_config,
-)
-from normalizer.passes.thinking_params import resolve_thinking_params
 from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
 from normalizer.passes.tool_duplicates import drop_duplicate_tools
@@ -101,23 +73,7 @@ from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.passes.tuple_items import respell_tuple_items
 from normalizer.profiles import Profile
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """A pass, the rule ids it fixes, and the passes that must run before it when enabled."""
-
-    run: Pass
-    fixes: tuple[str, ...]
-    after: tuple[str, ...] = ()
-    # Also run when the profile does not list the rule at all (the vendor's behaviour is
-    # unknown, and the repair is harmless where it is not needed).
-    when_unknown: bool = False
-    # Idempotent, and has nothing to do exactly where no message alone gives it anything to
-    # do: the confirming rounds then look only at the messages made since its last run
-    # (normalizer/passes/rounds.py).
-    local: bool = False
-
+from normalizer.step import Step
 
 _PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
             "tool-result-count-mismatch")
@@ -298,77 +254,13 @@ STEPS: dict[str, Step] = {
                                      ("rewrite_tool_names", "declare_missing_tools")),
     "sanitize_participant_names": Step(sanitize_participant_names,
                                        ("message-name-invalid",), local=True),
-    "json_schema_as_json_mode": Step(json_schema_as_json_mode,
-                                     ("response-format-type-unsupported",)),
-    "mention_json_for_json_mode": Step(mention_json_for_json_mode,
-                                       ("response-format-json-word",),
-                                       ("json_schema_as_json_mode",)),
-    "resolve_thinking_params": Step(resolve_thinking_params, ("thinking-param-conflict",)),
-    "drop_unfixed_sampling": Step(drop_unfixed_sampling, ("sampling-parameter-fixed",),
-                                  ("resolve_thinking_params",)),
-    "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
-    "drop_unsupported_sampling": Step(drop_unsupported_sampling,
-                                      ("sampling-parameter-unsupported",)),
-    # A parameter left out needs no clamping.
-    "clamp_sampling_parameters": Step(clamp_sampling_parameters,
-                                      ("sampling-parameter-out-of-range",),
-                                      ("drop_unsupported_sampling", "drop_unfixed_sampling")),
-    # A model that takes no sampling parameter has none left to choose between; a clamped
-    # one may be at its default.
-    "keep_one_sampling_parameter": Step(keep_one_sampling_parameter,
-                                        ("sampling-parameters-exclusive",),
-                                        ("drop_unsupported_sampling", "drop_unfixed_sampling",
-                                         "clamp_sampling_parameters")),
-    "move_max_tokens": Step(move_max_tokens, ("max-tokens-field-unsupported",
-                                              "max-completion-tokens-unsupported")),
-    "fit_max_tokens": Step(fit_max_tokens, ("max-tokens-too-large", "max-tokens-too-small"),
-                           ("move_max_tokens",)),
-    "prompt_mode_as_reasoning_effort": Step(prompt_mode_as_reasoning_effort,
-                                            ("prompt-mode-unsupported",)),
-    # After the passes that write a field the target knows for one it does not.
-    "drop_unknown_request_fields": Step(drop_unknown_request_fields,
-                                        ("unknown-request-field",),
-                                        ("prompt_mode_as_reasoning_effort", "move_max_tokens")),
-    "move_request_fields": Step(move_request_fields, ("moved-request-field",)),
-    # An effort the prompt mode became, or Chat's effort moved to reasoning.effort, is an
-    # effort like any other.
-    "drop_reasoning_effort": Step(drop_reasoning_effort, ("reasoning-effort-unsupported",),
-                                  ("prompt_mode_as_reasoning_effort", "move_request_fields")),
-    # The effort read first where adaptive thinking becomes a budget.
-    "drop_effort": Step(drop_effort, ("effort-unsupported",), ("budget_thinking",)),
-    "fit_reasoning_effort": Step(fit_reasoning_effort, ("reasoning-effort-value-unsupported",),
-                                 ("prompt_mode_as_reasoning_effort", "move_request_fields",
-                                  "drop_reasoning_effort", "drop_effort")),
-    # A level fitted to the model's own first, then below the ones thinking off refuses.
-    "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
-                                       ("fit_reasoning_effort",)),
-    "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
-    "budget_thinking": Step(budget_thinking, ("thinking-adaptive-unsupported",)),
-    # A budget adaptive thinking replaced is no budget to fit.
-    # A budget must stay below the limit the model takes.
-    "fit_thinking_budget": Step(fit_thinking_budget, ("thinking-budget-too-small",
-                                                      "thinking-budget-exceeds-max-tokens"),
-                                ("adapt_thinking", "budget_thinking", "fit_max_tokens")),
-    "fix_gemini_thinking_config": Step(fix_gemini_thinking_config,
-                                       ("thinking-level-unsupported", "thinking-budget-and-level",
-                                        "thinking-off-unsupported")),
-    # A budget of 0 raised to a model's least budget is in range; one out of range is not 0.
-    "fit_gemini_thinking_budget": Step(fit_gemini_thinking_budget,
-                                       ("thinking-budget-out-of-range",),
-                                       ("fix_gemini_thinking_config",)),
-    # Thinking a budget pass switched off forces nothing: the choice stays as it was.
-    "unforce_tool_choice_with_thinking": Step(unforce_tool_choice_with_thinking,
-                                              ("tool-choice-with-thinking",),
-                                              ("drop_unknown_tool_choice",
-                                               "fit_thinking_budget")),
-    "drop_json_response_type_with_tools": Step(drop_json_response_type_with_tools,
-                                               ("response-format-with-tools",),
-                                               ("declare_missing_tools",)),
     "add_placeholder_thought_signatures": Step(
         add_placeholder_thought_signatures,
         ("thought-signature-missing", "thought-signature-invalid"),
         ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids"),
         local=True),
+    # The request's options after the history's steps (normalizer/option_steps.py).
+    **OPTION_STEPS,
 }
 
 

@@ -39,7 +39,8 @@ FLOORS: dict[str, int] = {
     "gemini_keywords": 1, "thinking_options": 1, "thinking_budget": 1, "effort_levels": 1,
     "output_limit": 1, "request_fields": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
-    "": 3, "normalize": 3, "steps": 3, "request": 3, "testing": 3, "strategies": 3,
+    "": 3, "normalize": 3, "steps": 3, "option_steps": 3, "step": 3, "request": 3,
+    "testing": 3, "strategies": 3,
 }
 ROOMS = {"wire", "streaming", "passes", "checks"}
 
