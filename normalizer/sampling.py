@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from normalizer.options import thinking_on_by_rule
@@ -61,8 +61,12 @@ def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[s
     """The sampling parameters of `params.fields` that the request sends (not null), in
     that order: a model that takes none refuses each (Claude Opus 4.7: "`temperature` is
     deprecated for this model.", UKGovernmentBEIS/inspect_ai#3721)."""
-    return [str(f) for f in params.get("fields") or ()
-            if f in request and request[f] is not None]
+    return sent_fields(request, params.get("fields") or ())
+
+
+def sent_fields(request: Mapping[str, Any], fields: Iterable[Any]) -> list[str]:
+    """The fields of `fields` that the request sends (not null), in that order."""
+    return [str(f) for f in fields if f in request and request[f] is not None]
 
 
 class OutOfRange(NamedTuple):
@@ -97,7 +101,7 @@ def exclusive(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str
     sends more than one of them, in that order; else none. Claude Sonnet 4.5 and its
     successors up to Sonnet 4.6 take temperature or top_p, not both ("`temperature` and
     `top_p` cannot both be specified for this model. Please use only one.")."""
-    sent = unsupported(request, params)
+    sent = sent_fields(request, params.get("fields") or ())
     return sent if len(sent) > 1 else []
 
 

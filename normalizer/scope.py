@@ -105,6 +105,12 @@ def worded(rule: Any, model: str | None) -> Any:
     return rule
 
 
+def with_wordings(rule: Any) -> tuple[Any, ...]:
+    """`rule`'s wordings as rules (`wordings_as_rules`), then `rule` itself: the words a
+    probe answer may be in, the more specific first."""
+    return (*wordings_as_rules(rule), rule)
+
+
 def wordings_as_rules(rule: Any) -> tuple[Any, ...]:
     """One copy of `rule` per wording, scoped to the wording's models and in its words (the
     probe matches an answer against each)."""

@@ -27,7 +27,7 @@ from normalizer.check import check
 from normalizer.model import JsonMap
 from normalizer.profiles import UNKNOWN, Profile, Rule, builtin_profiles
 from normalizer.rules import RULE_IDS
-from normalizer.scope import wordings_as_rules
+from normalizer.scope import with_wordings
 
 _ERROR_KEYS = ("type", "code", "param", "status")
 
@@ -217,7 +217,7 @@ def matching_template(rule_id: str, text: str, case: ProbeCase, model: str
     # A rule's wordings first: check() gives a rule with wordings their words for a model
     # they name, which the rule's own message would then be taken for.
     known = [(p, v) for p in builtin_profiles() for r in p.rules if r.id == rule_id
-             for v in (*wordings_as_rules(r), r) if v.message_known]
+             for v in with_wordings(r) if v.message_known]
     body = {"model": model, **case.reject.thaw()}
     for profile, rule in known:
         if text in _filled(body, profile, rule, model):
@@ -256,7 +256,7 @@ def instance_of(template: str, text: str) -> bool:
 def other_rule_said(case: ProbeCase, text: str) -> str | None:
     """The other rule this request also breaks whose built-in text `text` is, if any."""
     for profile in builtin_profiles():
-        for rule in (v for r in profile.rules for v in (r, *wordings_as_rules(r))):
+        for rule in (v for r in profile.rules for v in with_wordings(r)):
             if rule.id in case.also and rule.message_known and instance_of(rule.message, text):
                 return f"{rule.id} ({profile.provider}'s text)"
     return None

@@ -10,7 +10,14 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.options import OPTION_PATHS
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
-from normalizer.sampling import bad_stops, out_of_range, to_leave_out, unfixed, unsupported
+from normalizer.sampling import (
+    bad_stops,
+    exclusive,
+    out_of_range,
+    to_leave_out,
+    unfixed,
+    unsupported,
+)
 
 RULE = "sampling-parameter-fixed"
 UNSUPPORTED = "sampling-parameter-unsupported"
@@ -52,8 +59,7 @@ def drop_unfixed_sampling(
         "drop_unfixed_sampling", "drop-unfixed-sampling",
         f"{f.field} {f.sent!r} left out: {who} takes only {f.allowed!r}{when}, which it "
         "uses when none is sent", f.field, lossless=False) for f in found)
-    kept = {k: v for k, v in thaw(draft.options).items() if k not in dropped}
-    return replace(draft, options=JsonMap(kept)), changes
+    return _without(draft, dropped), changes
 
 
 def drop_unsupported_sampling(
@@ -81,8 +87,7 @@ def drop_unsupported_sampling(
         "drop_unsupported_sampling", "drop-unsupported-sampling",
         f"{field} {draft.options[field]!r} left out: {policy.model} takes no {field}", field,
         lossless=False) for field in found)
-    kept = {k: v for k, v in thaw(draft.options).items() if k not in found}
-    return replace(draft, options=JsonMap(kept)), changes
+    return _without(draft, set(found)), changes
 
 
 def clamp_sampling_parameters(
@@ -144,16 +149,20 @@ def keep_one_sampling_parameter(
     if not out:
         return draft, ()
     left = {field for field, _ in out}
-    kept = [f for f in rule.params.get("fields") or () if f in draft.options
-            and draft.options[f] is not None and f not in left]
+    kept = [f for f in exclusive(draft.options, rule.params) if f not in left]
     changes = tuple(Change(
         "keep_one_sampling_parameter", "drop-exclusive-sampling",
         f"{field} {draft.options[field]!r} left out: {policy.model} takes one of "
         f"{' and '.join(map(str, rule.params['fields']))}, and {kept[0]} stays"
         + (f" ({field} {draft.options[field]!r} is what it uses when none is sent)"
            if lossless else ""), field, lossless=lossless) for field, lossless in out)
-    options = {k: v for k, v in thaw(draft.options).items() if k not in left}
-    return replace(draft, options=JsonMap(options)), changes
+    return _without(draft, left), changes
+
+
+def _without(draft: Draft, fields: set[str]) -> Draft:
+    """`draft` with the request options `fields` left out."""
+    return replace(draft, options=JsonMap(
+        {k: v for k, v in thaw(draft.options).items() if k not in fields}))
 
 
 def drop_invalid_stop_sequences(

@@ -132,10 +132,7 @@ def fix_gemini_thinking_config(
         options, said = _level_as_budget(options, policy.model)
         changes.extend(said)
     if profile.enforces(BOTH) and budget_and_level(options):
-        config = dict(gemini_config(options))
-        name, level = config_field(config, LEVEL) or ("", None)
-        for spelling in LEVEL:
-            config.pop(spelling, None)
+        config, name, level = _without_level(options)
         budget = (config_field(config, BUDGET) or ("", None))[1]
         options = with_thinking_config(options, config)
         changes.append(Change("fix_gemini_thinking_config", "drop-thinking-level",
@@ -158,17 +155,23 @@ def fix_gemini_thinking_config(
     return replace(draft, options=JsonMap(options)), tuple(changes)
 
 
+def _without_level(options: dict[str, Any]) -> tuple[dict[str, Any], str, Any]:
+    """The request's thinkingConfig without its level (either spelling), and the level's
+    spelling and value ("" and None where it sets none)."""
+    config = dict(gemini_config(options))
+    name, level = config_field(config, LEVEL) or ("", None)
+    for spelling in LEVEL:
+        config.pop(spelling, None)
+    return config, name, level
+
+
 def _level_as_budget(options: dict[str, Any], model: str | None
                      ) -> tuple[dict[str, Any], list[Change]]:
     """`options` with its thinking level, which `model` does not take, written as a budget
     in the same spelling, or left out beside a budget the request sets already."""
-    config = dict(gemini_config(options))
-    found = config_field(config, LEVEL)
-    if found is None:
+    if config_field(gemini_config(options), LEVEL) is None:
         return options, []
-    name, level = found
-    for spelling in LEVEL:
-        config.pop(spelling, None)
+    config, name, level = _without_level(options)
     where = f"generationConfig.thinkingConfig.{name}"
     if config_field(config, BUDGET) is not None:
         return with_thinking_config(options, config), [Change(
