@@ -4,7 +4,8 @@ that `check` finds in the raw bodies of fixed-seed damaged 3,000-message histori
 odd roles, off-skeleton entries), for every built-in provider, hashed and compared with
 digests computed by main's code before the check speed work (184f760; recomputed with main at
 12b8f3c when merging its new rules: only messy/openai moved, tool-choice-without-tools;
-messy/openai_responses for call-item-id-invalid, its other findings byte-identical).
+messy/openai_responses for call-item-id-invalid, its other findings byte-identical; the
+three anthropic digests again for system-message-placement's newer words, counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

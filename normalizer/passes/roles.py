@@ -55,7 +55,9 @@ def place_system_messages(
     messages. Every system message is merged, parts in order, into one system message at
     the start, so its instructions keep their authority.
 
-    Rejected by: Anthropic 'messages: Unexpected role "system". …' (its profile).
+    Rejected by: Anthropic "role 'system' is not supported on this model" (since 2026-05;
+    before, 'messages: Unexpected role "system". …'), save for the models that take
+    mid-conversation system messages (its profile).
 
     Before: [system "be brief", user "hi", system "answer in French", assistant "salut"]
     After:  [system ("be brief", "answer in French"), user "hi", assistant "salut"]
