@@ -9,19 +9,23 @@ max_tokens, ...) go with it, converted to another protocol by `normalizer.option
 as `normalize_request` converts them, with what the conversion said. Pure: no server, no
 SDK (a streaming scenario's turn was read when the run was planned).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
-history; a scenario's `options` for the protocol are added on top, and a wire body's own
-options over both, as the raw body sent verbatim has them.
+history, as the target takes them for the item's model (`small_output`: GPT-5 on either
+OpenAI wire takes no temperature but 1 and its limit in max_completion_tokens only, so a raw
+item fails for what the scenario sends, never for the harness's own defaults); a scenario's
+`options` for the protocol are added on top, and a wire body's own options over both, as the
+raw body sent verbatim has them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from conformance.errors import StreamReplayError
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
-from normalizer.model import Change, History, thaw
+from normalizer.model import Change, History, Message, Text, thaw
 from normalizer.options import convert
 from normalizer.request import RequestParts, normalize_parts, request_options
 from normalizer.wire import render
@@ -51,14 +55,29 @@ def model_for(scenario: Scenario, provider: Provider) -> str:
     return str(scenario.models.get(provider.name, provider.model))
 
 
+@cache
+def small_output(provider: Provider, model: str) -> dict[str, Any]:
+    """SMALL_OUTPUT for `provider`'s protocol as its profile's repairs leave them for `model`
+    (the defaults alone, normalized): a model that pins the temperature to 1 gets none, one
+    that takes its limit in another field gets it there."""
+    parts = RequestParts(_ONE_QUESTION, (), SMALL_OUTPUT[provider.protocol], model)
+    fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
+    return request_options(fixed.body, provider.protocol)
+
+
+_ONE_QUESTION = History((Message("user", (Text("Hi"),)),))
+
+
 def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     """The body to send for one item (raises what normalize/render raise on bad input)."""
     model = model_for(scenario, provider)
-    options = {**SMALL_OUTPUT[provider.protocol],
-               **thaw(scenario.options.get(provider.protocol, {}))}
+    own = thaw(scenario.options.get(provider.protocol, {}))
+    defaults = small_output(provider, model)
     if mode == "raw" and scenario.wire_protocol == provider.protocol:
         body = {**thaw(scenario.wire_body), **_model_field(provider.protocol, model)}
+        options = {**_beneath(defaults, own, body), **own}
         return Request({**options, **body}, model)
+    options = {**_beneath(defaults, own), **own}
     history = sent_history(scenario)
     if mode == "raw":
         body = render(history, provider.protocol, tools=scenario.tools, model=model,
@@ -66,8 +85,7 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
         return Request(body, model)
     # normalized: the library's one request-level path (from the history it already holds)
     carried, said = wire_options(scenario, provider.protocol)
-    options = _layered(SMALL_OUTPUT[provider.protocol],
-                       thaw(scenario.options.get(provider.protocol, {})), carried)
+    options = _layered(_beneath(defaults, own, carried), own, carried)
     parts = RequestParts(history, scenario.tools, options, model)
     fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
     return Request(fixed.body, model, said + fixed.changes)
@@ -83,6 +101,21 @@ def wire_options(scenario: Scenario, protocol: str) -> tuple[dict[str, Any], tup
     if scenario.wire_protocol == protocol:
         return own, ()
     return convert(own, scenario.wire_protocol, protocol)
+
+
+# Chat's output limit, in either of its fields: one option.
+_SAME_OPTION: tuple[frozenset[str], ...] = (frozenset({"max_tokens", "max_completion_tokens"}),)
+
+
+def _beneath(defaults: dict[str, Any], *layers: dict[str, Any]) -> dict[str, Any]:
+    """The harness's defaults less what a layer above sets itself, so that a scenario's
+    max_tokens is not sent beside the default's max_completion_tokens. Gemini's
+    generationConfig stays: `_layered` merges it key by key."""
+    taken = {key for layer in layers for key in layer} - {"generationConfig"}
+    for same in _SAME_OPTION:
+        if taken & same:
+            taken |= same
+    return {key: value for key, value in defaults.items() if key not in taken}
 
 
 def _layered(*layers: dict[str, Any]) -> dict[str, Any]:

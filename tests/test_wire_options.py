@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.bodies import build
+from conformance.bodies import build, small_output
 from conformance.providers import BUILTIN_PROVIDERS
 from conformance.scenarios.load import load_scenario
+from normalizer import check
 
 ROOT = Path(__file__).resolve().parent.parent
 # A real Anthropic body: thinking {enabled, budget_tokens 3000}, max_tokens 4096,
@@ -44,3 +45,31 @@ def test_raw_mode_carries_the_history_only_to_another_protocol() -> None:
     assert "thinkingConfig" not in raw["generationConfig"]
     assert build(SIGNED, BUILTIN_PROVIDERS["anthropic"], "raw").body["thinking"] == {
         "type": "enabled", "budget_tokens": 3000}
+
+
+def test_the_small_output_defaults_are_never_what_the_target_refuses_for_the_model() -> None:
+    # A real Responses body for gpt-5, answered 200 without a temperature: the harness's
+    # temperature 0 would draw "Unsupported parameter: 'temperature' ..." (#992), so gpt-5
+    # gets none, where a model that takes one keeps the default.
+    real = load_scenario(ROOT / "scenarios" / "real" / "responses-reasoning-summary-to-others.yaml")
+    responses = BUILTIN_PROVIDERS["openai_responses"]
+    raw = build(real, responses, "raw").body
+    assert (raw["model"], "temperature" in raw, raw["max_output_tokens"]) == ("gpt-5", False, 16)
+    assert check(raw, "openai_responses") == ()
+    assert small_output(responses, "gpt-4.1-mini") == {"max_output_tokens": 16, "temperature": 0}
+    # Chat's GPT-5 takes its limit in max_completion_tokens and no temperature but 1.
+    assert small_output(BUILTIN_PROVIDERS["openai"], "gpt-5-mini") == {
+        "max_completion_tokens": 16}
+
+
+def test_a_scenarios_own_limit_replaces_the_default_in_either_field() -> None:
+    scenario = load_scenario(ROOT / "scenarios" / "content" / "app-max-tokens-to-gpt-5.yaml")
+    openai = BUILTIN_PROVIDERS["openai"]
+    raw = build(scenario, openai, "raw").body
+    # The scenario's max_tokens 1024 is what GPT-5 refuses, not a default beside it.
+    assert (raw["max_tokens"], "max_completion_tokens" in raw, "temperature" in raw) == (
+        1024, False, False)
+    assert [v.rule for v in check(raw, "openai")] == ["max-tokens-field-unsupported"]
+    fixed = build(scenario, openai, "normalized")
+    assert (fixed.body["max_completion_tokens"], [c.code for c in fixed.changes]) == (
+        1024, ["move-max-tokens"])

@@ -19,6 +19,7 @@ from normalizer.checks import (
     output_limit,
     reasoning_effort,
     request_fields,
+    sampling,
     strict_schema,
     tool_parameters,
 )
@@ -198,5 +199,7 @@ DETECTORS: dict[str, Detector] = {
     "response-format-json-word": json_mode.responses_json_word,
     "reasoning-effort-unsupported": reasoning_effort.responses_effort,
     "max-tokens-too-small": output_limit.too_small("openai_responses"),
+    "sampling-parameter-fixed": sampling.fixed_sampling,
+    "sampling-parameter-unsupported": sampling.unsupported_sampling,
     "reasoning-effort-value-unsupported": reasoning_effort.responses_effort_level,
 }

@@ -40,8 +40,10 @@ def drop_unfixed_sampling(
     (countbot-ai/CountBot#61, kimi-k2.5), "invalid top_p: only 0.95 is allowed for this
     model" (CherryHQ/cherry-studio#12691); OpenAI "Unsupported value: 'temperature' does not
     support 0.5 with this model. Only the default (1) value is supported."
-    (diffbot/code-gpt-docs#445, gpt-5); Anthropic "`temperature` may only be set to 1 when
-    thinking is enabled or in adaptive mode. ..." (MayDay-wpf/snow-app#42).
+    (diffbot/code-gpt-docs#445, gpt-5), and on the Responses API "Unsupported parameter:
+    'temperature' is not supported with this model." (OpenHands/software-agent-sdk#992);
+    Anthropic "`temperature` may only be set to 1 when thinking is enabled or in adaptive
+    mode. ..." (MayDay-wpf/snow-app#42).
 
     Before: model kimi-k3, temperature 0.2, top_p 0.9
     After:  model kimi-k3
@@ -72,7 +74,9 @@ def drop_unsupported_sampling(
     their one temperature to every model.
 
     Rejected by: Anthropic "`temperature` is deprecated for this model."
-    (UKGovernmentBEIS/inspect_ai#3721, claude-opus-4-7).
+    (UKGovernmentBEIS/inspect_ai#3721, claude-opus-4-7); OpenAI "Unsupported parameter:
+    'top_p' is not supported with this model." on both its wires (braintrustdata/lingua's
+    recorded gpt-5-nano snapshots).
 
     Before: model claude-opus-4-7, temperature 0.2
     After:  model claude-opus-4-7
