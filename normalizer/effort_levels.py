@@ -93,3 +93,16 @@ def off_at_level(request: Mapping[str, Any], levels: Sequence[str]) -> tuple[str
         return None
     found = effort_level(request, "anthropic")
     return found if found is not None and found[1].lower() in levels else None
+
+
+def effort_beside_tools(request: Mapping[str, Any], default: object) -> str | None:
+    """The reasoning effort a Chat request runs at, when it is not "none": the
+    `reasoning_effort` sent, else the model's own (`default`, params.default of
+    reasoning-effort-with-tools); None where it runs at "none". GPT-5.4 on Chat Completions
+    takes function tools only without reasoning ("Function tools with reasoning_effort are
+    not supported for gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead.",
+    pipecat-ai/pipecat#4043), and GPT-5.6 reasons at medium unless told none
+    (laurent22/joplin#16451)."""
+    sent = request.get("reasoning_effort")
+    effort = sent if isinstance(sent, str) else default
+    return effort if isinstance(effort, str) and effort.lower() != "none" else None

@@ -18,6 +18,7 @@ from normalizer.passes.reasoning_effort import (
     fit_effort_to_thinking_off,
     fit_reasoning_effort,
     prompt_mode_as_reasoning_effort,
+    reason_at_none_beside_tools,
 )
 from normalizer.passes.request_fields import drop_unknown_request_fields, move_request_fields
 from normalizer.passes.sampling import (
@@ -80,6 +81,10 @@ OPTION_STEPS: dict[str, Step] = {
     # A level fitted to the model's own first, then below the ones thinking off refuses.
     "fit_effort_to_thinking_off": Step(fit_effort_to_thinking_off, ("thinking-off-unsupported",),
                                        ("fit_reasoning_effort",)),
+    # The level fitted to the model first; beside function tools none of them is taken.
+    "reason_at_none_beside_tools": Step(reason_at_none_beside_tools,
+                                        ("reasoning-effort-with-tools",),
+                                        ("fit_reasoning_effort", "drop_reasoning_effort")),
     "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
     "budget_thinking": Step(budget_thinking, ("thinking-adaptive-unsupported",)),
     # A budget adaptive thinking replaced is no budget to fit.

@@ -109,6 +109,9 @@ RULE_IDS: dict[str, str] = {
                                     "that does not reason",
     "reasoning-effort-value-unsupported": "a reasoning effort level the model does not take "
                                           "(params.supported)",
+    "reasoning-effort-with-tools": "function tools with a reasoning effort other than none "
+                                   "(sent, or the model's own, params.default) where the "
+                                   "endpoint takes the pair on another API only",
     "prompt-mode-unsupported": "Mistral's prompt_mode 'reasoning' sent to a model that "
                                "reasons through reasoning_effort instead",
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",

@@ -24,6 +24,7 @@ from normalizer.checks import openai_chat_pairing as pairing
 DETECTORS: dict[str, Detector] = {
     "reasoning-effort-unsupported": reasoning_effort.chat_effort,
     "reasoning-effort-value-unsupported": reasoning_effort.chat_effort_level,
+    "reasoning-effort-with-tools": reasoning_effort.chat_effort_with_tools,
     "prompt-mode-unsupported": reasoning_effort.chat_prompt_mode,
     "orphan-tool-result": pairing.orphan_tool_result,
     "missing-tool-result": pairing.missing_tool_result,

@@ -10,6 +10,10 @@ takes no effort (it may still think, with a budget).
 (params.supported; normalizer/effort_levels.py): OpenAI's effort, Gemini 3's thinkingLevel,
 Anthropic's output_config.effort.
 
+`reasoning-effort-with-tools`: a Chat request with function tools that runs at a reasoning
+effort other than none, sent or the model's own (params.default), where the model takes the
+pair on the Responses API only.
+
 `prompt-mode-unsupported`: Mistral's `prompt_mode: "reasoning"` (the Magistral models' switch)
 sent to a model that takes reasoning_effort instead."""
 
@@ -19,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.effort_levels import effort_level, listed, refused_level
+from normalizer.effort_levels import effort_beside_tools, effort_level, listed, refused_level
 from normalizer.json_values import value_at
 from normalizer.profiles import Rule
 from normalizer.thinking_options import thinking_field
@@ -78,3 +82,17 @@ def chat_prompt_mode(body: Mapping[str, Any], rule: Rule, model: str | None
     """A Chat body's `prompt_mode: "reasoning"` (null or absent is the plain mode)."""
     if isinstance(body, Mapping) and body.get("prompt_mode") == "reasoning":
         yield Finding("prompt_mode", {"value": "reasoning", "model": model or body.get("model")})
+
+
+def chat_effort_with_tools(body: Mapping[str, Any], rule: Rule, model: str | None
+                           ) -> Iterator[Finding]:
+    """A Chat body that declares a function tool and runs at an effort other than none."""
+    if not isinstance(body, Mapping):
+        return
+    tools = body.get("tools")
+    if not isinstance(tools, list) or not any(
+            isinstance(t, Mapping) and t.get("type", "function") == "function" for t in tools):
+        return
+    effort = effort_beside_tools(body, rule.params.get("default"))
+    if effort is not None:
+        yield Finding("reasoning_effort", {"effort": effort, "model": model or body.get("model")})

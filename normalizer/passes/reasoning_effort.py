@@ -1,6 +1,6 @@
 """Options passes: a reasoning effort sent to a model that does not reason or takes no
-effort, at a level it does not take, or at a level at which it cannot stop thinking while
-thinking is off."""
+effort, at a level it does not take, at a level at which it cannot stop thinking while
+thinking is off, or beside function tools where the endpoint takes none."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from normalizer.effort_levels import (
     ORDER,
+    effort_beside_tools,
     effort_level,
     nearest_level,
     off_at_level,
@@ -216,3 +217,41 @@ def prompt_mode_as_reasoning_effort(
                         f"{policy.model} refuses the mode and reasons at an effort (the mode's "
                         "reasoning system prompt is not sent)", "prompt_mode", False)
     return replace(draft, options=JsonMap(options)), (change,)
+
+
+TOOLS_RULE = "reasoning-effort-with-tools"
+
+
+def reason_at_none_beside_tools(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes function tools sent with a reasoning effort other than none to a Chat
+    Completions model that takes the pair on the Responses API only (rule
+    reasoning-effort-with-tools, for the models it names: `policy.model`; the effort sent,
+    else the model's own, params.default): `reasoning_effort` is "none", the one effort the
+    model takes beside tools there, as the vendor's words advise. Lossy, said: the model does
+    not reason on this turn; /v1/responses takes both. Dropping the tools would lose the
+    turn's calls.
+
+    Rejected by: OpenAI "Function tools with reasoning_effort are not supported for gpt-5.4
+    in /v1/chat/completions. Please use /v1/responses instead." (pipecat-ai/pipecat#4043);
+    for gpt-5.6-terra, which reasons at medium unless told none, "... To use function tools,
+    use /v1/responses or set reasoning_effort to 'none'." (GEMISIS/leviath#333).
+
+    Before: model gpt-5.4, tools [get_weather], reasoning_effort "medium"
+    After:  model gpt-5.4, tools [get_weather], reasoning_effort "none"
+    """
+    rule = profile.copy_for(TOOLS_RULE, policy.model)
+    if rule is None or not draft.tools:
+        return draft, ()
+    effort = effort_beside_tools(draft.options, rule.params.get("default"))
+    if effort is None:
+        return draft, ()
+    sent = "reasoning_effort" in draft.options
+    change = Change("reason_at_none_beside_tools", "reasoning-effort-none-with-tools",
+                    f"reasoning effort {effort!r}{'' if sent else ' (the model default)'} "
+                    f"written as 'none': {policy.model} takes function tools on Chat "
+                    "Completions only without reasoning (the Responses API takes both)",
+                    "reasoning_effort", False)
+    return replace(draft, options=JsonMap({**thaw(draft.options), "reasoning_effort": "none"})), (
+        change,)
