@@ -188,5 +188,7 @@ RULE_IDS: dict[str, str] = {
     "file-part-nested": "a `file` content part in OpenAI's nested shape ({type: file, "
                         "file: {...}}) where the vendor takes inline documents as "
                         "document_url",
+    "file-data-not-data-url": "a `file` part whose file_data is not a base64 data URL (a "
+                              "web address, which other vendors take there)",
     "role-unsupported-by-model": "a role (system, developer) the model does not accept",
 }

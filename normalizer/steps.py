@@ -19,7 +19,7 @@ from normalizer.passes.call_fields import (
 )
 from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
-from normalizer.passes.documents import send_documents_as_urls
+from normalizer.passes.documents import replace_file_data_urls, send_documents_as_urls
 from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
@@ -82,6 +82,8 @@ _IDS = ("dedupe_tool_call_ids", "assign_missing_call_ids")
 
 STEPS: dict[str, Step] = {
     "send_documents_as_urls": Step(send_documents_as_urls, ("file-part-nested",), local=True),
+    "replace_file_data_urls": Step(replace_file_data_urls, ("file-data-not-data-url",),
+                                   local=True),
     "move_media_to_user_turn": Step(move_media_to_user_turn, ("media-role-unsupported",),
                                     local=True),
     "replace_unknown_part_types": Step(replace_unknown_part_types,

@@ -88,6 +88,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("reasoning-effort-with-tools", p): "a Chat Completions limit: the vendor's words send "
        "tools with an effort to /v1/responses, which takes both; Anthropic's and Gemini's "
        "thinking go with tools" for p in ("openai_responses", "anthropic", "gemini")},
+    **{("file-data-not-data-url", p): "a document's web address has its own field on this "
+       "wire (Anthropic's url source, Gemini's fileData.fileUri)" for p in ("anthropic", "gemini")},
     ("tool-result-id-mismatch", "openai_responses"):
         "Responses pairs outputs with calls by call_id, not by the turn before: an unknown "
         "call_id is orphan-tool-result",

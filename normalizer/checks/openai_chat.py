@@ -72,6 +72,7 @@ DETECTORS: dict[str, Detector] = {
     "unknown-tool-call-field": fields.unknown_tool_call_field,
     "assistant-content-not-string": fields.content_not_string,
     "file-part-nested": fields.file_part_nested,
+    "file-data-not-data-url": fields.file_data_not_data_url,
     "content-part-type-unknown": fields.content_part_type_unknown,
     "content-type-unsupported": fields.content_type_unsupported,
     "media-role-unsupported": fields.media_role_unsupported,

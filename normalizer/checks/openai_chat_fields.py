@@ -152,6 +152,21 @@ def file_part_nested(body: Body, rule: Rule, model: str | None) -> Iterator[Find
                               fields={"index": i, "part": j, "role": now})
 
 
+def file_data_not_data_url(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`file` content parts whose `file.file_data` is not a data URL (a web address, which
+    OpenRouter takes there, or bare base64): OpenAI reads base64 data URLs only."""
+    for i, _, content, kinds in _other_parts(body):
+        if "file" not in kinds:
+            continue
+        for j, part in enumerate(content):
+            inner = part.get("file") if isinstance(part, Mapping) \
+                and part.get("type") == "file" else None
+            data = inner.get("file_data") if isinstance(inner, Mapping) else None
+            if isinstance(data, str) and not data.startswith("data:"):
+                yield Finding(location=f"messages[{i}].content[{j}].file.file_data",
+                              fields={"index": i, "part": j})
+
+
 def content_type_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """Messages holding a content part of a type in params.types, which the model does not
     take (the profile scopes the rule to those models): one finding per message and type,

@@ -1,4 +1,5 @@
-"""Documents for a vendor whose Chat Completions wire takes them as `document_url`."""
+"""Documents for a vendor whose Chat Completions wire takes them as `document_url`, and file
+parts whose file_data a vendor cannot read."""
 
 from __future__ import annotations
 
@@ -72,3 +73,67 @@ def send_documents_as_urls(draft: Draft, profile: Profile,
     if not changes:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+FILE_DATA = "replace_file_data_urls"
+
+
+def _file_data_not_data_url(part: Part) -> bool:
+    """A media part the Chat renderer would write in `file.file_data` as something other
+    than a data URL: a web address that came in file_data (OpenRouter takes one there), or
+    bytes with no media type to make a data URL of (a gs:// address reads as such)."""
+    if not isinstance(part, Media) or part.kind in ("image", "audio"):
+        return False  # image_url and input_audio parts, not `file`
+    if part.url is not None:
+        return part.extras.get(URL_IN_FILE_DATA) == "openai_chat"
+    return part.data is not None and part.media_type is None
+
+
+def replace_file_data_urls(draft: Draft, profile: Profile,
+                           policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a file part whose file_data would not be a data URL (rule file-data-not-data-url):
+    the part becomes a placeholder text naming it, since OpenAI takes base64 data URLs only
+    and the bytes behind an address cannot be fetched here. Lossy, said.
+
+    Rejected by: OpenAI "Invalid file data: 'messages[0].content[1].file.file_data'. Expected
+    a base64-encoded data URL with an application/pdf MIME type (...), but got a value without
+    the 'data:' prefix." (braintrustdata/lingua's recorded snapshots, gpt-5-nano).
+
+    Before: [user(text, Media(document, url="https://…/sample-3s.mp3", from file_data))]
+    After:  [user(text, Text("[document not carried to this provider: https://…/sample-3s.mp3]"))]
+    """
+    del profile, policy
+    if not any(issubclass(kind, Media) for kind in part_types(draft.history.messages)):
+        return draft, ()
+    changes: list[Change] = []
+    out: list[Message] = []
+    for m, message in enumerate(draft.history.messages):
+        if not any(_file_data_not_data_url(p) for p in message.parts):
+            out.append(message)
+            continue
+        parts: list[Part] = []
+        for j, part in enumerate(message.parts):
+            if isinstance(part, Media) and _file_data_not_data_url(part) \
+                    and part.url is None and _pdf_name(part.filename):
+                # Bare base64 named *.pdf: the data URL the vendor's own example shows.
+                part = replace(part, media_type="application/pdf")
+                changes.append(Change(
+                    FILE_DATA, "file-data-as-data-url", f"the bare base64 of {part.filename!r} "
+                    "sent as a data URL of type application/pdf (its name's; the same bytes)",
+                    f"history[{m}].parts[{j}]", lossless=True))
+            elif isinstance(part, Media) and _file_data_not_data_url(part):
+                changes.append(Change(
+                    FILE_DATA, "file-data-not-carried", f"a {part.kind} in file_data that is "
+                    f"not a data URL ({part.url or part.filename or 'untyped bytes'}) replaced "
+                    "by a placeholder text: the provider reads base64 data URLs only",
+                    f"history[{m}].parts[{j}]", lossless=False))
+                part = Text(media_placeholder(part))
+            parts.append(part)
+        out.append(replace(message, parts=tuple(parts)))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _pdf_name(filename: str | None) -> bool:
+    return isinstance(filename, str) and filename.lower().endswith(".pdf")
