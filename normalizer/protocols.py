@@ -177,12 +177,15 @@ ANTHROPIC_HOSTED: Final = frozenset({"server_tool_use", "mcp_tool_use", "mcp_too
 
 def answers_reasoning(item: Mapping[str, Any]) -> bool:
     """Whether a Responses input item is one a reasoning item before it was produced for (a
-    call, or an assistant message; an item without a type is a message when it has a role).
-    The check of rule reasoning-item-orphan and its repair read this one test."""
+    call, a `program` item of programmatic tool calling, or an assistant message; an item
+    without a type is a message when it has a role). OpenAI took a reasoning item before a
+    `program` item (gpt-5.6-terra, braintrustdata/lingua's recorded follow-up). The check of
+    rule reasoning-item-orphan and its repair read this one test."""
     kind = item.get("type")
     if not isinstance(kind, str):
         kind = "message" if "role" in item else ""
-    return kind.endswith("_call") or (kind == "message" and item.get("role") == "assistant")
+    return kind.endswith("_call") or kind == "program" or (
+        kind == "message" and item.get("role") == "assistant")
 
 
 def anthropic_hosted(kind: str) -> bool:

@@ -105,3 +105,22 @@ def test_the_next_message_decides_for_a_message_ending_in_thinking() -> None:
     result = normalize(history, "openai_responses")
     assert [c.where for c in result.changes] == ["messages[1].parts[0]"]
     assert check(result.render(), "openai_responses") == ()
+
+
+def test_id_less_reasoning_items_stay_wherever_they_are() -> None:
+    # gpt-5.6-luna took five id-less reasoning items (encrypted_content alone) before a user
+    # message (braintrustdata/lingua's recording): the refusal names an item by its id.
+    idless = [{"type": "reasoning", "summary": [], "encrypted_content": f"g{n}"} for n in "AB"]
+    body = _input({"role": "user", "content": "Hi"}, *idless,
+                  {"role": "user", "content": "Again"})
+    assert check(body, "openai_responses") == ()
+    out = normalize_request(body, "openai_responses", "openai_responses")
+    assert out.changes == () and out.body["input"][1:3] == idless
+
+
+def test_reasoning_before_a_program_item_stays() -> None:
+    # Programmatic tool calling: the reasoning item was produced for the program item
+    # (gpt-5.6-terra took it back, braintrustdata/lingua's recorded follow-up).
+    program = {"type": "program", "id": "cm_1", "call_id": "call_p", "code": "text(1);"}
+    body = _input({"role": "user", "content": "Hi"}, REASONING, program)
+    assert check(body, "openai_responses") == ()

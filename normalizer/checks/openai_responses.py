@@ -123,15 +123,17 @@ def duplicate_tool_call_id(body: Mapping[str, Any], rule: Rule,
 
 def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
-    """`reasoning-item-orphan`: a reasoning item not followed by the item it belongs to."""
+    """`reasoning-item-orphan`: a reasoning item given by its id and not followed by the item
+    it belongs to. One without an id (its encrypted_content alone) is taken anywhere: OpenAI
+    names the item it refuses by id, and took five id-less ones before a user message
+    (gpt-5.6-luna, braintrustdata/lingua's recording)."""
     raw = body.get("input")
     for i, item, found, _ in items(body):
-        if found != "reasoning":
+        if found != "reasoning" or not isinstance(item.get("id"), str):
             continue
         after = raw[i + 1] if i + 1 < len(raw) else None
         if not (isinstance(after, Mapping) and answers_reasoning(after)):
-            item_id = item.get("id") if isinstance(item.get("id"), str) else ""
-            yield Finding(f"input[{i}]", {"index": i, "id": item_id})
+            yield Finding(f"input[{i}]", {"index": i, "id": item["id"]})
 
 
 def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,

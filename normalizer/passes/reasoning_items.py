@@ -22,9 +22,10 @@ _PASS = "drop_orphan_thinking"
 def drop_orphan_thinking(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes reasoning items not followed by a call or an assistant message (rule
-    reasoning-item-orphan): the Thinking part is dropped, and an assistant message left with
-    no parts goes with it.
+    """Fixes reasoning items given by id and not followed by a call, a program item or an
+    assistant message (rule reasoning-item-orphan): the Thinking part is dropped, and an
+    assistant message left with no parts goes with it. An id-less one stays: OpenAI takes it
+    anywhere.
 
     Rejected by: OpenAI Responses "Item 'rs_…' of type 'reasoning' was provided without its
     required following item." (continuedev/continue#8933, the whole body recorded).
@@ -65,8 +66,8 @@ def _orphans(message: Message, after: Message | None) -> tuple[int, ...]:
     parts = message.parts
     found: list[int] = []
     for j, part in enumerate(parts):
-        if not isinstance(part, Thinking):
-            continue
+        if not isinstance(part, Thinking) or "id" not in part.extras:
+            continue  # an id-less reasoning item is taken anywhere (its encrypted_content alone)
         if j + 1 < len(parts):
             follows = _starts_answer(parts[j + 1])
         else:  # the next message's first item; an assistant message with no parts is one
