@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.crossing import media_placeholder
+from normalizer.media import chat_part_type
 from normalizer.model import URL_IN_FILE_DATA, Change, Media, Message, Part, Text, part_types
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -82,10 +83,10 @@ def _file_data_not_data_url(part: Part) -> bool:
     """A media part the Chat renderer would write in `file.file_data` as something other
     than a data URL: a web address that came in file_data (OpenRouter takes one there), or
     bytes with no media type to make a data URL of (a gs:// address reads as such)."""
-    if not isinstance(part, Media) or part.kind in ("image", "audio"):
-        return False  # image_url and input_audio parts, not `file`
+    if not isinstance(part, Media) or chat_part_type(part) != "file":
+        return False  # written as image_url, input_audio, document_url, ...: not file_data
     if part.url is not None:
-        return part.extras.get(URL_IN_FILE_DATA) == "openai_chat"
+        return True  # a web address that came in file_data, or it would be document_url
     return part.data is not None and part.media_type is None
 
 
