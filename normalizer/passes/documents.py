@@ -3,6 +3,7 @@ parts whose file_data a vendor cannot read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from normalizer.crossing import media_placeholder
@@ -56,18 +57,26 @@ def send_documents_as_urls(draft: Draft, profile: Profile,
     placeholder text (lossy, named).
     """
     del profile, policy
+    return _rewrite_media(draft, _nested_file, _as_url)
+
+
+def _rewrite_media(draft: Draft, wanted: Callable[[Part], bool],
+                   fix: Callable[[Media, str], tuple[Part, Change]]
+                   ) -> tuple[Draft, tuple[Change, ...]]:
+    """Each media part `wanted` picks, replaced by what `fix` makes of it (with its change);
+    messages with none are shared with the input."""
     if not any(issubclass(kind, Media) for kind in part_types(draft.history.messages)):
         return draft, ()  # most histories: no media at all, found without a Python loop
     changes: list[Change] = []
     out: list[Message] = []
     for m, message in enumerate(draft.history.messages):
-        if not any(_nested_file(p) for p in message.parts):
+        if not any(wanted(p) for p in message.parts):
             out.append(message)
             continue
         parts: list[Part] = []
         for j, part in enumerate(message.parts):
-            if isinstance(part, Media) and _nested_file(part):
-                part, change = _as_url(part, f"history[{m}].parts[{j}]")
+            if isinstance(part, Media) and wanted(part):
+                part, change = fix(part, f"history[{m}].parts[{j}]")
                 changes.append(change)
             parts.append(part)
         out.append(replace(message, parts=tuple(parts)))
@@ -94,7 +103,8 @@ def replace_file_data_urls(draft: Draft, profile: Profile,
                            policy: Policy) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a file part whose file_data would not be a data URL (rule file-data-not-data-url):
     the part becomes a placeholder text naming it, since OpenAI takes base64 data URLs only
-    and the bytes behind an address cannot be fetched here. Lossy, said.
+    and the bytes behind an address cannot be fetched here. Lossy, said. Bare base64 named
+    *.pdf goes as a PDF data URL instead (lossless: the same bytes).
 
     Rejected by: OpenAI "Invalid file data: 'messages[0].content[1].file.file_data'. Expected
     a base64-encoded data URL with an application/pdf MIME type (...), but got a value without
@@ -104,36 +114,20 @@ def replace_file_data_urls(draft: Draft, profile: Profile,
     After:  [user(text, Text("[document not carried to this provider: https://…/sample-3s.mp3]"))]
     """
     del profile, policy
-    if not any(issubclass(kind, Media) for kind in part_types(draft.history.messages)):
-        return draft, ()
-    changes: list[Change] = []
-    out: list[Message] = []
-    for m, message in enumerate(draft.history.messages):
-        if not any(_file_data_not_data_url(p) for p in message.parts):
-            out.append(message)
-            continue
-        parts: list[Part] = []
-        for j, part in enumerate(message.parts):
-            if isinstance(part, Media) and _file_data_not_data_url(part) \
-                    and part.url is None and _pdf_name(part.filename):
-                # Bare base64 named *.pdf: the data URL the vendor's own example shows.
-                part = replace(part, media_type="application/pdf")
-                changes.append(Change(
-                    FILE_DATA, "file-data-as-data-url", f"the bare base64 of {part.filename!r} "
-                    "sent as a data URL of type application/pdf (its name's; the same bytes)",
-                    f"history[{m}].parts[{j}]", lossless=True))
-            elif isinstance(part, Media) and _file_data_not_data_url(part):
-                changes.append(Change(
-                    FILE_DATA, "file-data-not-carried", f"a {part.kind} in file_data that is "
-                    f"not a data URL ({part.url or part.filename or 'untyped bytes'}) replaced "
-                    "by a placeholder text: the provider reads base64 data URLs only",
-                    f"history[{m}].parts[{j}]", lossless=False))
-                part = Text(media_placeholder(part))
-            parts.append(part)
-        out.append(replace(message, parts=tuple(parts)))
-    if not changes:
-        return draft, ()
-    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+    return _rewrite_media(draft, _file_data_not_data_url, _as_data_url_or_placeholder)
+
+
+def _as_data_url_or_placeholder(part: Media, where: str) -> tuple[Part, Change]:
+    if part.url is None and _pdf_name(part.filename):
+        # Bare base64 named *.pdf: the data URL the vendor's own example shows.
+        return replace(part, media_type="application/pdf"), Change(
+            FILE_DATA, "file-data-as-data-url", f"the bare base64 of {part.filename!r} sent as "
+            "a data URL of type application/pdf (its name's; the same bytes)", where,
+            lossless=True)
+    return Text(media_placeholder(part)), Change(
+        FILE_DATA, "file-data-not-carried", f"a {part.kind} in file_data that is not a data URL "
+        f"({part.url or part.filename or 'untyped bytes'}) replaced by a placeholder text: the "
+        "provider reads base64 data URLs only", where, lossless=False)
 
 
 def _pdf_name(filename: str | None) -> bool:
