@@ -17,6 +17,7 @@ from normalizer.passes.reasoning_effort import (
     drop_reasoning_effort,
     fit_effort_to_thinking_off,
     fit_reasoning_effort,
+    fit_verbosity,
     prompt_mode_as_reasoning_effort,
     reason_at_none_beside_tools,
 )
@@ -85,6 +86,7 @@ OPTION_STEPS: dict[str, Step] = {
     "reason_at_none_beside_tools": Step(reason_at_none_beside_tools,
                                         ("reasoning-effort-with-tools",),
                                         ("fit_reasoning_effort", "drop_reasoning_effort")),
+    "fit_verbosity": Step(fit_verbosity, ("verbosity-value-unsupported",)),
     "adapt_thinking": Step(adapt_thinking, ("thinking-budget-unsupported",)),
     "budget_thinking": Step(budget_thinking, ("thinking-adaptive-unsupported",)),
     # A budget adaptive thinking replaced is no budget to fit.

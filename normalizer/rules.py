@@ -112,6 +112,8 @@ RULE_IDS: dict[str, str] = {
     "reasoning-effort-with-tools": "function tools with a reasoning effort other than none "
                                    "(sent, or the model's own, params.default) where the "
                                    "endpoint takes the pair on another API only",
+    "verbosity-value-unsupported": "a verbosity level the model does not take "
+                                   "(params.supported: the models before GPT-5 take medium only)",
     "prompt-mode-unsupported": "Mistral's prompt_mode 'reasoning' sent to a model that "
                                "reasons through reasoning_effort instead",
     "thinking-budget-too-small": "an enabled thinking budget below params.minimum tokens",

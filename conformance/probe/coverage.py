@@ -90,6 +90,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        "thinking go with tools" for p in ("openai_responses", "anthropic", "gemini")},
     **{("file-data-not-data-url", p): "a document's web address has its own field on this "
        "wire (Anthropic's url source, Gemini's fileData.fileUri)" for p in ("anthropic", "gemini")},
+    **{("verbosity-value-unsupported", p): "no verbosity on this wire (only OpenAI's take one)"
+       for p in ("anthropic", "gemini")},
     ("tool-result-id-mismatch", "openai_responses"):
         "Responses pairs outputs with calls by call_id, not by the turn before: an unknown "
         "call_id is orphan-tool-result",

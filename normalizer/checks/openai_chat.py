@@ -25,6 +25,7 @@ DETECTORS: dict[str, Detector] = {
     "reasoning-effort-unsupported": reasoning_effort.chat_effort,
     "reasoning-effort-value-unsupported": reasoning_effort.chat_effort_level,
     "reasoning-effort-with-tools": reasoning_effort.chat_effort_with_tools,
+    "verbosity-value-unsupported": reasoning_effort.chat_verbosity,
     "prompt-mode-unsupported": reasoning_effort.chat_prompt_mode,
     "orphan-tool-result": pairing.orphan_tool_result,
     "missing-tool-result": pairing.missing_tool_result,

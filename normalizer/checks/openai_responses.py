@@ -204,4 +204,5 @@ DETECTORS: dict[str, Detector] = {
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
     "reasoning-effort-value-unsupported": reasoning_effort.responses_effort_level,
+    "verbosity-value-unsupported": reasoning_effort.responses_verbosity,
 }

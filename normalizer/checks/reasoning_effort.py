@@ -14,6 +14,9 @@ Anthropic's output_config.effort.
 effort other than none, sent or the model's own (params.default), where the model takes the
 pair on the Responses API only.
 
+`verbosity-value-unsupported`: a verbosity level the model does not take (params.supported:
+the OpenAI models before GPT-5 take medium only).
+
 `prompt-mode-unsupported`: Mistral's `prompt_mode: "reasoning"` (the Magistral models' switch)
 sent to a model that takes reasoning_effort instead."""
 
@@ -23,7 +26,13 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
-from normalizer.effort_levels import effort_beside_tools, effort_level, listed, refused_level
+from normalizer.effort_levels import (
+    effort_beside_tools,
+    effort_level,
+    listed,
+    refused_level,
+    verbosity_level,
+)
 from normalizer.json_values import value_at
 from normalizer.profiles import Rule
 from normalizer.thinking_options import thinking_field
@@ -96,3 +105,20 @@ def chat_effort_with_tools(body: Mapping[str, Any], rule: Rule, model: str | Non
     effort = effort_beside_tools(body, rule.params.get("default"))
     if effort is not None:
         yield Finding("reasoning_effort", {"effort": effort, "model": model or body.get("model")})
+
+
+def _verbosity_detector(protocol: str) -> Detector:
+    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+        found = verbosity_level(body, protocol) if isinstance(body, Mapping) else None
+        supported = tuple(rule.params.get("supported") or ())
+        value = refused_level(found[1], supported) if found is not None else None
+        if found is not None and value is not None:
+            yield Finding(found[0], {"value": value, "supported": listed(supported),
+                                     "model": model or body.get("model")})
+
+    detect.__doc__ = f"A {protocol} verbosity level not in params.supported."
+    return detect
+
+
+chat_verbosity = _verbosity_detector("openai_chat")
+responses_verbosity = _verbosity_detector("openai_responses")

@@ -1,6 +1,7 @@
 """Options passes: a reasoning effort sent to a model that does not reason or takes no
 effort, at a level it does not take, at a level at which it cannot stop thinking while
-thinking is off, or beside function tools where the endpoint takes none."""
+thinking is off, or beside function tools where the endpoint takes none; and a verbosity
+level the model does not take."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from normalizer.effort_levels import (
     nearest_level,
     off_at_level,
     refused_level,
+    verbosity_level,
     with_effort_level,
+    with_verbosity_level,
 )
 from normalizer.model import Change, JsonMap, thaw
 from normalizer.passes import Draft, Policy
@@ -254,4 +257,38 @@ def reason_at_none_beside_tools(
                     "Completions only without reasoning (the Responses API takes both)",
                     "reasoning_effort", False)
     return replace(draft, options=JsonMap({**thaw(draft.options), "reasoning_effort": "none"})), (
+        change,)
+
+
+VERBOSITY_RULE = "verbosity-value-unsupported"
+
+
+def fit_verbosity(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a verbosity level the model does not take (rule verbosity-value-unsupported,
+    each copy for the models it names, `policy.model`, with its params.supported): the
+    nearest level it takes (medium, for the models before GPT-5). Lossy, said: the answer is
+    as long as the model's default. A GPT-5 app's verbosity meets an older model on a switch.
+
+    Rejected by: OpenAI "Unsupported value: 'verbosity' does not support 'low' with this
+    model. Supported values are: 'medium'." (google-deepmind/concordia#164, gpt-4o).
+
+    Before: model gpt-4o, verbosity "low"
+    After:  model gpt-4o, verbosity "medium"
+    """
+    rule = profile.copy_for(VERBOSITY_RULE, policy.model)
+    if rule is None:
+        return draft, ()
+    supported = tuple(rule.params.get("supported") or ())
+    options = thaw(draft.options)
+    found = verbosity_level(options, profile.protocol)
+    value = refused_level(found[1], supported) if found is not None else None
+    if found is None or value is None:
+        return draft, ()
+    level = nearest_level(value, supported)
+    change = Change("fit_verbosity", "fit-verbosity",
+                    f"verbosity {value!r} written as {level!r}, the level {policy.model} takes",
+                    found[0], False)
+    return replace(draft, options=JsonMap(with_verbosity_level(options, found[0], level))), (
         change,)
