@@ -25,6 +25,7 @@ from normalizer.passes.request_fields import drop_unknown_request_fields, move_r
 from normalizer.passes.sampling import (
     clamp_sampling_parameters,
     drop_invalid_stop_sequences,
+    drop_sampling_with_thinking,
     drop_unfixed_sampling,
     drop_unsupported_sampling,
     keep_one_sampling_parameter,
@@ -49,10 +50,15 @@ OPTION_STEPS: dict[str, Step] = {
     "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
+    # After the thinking settings are final (a budget or an effort may turn thinking on).
+    "drop_sampling_with_thinking": Step(drop_sampling_with_thinking,
+                                        ("sampling-parameter-with-thinking",),
+                                        ("resolve_thinking_params",)),
     # A parameter left out needs no clamping.
     "clamp_sampling_parameters": Step(clamp_sampling_parameters,
                                       ("sampling-parameter-out-of-range",),
-                                      ("drop_unsupported_sampling", "drop_unfixed_sampling")),
+                                      ("drop_unsupported_sampling", "drop_unfixed_sampling",
+                                       "drop_sampling_with_thinking")),
     # A model that takes no sampling parameter has none left to choose between; a clamped
     # one may be at its default.
     "keep_one_sampling_parameter": Step(keep_one_sampling_parameter,

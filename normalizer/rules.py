@@ -112,6 +112,8 @@ RULE_IDS: dict[str, str] = {
     "reasoning-effort-with-tools": "function tools with a reasoning effort other than none "
                                    "(sent, or the model's own, params.default) where the "
                                    "endpoint takes the pair on another API only",
+    "sampling-parameter-with-thinking": "a sampling parameter (params.fields) sent while "
+                                        "thinking is on, which the model takes only without",
     "verbosity-value-unsupported": "a verbosity level the model does not take "
                                    "(params.supported: the models before GPT-5 take medium only)",
     "prompt-mode-unsupported": "Mistral's prompt_mode 'reasoning' sent to a model that "

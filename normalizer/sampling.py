@@ -57,10 +57,15 @@ def unfixed(request: Mapping[str, Any], params: Mapping[str, Any],
             and not _same(request[field], allowed)]
 
 
-def unsupported(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
+def unsupported(request: Mapping[str, Any], params: Mapping[str, Any],
+                model: str | None = None) -> list[str]:
     """The sampling parameters of `params.fields` that the request sends (not null), in
     that order: a model that takes none refuses each (Claude Opus 4.7: "`temperature` is
-    deprecated for this model.", UKGovernmentBEIS/inspect_ai#3721)."""
+    deprecated for this model.", UKGovernmentBEIS/inspect_ai#3721). With `when_thinking`,
+    none unless the request turns thinking on (Claude: "`top_k` must be unset when thinking
+    is enabled. ...", quarkiverse/quarkus-langchain4j#1812)."""
+    if params.get("when_thinking") and not thinking_on_by_rule(request, params, model):
+        return []
     return sent_fields(request, params.get("fields") or ())
 
 

@@ -314,6 +314,7 @@ DETECTORS: dict[str, Detector] = {
     "thinking-off-unsupported": thinking_budget.anthropic_thinking_off,
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
+    "sampling-parameter-with-thinking": sampling.unsupported_sampling,
     "sampling-parameter-out-of-range": sampling.range_sampling,
     "sampling-parameters-exclusive": sampling.exclusive_sampling,
     "stop-sequence-invalid": sampling.invalid_stops("anthropic"),

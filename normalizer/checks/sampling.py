@@ -5,6 +5,9 @@ values and when thinking off changes them are the profile's params.
 `sampling-parameter-unsupported`: a sampling parameter (params.fields) sent to a model that
 takes none at all (Claude Opus 4.7).
 
+`sampling-parameter-with-thinking`: the same reading with params.when_thinking: a sampling
+parameter sent while thinking is on (Claude's top_k).
+
 `sampling-parameter-out-of-range`: a sampling parameter outside the range the model takes
 (params.ranges: Claude's temperature, 0 to 1, where OpenAI's goes to 2).
 
@@ -43,7 +46,7 @@ def unsupported_sampling(body: Mapping[str, Any], rule: Rule,
     The model and the field's camelCase spelling are there for texts that name them (xAI:
     "Model grok-4.3 does not support parameter presencePenalty.")."""
     if isinstance(body, Mapping):
-        for field in unsupported(body, rule.params):
+        for field in unsupported(body, rule.params, model or body.get("model")):
             yield Finding(field, {"field": field, "camel": spellings(field)[0],
                                   "model": model or body.get("model")})
 

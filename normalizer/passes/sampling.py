@@ -81,16 +81,45 @@ def drop_unsupported_sampling(
     Before: model claude-opus-4-7, temperature 0.2
     After:  model claude-opus-4-7
     """
-    rule = profile.copy_for(UNSUPPORTED, policy.model)
+    return _drop_sent(draft, profile, policy, UNSUPPORTED, "drop_unsupported_sampling",
+                      "drop-unsupported-sampling")
+
+
+WITH_THINKING = "sampling-parameter-with-thinking"
+
+
+def drop_sampling_with_thinking(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes sampling parameters sent while thinking is on to a model that takes them only
+    without (rule sampling-parameter-with-thinking, params.fields and when_thinking, for the
+    models it names): each is left out. Lossy, said. Apps keep a top_k for every model, and
+    turn thinking on per request.
+
+    Rejected by: Anthropic "`top_k` must be unset when thinking is enabled. ..."
+    (quarkiverse/quarkus-langchain4j#1812, claude-opus-4-1).
+
+    Before: model claude-sonnet-4-6, thinking {type: enabled}, top_k 40
+    After:  model claude-sonnet-4-6, thinking {type: enabled}
+    """
+    return _drop_sent(draft, profile, policy, WITH_THINKING, "drop_sampling_with_thinking",
+                      "drop-sampling-with-thinking")
+
+
+def _drop_sent(draft: Draft, profile: Profile, policy: Policy, rule_id: str, name: str,
+               code: str) -> tuple[Draft, tuple[Change, ...]]:
+    """The fields the copy of `rule_id` for the model refuses, left out, a change each."""
+    rule = profile.copy_for(rule_id, policy.model)
     if rule is None:
         return draft, ()
-    found = unsupported(draft.options, rule.params)
+    found = unsupported(draft.options, rule.params, policy.model)
     if not found:
         return draft, ()
+    when = " while thinking is on" if rule.params.get("when_thinking") else ""
     changes = tuple(Change(
-        "drop_unsupported_sampling", "drop-unsupported-sampling",
-        f"{field} {draft.options[field]!r} left out: {policy.model} takes no {field}", field,
-        lossless=False) for field in found)
+        name, code,
+        f"{field} {draft.options[field]!r} left out: {policy.model} takes no {field}{when}",
+        field, lossless=False) for field in found)
     return _without(draft, set(found)), changes
 
 
