@@ -5,7 +5,9 @@ level the model does not take."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from normalizer.effort_levels import (
     ORDER,
@@ -128,21 +130,16 @@ def fit_reasoning_effort(
     Before: model gpt-5.1, reasoning_effort "xhigh"
     After:  model gpt-5.1, reasoning_effort "high"
     """
-    rule = profile.copy_for(LEVEL_RULE, policy.model)
-    if rule is None:
+    refused = _refused_level(draft, profile, policy, LEVEL_RULE, effort_level)
+    if refused is None:
         return draft, ()
-    supported = tuple(rule.params.get("supported") or ())
-    options = thaw(draft.options)
-    found = effort_level(options, profile.protocol)
-    value = refused_level(found[1], supported) if found is not None else None
-    if found is None or value is None:
-        return draft, ()
+    options, where, value, supported = refused
     level = nearest_level(value, supported)
     level = level.upper() if value.isupper() else level  # as the request spells it
-    options = with_effort_level(options, found[0], level)
+    options = with_effort_level(options, where, level)
     change = Change("fit_reasoning_effort", "fit-reasoning-effort",
                     f"reasoning effort {value!r} written as {level!r}, the nearest "
-                    f"level {policy.model} takes", found[0], False)
+                    f"level {policy.model} takes", where, False)
     return replace(draft, options=JsonMap(options)), (change,)
 
 
@@ -277,18 +274,29 @@ def fit_verbosity(
     Before: model gpt-4o, verbosity "low"
     After:  model gpt-4o, verbosity "medium"
     """
-    rule = profile.copy_for(VERBOSITY_RULE, policy.model)
-    if rule is None:
+    refused = _refused_level(draft, profile, policy, VERBOSITY_RULE, verbosity_level)
+    if refused is None:
         return draft, ()
-    supported = tuple(rule.params.get("supported") or ())
-    options = thaw(draft.options)
-    found = verbosity_level(options, profile.protocol)
-    value = refused_level(found[1], supported) if found is not None else None
-    if found is None or value is None:
-        return draft, ()
+    options, where, value, supported = refused
     level = nearest_level(value, supported)
     change = Change("fit_verbosity", "fit-verbosity",
                     f"verbosity {value!r} written as {level!r}, the level {policy.model} takes",
-                    found[0], False)
-    return replace(draft, options=JsonMap(with_verbosity_level(options, found[0], level))), (
+                    where, False)
+    return replace(draft, options=JsonMap(with_verbosity_level(options, where, level))), (
         change,)
+
+
+def _refused_level(
+    draft: Draft, profile: Profile, policy: Policy, rule_id: str,
+    read: Callable[[Mapping[str, Any], str], tuple[str, str] | None],
+) -> tuple[dict[str, Any], str, str, tuple[str, ...]] | None:
+    """(options, where, level, supported) where the request sends a level (as `read` finds
+    it) that the copy of `rule_id` for the model does not take (params.supported); else None."""
+    rule = profile.copy_for(rule_id, policy.model)
+    if rule is None:
+        return None
+    supported = tuple(str(level) for level in rule.params.get("supported") or ())
+    options = thaw(draft.options)
+    found = read(options, profile.protocol)
+    value = refused_level(found[1], supported) if found is not None else None
+    return None if found is None or value is None else (options, found[0], value, supported)
