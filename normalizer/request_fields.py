@@ -11,13 +11,20 @@ from typing import Any
 def unknown_fields(request: Mapping[str, Any], params: Mapping[str, Any]) -> list[str]:
     """The request's top-level fields that are neither in params.known nor in
     params.elsewhere (refused the same way but reported and repaired under a rule of their
-    own: Mistral's max_completion_tokens), in request order; none where the params list no
-    known fields."""
+    own: Mistral's max_completion_tokens), in request order, then the unknown keys inside the
+    objects params.known_within lists; none where the params list no known fields."""
     known = params.get("known") or ()
     if not known:
         return []
     taken = {*known, *(params.get("elsewhere") or ())}
-    return [str(k) for k in request if k not in taken]
+    found = [str(k) for k in request if k not in taken]
+    # A known object whose own keys are listed (params.known_within: Mistral parses
+    # stream_options and refuses its include_usage): its other keys, as "object.key".
+    for outer, keys in (params.get("known_within") or {}).items():
+        inner = request.get(outer)
+        if isinstance(inner, Mapping) and outer not in found:
+            found.extend(f"{outer}.{key}" for key in inner if key not in keys)
+    return found
 
 
 def moved_fields(request: Mapping[str, Any], params: Mapping[str, Any]

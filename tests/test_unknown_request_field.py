@@ -111,6 +111,31 @@ def test_mistral_refuses_with_422_and_takes_openais_seed_as_random_seed() -> Non
     assert both["random_seed"] == 3 and "seed" not in both
 
 
+def test_mistral_refuses_openais_include_usage_inside_stream_options(emu: Emulator) -> None:
+    # Mistral parses stream_options and refuses its include_usage, 422 at ["body",
+    # "stream_options", "include_usage"] (avante-corp/avante.nvim#2347,
+    # openai/openai-agents-python#442): OpenAI's streaming clients send it by default.
+    sent = {**body(stream=True, stream_options={"include_usage": True}),
+            "model": "mistral-small-latest"}
+    assert [(v.rule, v.location, v.status) for v in check(sent, "mistral")] == [
+        ("unknown-request-field", "stream_options.include_usage", 422)]
+    assert check(sent, "openai") == ()
+    result = normalize(QUESTION, "mistral",
+                       options={"stream": True, "stream_options": {"include_usage": True}})
+    [change] = result.changes
+    assert (change.code, change.where, change.lossless) == (
+        "drop-unknown-request-field", "stream_options.include_usage", False)
+    assert "and stream_options with it" in change.what
+    fixed = result.render()
+    assert "stream_options" not in fixed and fixed["stream"] is True
+    assert check(fixed, "mistral") == ()
+    sdk = calls.client("openai_chat", emu.sdk_base_url("mistral"))
+    with pytest.raises(openai.UnprocessableEntityError) as refused:
+        calls.send("openai_chat", sdk, {**sent, "stream": False})
+    answer = refused.value.response.text
+    assert "Extra inputs are not permitted" in answer and "include_usage" in answer
+
+
 def test_vendors_whose_profiles_say_nothing_keep_the_fields() -> None:
     result = normalize(QUESTION, "vllm", options={"top_k": 40})
     assert result.changes == () and result.render()["top_k"] == 40

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Finding
+from normalizer.json_values import value_at
 from normalizer.profiles import Rule
 from normalizer.request_fields import moved_fields, unknown_fields
 
@@ -23,7 +24,8 @@ def unknown_request_field(body: Mapping[str, Any], rule: Rule,
     'vl_high_resolution_images', value: True.")."""
     if isinstance(body, Mapping):
         for key in unknown_fields(body, rule.params):
-            yield Finding(location=key, fields={"field": key, "value": repr(body[key])})
+            value = value_at(body, tuple(key.split(".", 1)))
+            yield Finding(location=key, fields={"field": key, "value": repr(value)})
 
 
 def moved_request_field(body: Mapping[str, Any], rule: Rule,

@@ -55,6 +55,9 @@ def drop_unknown_request_fields(
     options = {k: v for k, v in draft.options.items() if k not in unknown}
     changes: list[Change] = []
     for key in unknown:
+        if "." in key:  # a key inside a known object (params.known_within)
+            changes.append(_drop_within(options, key, profile.provider))
+            continue
         if key in places:
             place, codes = places[key]
             changes.append(_place(options, key, draft.options[key], place, profile.provider,
@@ -65,6 +68,21 @@ def drop_unknown_request_fields(
                               f"{profile.provider} does not know the field and refuses the "
                               "request", key, False))
     return replace(draft, options=JsonMap(options)), tuple(changes)
+
+
+def _drop_within(options: dict[str, Any], key: str, provider: str) -> Change:
+    """Leaves `object.name` out of `options`, and the object with it when nothing else is
+    left in it (what an empty one means to the vendor is not known)."""
+    outer, name = key.split(".", 1)
+    value = options[outer][name]
+    rest = {k: v for k, v in options[outer].items() if k != name}
+    if rest:
+        options[outer] = rest
+    else:
+        del options[outer]
+    return Change("drop_unknown_request_fields", "drop-unknown-request-field",
+                  f"{key} {thaw(value)!r} left out{'' if rest else f' (and {outer} with it)'}: "
+                  f"{provider} does not know the field and refuses the request", key, False)
 
 
 class _Codes(NamedTuple):
