@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from normalizer.json_values import value_at
+from normalizer.json_values import set_at, value_at
+from normalizer.options import OPTION_PATHS
 from normalizer.thinking_budget import LEVEL, config_field, gemini_config, with_thinking_config
 
 # From least to most reasoning (OpenAI's levels, then Anthropic's max).
@@ -108,22 +109,23 @@ def effort_beside_tools(request: Mapping[str, Any], default: object) -> str | No
     return effort if isinstance(effort, str) and effort.lower() != "none" else None
 
 
-# Where each OpenAI wire keeps the verbosity (normalizer/options.py's table has the same).
-_VERBOSITY = {"openai_chat": ("verbosity",), "openai_responses": ("text", "verbosity")}
-
-
 def verbosity_level(request: Mapping[str, Any], protocol: str) -> tuple[str, str] | None:
     """(where, level) of the verbosity a request in `protocol` sends (Chat `verbosity`,
-    Responses `text.verbosity`); None where it sends none. GPT-5 takes low, medium and high,
-    the models before it medium only ("Unsupported value: 'verbosity' does not support 'low'
-    with this model. Supported values are: 'medium'.", gpt-4o, google-deepmind/concordia#164)."""
-    path = _VERBOSITY.get(protocol)
+    Responses `text.verbosity`: OPTION_PATHS); None where it sends none. GPT-5 takes low,
+    medium and high, the models before it medium only ("Unsupported value: 'verbosity' does
+    not support 'low' with this model. Supported values are: 'medium'.", gpt-4o,
+    google-deepmind/concordia#164)."""
+    path = OPTION_PATHS["verbosity"].get(protocol)
     found = value_at(request, path) if path else None
     return (".".join(path), found) if path and isinstance(found, str) else None
 
 
 def with_verbosity_level(request: Mapping[str, Any], where: str, level: str) -> dict[str, Any]:
-    """`request` with `level` at `where` (a place verbosity_level named)."""
-    if where == "verbosity":
-        return {**request, "verbosity": level}
-    return {**request, "text": {**request["text"], "verbosity": level}}
+    """`request` (a plain dict, thawed) with `level` at `where` (a place verbosity_level
+    named)."""
+    out = dict(request)
+    outer, *inner = where.split(".")
+    if inner:
+        out[outer] = dict(out[outer])
+    set_at(out, (outer, *inner), level)
+    return out

@@ -22,10 +22,11 @@ sent to a model that takes reasoning_effort instead."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from normalizer.check import Detector, Finding
+from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.effort_levels import (
     effort_beside_tools,
     effort_level,
@@ -63,9 +64,11 @@ def anthropic_effort(body: Mapping[str, Any], rule: Rule, model: str | None
         yield Finding("output_config.effort", {"value": sent, "model": model or body.get("model")})
 
 
-def _level_detector(protocol: str) -> Detector:
+def _level_detector(protocol: str, read: Callable[[Mapping[str, Any], str],
+                                                  tuple[str, str] | None] = effort_level,
+                    what: str = "reasoning effort") -> Detector:
     def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
-        found = effort_level(body, protocol) if isinstance(body, Mapping) else None
+        found = read(body, protocol) if isinstance(body, Mapping) else None
         supported = tuple(rule.params.get("supported") or ())
         value = refused_level(found[1], supported) if found is not None else None
         if found is not None and value is not None:
@@ -76,7 +79,7 @@ def _level_detector(protocol: str) -> Detector:
                                      "levels": ", ".join(sorted(supported)),
                                      "model": model or body.get("model")})
 
-    detect.__doc__ = f"A {protocol} reasoning effort level not in params.supported."
+    detect.__doc__ = f"A {protocol} {what} level not in params.supported."
     return detect
 
 
@@ -96,29 +99,13 @@ def chat_prompt_mode(body: Mapping[str, Any], rule: Rule, model: str | None
 def chat_effort_with_tools(body: Mapping[str, Any], rule: Rule, model: str | None
                            ) -> Iterator[Finding]:
     """A Chat body that declares a function tool and runs at an effort other than none."""
-    if not isinstance(body, Mapping):
-        return
-    tools = body.get("tools")
-    if not isinstance(tools, list) or not any(
-            isinstance(t, Mapping) and t.get("type", "function") == "function" for t in tools):
+    if not isinstance(body, Mapping) or not any(
+            t.get("type", "function") == "function" for _, t in declared_tools(body)):
         return
     effort = effort_beside_tools(body, rule.params.get("default"))
     if effort is not None:
         yield Finding("reasoning_effort", {"effort": effort, "model": model or body.get("model")})
 
 
-def _verbosity_detector(protocol: str) -> Detector:
-    def detect(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
-        found = verbosity_level(body, protocol) if isinstance(body, Mapping) else None
-        supported = tuple(rule.params.get("supported") or ())
-        value = refused_level(found[1], supported) if found is not None else None
-        if found is not None and value is not None:
-            yield Finding(found[0], {"value": value, "supported": listed(supported),
-                                     "model": model or body.get("model")})
-
-    detect.__doc__ = f"A {protocol} verbosity level not in params.supported."
-    return detect
-
-
-chat_verbosity = _verbosity_detector("openai_chat")
-responses_verbosity = _verbosity_detector("openai_responses")
+chat_verbosity = _level_detector("openai_chat", verbosity_level, "verbosity")
+responses_verbosity = _level_detector("openai_responses", verbosity_level, "verbosity")
