@@ -39,6 +39,19 @@ def test_inherits_base_rules_marked_and_in_base_order(tmp_path: Path) -> None:
     assert profile.enforces("orphan-tool-result") and not profile.enforces("duplicate-tool-call-id")
 
 
+def test_first_puts_own_rules_before_the_inherited(tmp_path: Path) -> None:
+    base_dir = tmp_path / "base"
+    base_dir.mkdir()
+    write(base_dir, "openai_chat.yaml", {"provider": "base", "protocol": "openai_chat", "rules": [
+        rule("orphan-tool-result"), rule("missing-tool-result")]})
+    data = {"provider": "acme", "protocol": "openai_chat", "inherits": "openai_chat",
+            "first": ["tool-call-id-missing"],
+            "rules": [rule("empty-content"), rule("tool-call-id-missing")]}
+    profile = profile_from_mapping(data, base_dir=base_dir)
+    assert [r.id for r in profile.rules] == ["tool-call-id-missing", "orphan-tool-result",
+                                             "missing-tool-result", "empty-content"]
+
+
 def test_dates_from_yaml_become_iso_strings(tmp_path: Path) -> None:
     path = tmp_path / "p.yaml"
     path.write_text("provider: p\nprotocol: anthropic\nrules:\n"
@@ -67,6 +80,10 @@ def test_param_only_for_enforced_rules() -> None:
       "rules": [rule("empty-content"), rule("empty-content")]}, "listed twice"),
     ({"provider": "p", "protocol": "anthropic", "rules": [rule("empty-content", message="")]},
      "rules[0].message"),
+    ({"provider": "p", "protocol": "anthropic", "first": "empty-content",
+      "rules": [rule("empty-content")]}, "first: expected a list of rule ids"),
+    ({"provider": "p", "protocol": "anthropic", "first": ["tools-not-declared"],
+      "rules": [rule("empty-content")]}, "'tools-not-declared' is not among the profile's own"),
 ])
 def test_bad_profiles_say_where(data: dict[str, object], where: str) -> None:
     with pytest.raises(ProfileError, match=__import__("re").escape(where)):

@@ -5,7 +5,7 @@ or a mapping), with base files merged in. The file format is drawn in `normalize
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -15,7 +15,7 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
-from normalizer.profiles.validate import validate
+from normalizer.profiles.validate import PROFILE_KEYS, validate
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
 from normalizer.rules import RULE_IDS
 from normalizer.scope import SCOPE_KEYS, Wording, is_scoped, model_in, parse_scope
@@ -30,8 +30,6 @@ UNKNOWN = "unknown"
 _RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_verified",
               "confidence", "params", "enforced", "observed", "inherited", "notes",
               *SCOPE_KEYS}
-_PROFILE_KEYS = {"provider", "protocol", "error_format", "inherits", "disable", "rules", "notes",
-                 "extends_rules_from", "probed", "model"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,10 +172,10 @@ def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path
     validate(data, source, detectors=check_detectors)  # located ProfileError, never later
     if not isinstance(data, Mapping):
         raise ProfileError(source, "top level", "expected a mapping")
-    unknown = set(data) - _PROFILE_KEYS
+    unknown = set(data) - PROFILE_KEYS
     if unknown:
         raise ProfileError(source, "top level", f"unknown keys {sorted(unknown)}; "
-                           f"expected some of {sorted(_PROFILE_KEYS)}")
+                           f"expected some of {sorted(PROFILE_KEYS)}")
     for key in ("provider", "protocol"):
         if not isinstance(data.get(key), str):
             raise ProfileError(source, key, "required string missing")
@@ -192,6 +190,7 @@ def profile_from_mapping(data: Any, *, source: str = "<profile>", base_dir: Path
         inherited = [replace(r, inherited=True) for r in base.rules
                      if r.id not in own and r.id not in disabled]
         rules = _merge_in_base_order(base.rules, inherited, rules)
+    rules = _evaluated_first(rules, data.get("first") or ())
     # The same id twice is allowed only when every copy is scoped (normalizer/scope.py).
     ids = [r.id for r in rules if not is_scoped(r)]
     scoped_ids = {r.id for r in rules if is_scoped(r)}
@@ -217,6 +216,15 @@ def _merge_in_base_order(
     merged = [rule for rid in base_ids if rid in by_id for rule in by_id[rid]]
     placed = {r.id for r in merged}
     return merged + [r for r in own if r.id not in placed]
+
+
+def _evaluated_first(rules: list[Rule], first: Sequence[str]) -> list[Rule]:
+    """The rules `first` names (own rules the vendor is seen to evaluate before those it
+    inherits), in that order, then the others in their order."""
+    if not first:
+        return rules
+    ahead = [r for rule_id in first for r in rules if r.id == rule_id]
+    return ahead + [r for r in rules if r.id not in first]
 
 
 def _rule(raw: Any, source: str, where: str) -> Rule:

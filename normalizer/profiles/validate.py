@@ -27,7 +27,7 @@ from normalizer.rules import RULE_IDS
 from normalizer.scope import SCOPE_KEYS, parse_scope
 
 PROFILE_KEYS = frozenset({"provider", "protocol", "error_format", "inherits", "disable",
-                          "rules", "notes", "extends_rules_from", "probed", "model"})
+                          "first", "rules", "notes", "extends_rules_from", "probed", "model"})
 RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "last_verified", "confidence", "params", "enforced", "observed",
                        "inherited", "notes", *SCOPE_KEYS})
@@ -71,15 +71,26 @@ def validate(data: Any, source: str, *, detectors: bool = True) -> None:
     protocol = data["protocol"]
     if protocol not in PROTOCOLS:
         raise ProfileError(source, "protocol", f"{protocol!r} is not one of {PROTOCOLS}")
-    for key in ("disable",):
-        if data.get(key) is not None and not _strings(data[key]):
-            raise ProfileError(source, key, "expected a list of rule ids")
+    _rule_lists(data, source)
     rules = data.get("rules") or []
     if not isinstance(rules, list):
         raise ProfileError(source, "rules", "expected a list of rules")
     table = _detectors(protocol) if detectors else None
     for i, raw in enumerate(rules):
         _rule(raw, protocol, table, _locator(source, i, raw))
+
+
+def _rule_lists(data: Mapping[str, Any], source: str) -> None:
+    """`disable` and `first` are lists of rule ids; `first` names own rules only (an
+    inherited rule keeps the base's place)."""
+    for key in ("disable", "first"):
+        if data.get(key) is not None and not _strings(data[key]):
+            raise ProfileError(source, key, "expected a list of rule ids")
+    listed = {r.get("id") for r in data.get("rules") or () if isinstance(r, Mapping)}
+    for rule_id in data.get("first") or ():
+        if rule_id not in listed:
+            raise ProfileError(source, "first", f"{rule_id!r} is not among the profile's "
+                               "own rules")
 
 
 Fail = Callable[..., ProfileError]  # (problem, field="") -> the located error
