@@ -7,7 +7,8 @@ digests computed by main's code before the check speed work (184f760; recomputed
 messy/openai_responses for call-item-id-invalid, its other findings byte-identical; the
 three anthropic digests again for system-message-placement's newer words, counts unchanged;
 messy/openai_responses for reasoning-item-orphan, which no longer flags an id-less item;
-the three groq digests for Groq's tool-call-id-missing, the other rules' counts unchanged).
+the three groq digests for Groq's tool-call-id-missing and messy/xai for xAI's empty-content,
+the other rules' counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations
