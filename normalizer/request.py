@@ -16,6 +16,7 @@ Then `normalize` runs with the options, and the result is rendered.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -100,11 +101,13 @@ def normalize_request(
     model: str | None = None,
     budget: Budget | int | None = None,
     policy: Policy | None = None,
+    on: dt.date | str | None = None,
 ) -> NormalizedRequest:
     """Repair `body` (a request in `from_protocol`) for `to_provider`; see the module
-    docstring. Raises WireFormatError for a body that is not a request of the protocol."""
+    docstring. `on`: the day whose rules apply (default today; rules may be scoped by date).
+    Raises WireFormatError for a body that is not a request of the protocol."""
     return normalize_parts(split_request(body, from_protocol), from_protocol, to_provider,
-                           model=model, budget=budget, policy=policy)
+                           model=model, budget=budget, policy=policy, on=on)
 
 
 def normalize_parts(
@@ -115,6 +118,7 @@ def normalize_parts(
     model: str | None = None,
     budget: Budget | int | None = None,
     policy: Policy | None = None,
+    on: dt.date | str | None = None,
 ) -> NormalizedRequest:
     """`normalize_request` after the split: for a caller that holds the history already
     (the conformance harness builds it from a scenario) and so skips a parse."""
@@ -153,7 +157,7 @@ def normalize_parts(
     # the target's default where none was chosen (Gemini names it in the URL: unknown here).
     named = chosen or (profile.default_model if unnamed and target != "gemini" else None)
     fixed = normalize(parts.history, _declaring(profile, hosted), tools=tools, budget=budget,
-                      policy=policy, model=named, options=options)
+                      policy=policy, model=named, options=options, on=on)
     out = fixed.render(model=chosen or profile.default_model)
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt

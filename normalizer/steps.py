@@ -14,7 +14,6 @@ from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
     drop_unknown_message_fields,
     drop_unknown_tool_call_fields,
-    join_text_parts,
     split_text_from_tool_calls,
 )
 from normalizer.passes.call_turns import split_large_call_turns
@@ -24,6 +23,7 @@ from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_refused_item_ids
+from normalizer.passes.joined_text import join_text_parts
 from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (

@@ -8,7 +8,8 @@ messy/openai_responses for call-item-id-invalid, its other findings byte-identic
 three anthropic digests again for system-message-placement's newer words, counts unchanged;
 messy/openai_responses for reasoning-item-orphan, which no longer flags an id-less item;
 the three groq digests for Groq's tool-call-id-missing and messy/xai for xAI's empty-content,
-the other rules' counts unchanged).
+the other rules' counts unchanged; messy/groq again when Groq's assistant-content-not-string
+ended on 2025-07-11, its 108 findings gone and the other counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

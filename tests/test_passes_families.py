@@ -112,10 +112,11 @@ def test_system_parts_are_joined_into_a_string_for_groq() -> None:
         {"role": "system", "content": [{"type": "text", "text": "Be brief."},
                                        {"type": "text", "text": "Answer in French."}]},
         {"role": "user", "content": "Hello"}]}, "openai_chat")
-    body, codes = _fixed(history, "groq", "openai_chat", "llama-3.3-70b-versatile")
+    body, codes = _fixed(history, "groq", "openai_chat", "llama-3.3-70b-versatile",
+                         on="2025-03-01")  # before Groq took lists (2025-07-11)
     assert codes == ("join-text-parts",)
     assert body["messages"][0]["content"] == "Be brief.\nAnswer in French."
-    assert check(body, "groq") == ()
+    assert check(body, "groq", on="2025-03-01") == ()
 
 
 def test_made_up_reasoning_ids_are_removed_for_responses() -> None:

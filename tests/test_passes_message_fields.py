@@ -1,7 +1,7 @@
 """Message fields a strict OpenAI-compatible vendor does not know (rule unknown-message-field,
 Groq and Cerebras): dropped by `drop_unknown_message_fields` and named in a lossy change;
 left alone for vendors without the rule. And `join_text_parts` joins a lone system text that
-came as a one-part array (Groq takes a string there)."""
+came as a one-part array, where Groq took a string only (until 2025-07-11: BEFORE_LISTS)."""
 
 from __future__ import annotations
 
@@ -31,10 +31,44 @@ def test_unknown_fields_are_dropped_and_named(provider: str) -> None:
     assert "'reasoning_details'" in change.what
 
 
+BEFORE_LISTS = "2025-03-01"  # Groq's API took a string only for these roles then
+
+
 def test_groq_gets_the_lone_system_text_as_a_string() -> None:
-    out = normalize_request(BODY, "openai_chat", "groq", model="m")
+    out = normalize_request(BODY, "openai_chat", "groq", model="m", on=BEFORE_LISTS)
     assert out.body["messages"][0] == {"role": "system", "content": "Be brief."}
     assert [c for c in out.changes if c.code == "join-text-parts" and c.lossless]
+    assert not check(out.body, "groq", on=BEFORE_LISTS)
+    # Since groq-python 0.30.0 (2025-07-11) the API takes a list of text parts there.
+    today = normalize_request(BODY, "openai_chat", "groq", model="m")
+    assert today.body["messages"][0] == BODY["messages"][0]
+    assert not [c for c in today.changes if c.code == "join-text-parts"]
+
+
+def test_groq_got_assistant_and_tool_texts_as_strings() -> None:
+    # tidyverse/ellmer#162 (an assistant's list of parts), CherryHQ/cherry-studio#3307 (a
+    # tool result's): joined, the calls kept, the image-bearing result left as it is.
+    body = {"model": "m", "messages": [
+        {"role": "user", "content": "Weather in Paris and a map?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Checking."},
+                                          {"type": "text", "text": "One moment."}],
+         "tool_calls": [{"id": "c1", "type": "function",
+                         "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1",
+         "content": [{"type": "text", "text": "18C"}, {"type": "text", "text": "sunny"}]},
+        {"role": "user", "content": "Thanks"}]}
+    found = [(v.rule, v.location) for v in check(body, "groq", on=BEFORE_LISTS)]
+    assert found == [("assistant-content-not-string", "messages[1].content"),
+                     ("assistant-content-not-string", "messages[2].content")]
+    assert check(body, "groq") == ()
+    out = normalize_request(body, "openai_chat", "groq", model="m", on=BEFORE_LISTS)
+    assistant, tool = out.body["messages"][1:3]
+    assert assistant["content"] == "Checking.\nOne moment."
+    assert assistant["tool_calls"][0]["id"] == "c1"
+    assert tool == {"role": "tool", "tool_call_id": "c1", "content": "18C\nsunny"}
+    assert [(c.code, c.where, c.lossless) for c in out.changes] == [
+        ("join-text-parts", "messages[1]", True), ("join-text-parts", "messages[2]", True)]
+    assert not check(out.body, "groq", on=BEFORE_LISTS)
 
 
 def test_groq_gets_an_empty_system_array_as_an_empty_string() -> None:
@@ -42,9 +76,9 @@ def test_groq_gets_an_empty_system_array_as_an_empty_string() -> None:
     # empty-system-array.yaml), was written to Groq as content [], which Groq refuses.
     body = {"model": "claude-3-5-haiku-20241022", "max_tokens": 512, "system": [],
             "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]}
-    out = normalize_request(body, "anthropic", "groq", model="m")
+    out = normalize_request(body, "anthropic", "groq", model="m", on=BEFORE_LISTS)
     assert out.body["messages"][0] == {"role": "system", "content": ""}
-    assert not check(out.body, "groq")
+    assert not check(out.body, "groq", on=BEFORE_LISTS)
     [change] = [c for c in out.changes if c.code == "join-text-parts"]
     assert change.lossless and change.where == "messages[0]"
 

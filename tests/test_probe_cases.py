@@ -25,6 +25,10 @@ RULE_CASES = RULES_DIR
 # The strictest model each protocol's rules know (some rules apply to some models only).
 MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",
           "anthropic": "claude-sonnet-4-5", "gemini": "gemini-3-pro-preview"}
+# Copies whose params forbid another form than the case's: one probe request per rule
+# measures one form (the probe reports the others as unmeasured, conformance/probe/measure.py).
+# xAI's empty-content forbids an empty system string, the case an assistant's null.
+OTHER_FORM = {("openai_chat", "empty-content", "xai")}
 
 
 def profiles_of(protocol: str) -> list[Profile]:
@@ -64,6 +68,8 @@ def test_case_breaks_its_rule_and_its_neighbour_breaks_nothing(protocol: str,
     model = model_for(case, protocol)
     for profile in profiles_of(protocol):
         broken = {v.rule for v in check(body(case.reject, model), profile, model=model)}
+        if (protocol, case.rule, profile.provider) in OTHER_FORM:
+            continue
         if scoped(profile, model=model).enforces(case.rule):  # holds today for that model
             assert case.rule in broken, profile.provider
         assert broken - {case.rule} <= set(case.also), (profile.provider, broken)
@@ -94,7 +100,8 @@ def test_case_breaks_its_rule_first_wherever_a_rule_case_exists(protocol: str,
     model = model_for(case, protocol)
     for profile in profiles_of(protocol):
         if case.rule not in {c["rule"] for c in rule_cases(profile.provider)} \
-                or not scoped(profile, model=model).enforces(case.rule):
+                or not scoped(profile, model=model).enforces(case.rule) \
+                or (protocol, case.rule, profile.provider) in OTHER_FORM:
             continue
         found = check(body(case.reject, model), only(profile, case.rule), model=model)
         assert found and found[0].rule == case.rule, profile.provider

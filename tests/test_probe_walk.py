@@ -23,6 +23,7 @@ from conformance.expectations import BASIS
 from conformance.probe.cases import probe_set
 from conformance.providers import Provider
 from normalizer.profiles import load_profile
+from normalizer.scope import scoped
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 MODEL = "llama-3.3-70b-versatile"
@@ -61,7 +62,7 @@ def test_probe_then_check_with_the_measured_profile(walked: dict[str, Any]) -> N
     assert "wrote acme.yaml" in walked["probed"]
     assert "acme: 1 violation(s)" in walked["checked"]
     assert "[orphan-tool-result] HTTP 400" in walked["checked"]
-    measured, served = load_profile("acme.yaml"), load_profile("groq")
+    measured, served = load_profile("acme.yaml"), scoped(load_profile("groq"))
     assert {r.id for r in measured.rules if r.enforced} == {r.id for r in served.rules}
 
 

@@ -1,5 +1,5 @@
 """Passes for what an OpenAI-style message or call carries: fields another client left
-inside a tool call, text beside tool calls, content that must be one plain string."""
+inside a tool call, text beside tool calls, an empty tool_calls list."""
 
 from __future__ import annotations
 
@@ -104,47 +104,6 @@ def split_text_from_tool_calls(
                               "moved the text beside tool calls into an assistant message "
                               "of its own before them", f"messages[{i}]", lossless=True))
     same_pairing(calls_kept)
-    return (_with(draft, out), tuple(changes)) if changes else (draft, ())
-
-
-def join_text_parts(
-    draft: Draft, profile: Profile, policy: Policy
-) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes messages of params.roles (rule assistant-content-not-string) whose text would be
-    sent as a list of parts (several parts, or parts with extras such as cache_control)
-    where the target takes one string.
-
-    Rejected by: Groq "'messages.0' : for 'role:system' the following must be
-    satisfied[('messages.0.content' : value must be a string)]" (OpenHands/OpenHands#4643).
-
-    Before: system([text "A", text "B" {cache_control}]); system([])
-    After:  system(text "A" + newline + "B"); system("")
-    Lossless when only part boundaries go (joined with a newline); lossy when part extras
-    (cache hints) are dropped.
-    """
-    roles = set(profile.param("assistant-content-not-string", "roles", ("system",)))
-    changes: list[Change] = []
-    out: list[Message] = []
-    for i, message in enumerate(draft.history.messages):
-        if message.role not in roles:  # before reading the parts
-            out.append(message)
-            continue
-        texts = [p for p in message.parts if isinstance(p, Text)]
-        # A lone text kept as a one-part array (`content_form`) is still a list on the wire.
-        plain = (len(texts) == 1 and not texts[0].extras
-                 and message.extras.get("content_form") != "array")
-        # No parts at all (Anthropic's `system: []`) is an empty list on the wire: "" here.
-        if (not texts and message.parts) or plain or len(texts) != len(message.parts):
-            out.append(message)
-            continue
-        out.append(replace(message, parts=(Text("\n".join(t.text for t in texts)),),
-                           extras=message.extras.without("content_form")))
-        lost = any(t.extras for t in texts)
-        changes.append(Change("join_text_parts", "join-text-parts",
-                              (f"joined {len(texts)} text part(s) into one string" if texts
-                               else "wrote empty content as an empty string, not a list")
-                              + (" and dropped their part fields" if lost else ""),
-                              f"messages[{i}]", lossless=not lost))
     return (_with(draft, out), tuple(changes)) if changes else (draft, ())
 
 
