@@ -27,6 +27,8 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
+from normalizer.passes.cache_breakpoints import RULE as CACHE_RULE
+from normalizer.passes.cache_breakpoints import drop_tool_breakpoints, marks
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS
 from normalizer.tools import parse_declarations
@@ -162,6 +164,11 @@ def normalize_parts(
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
+    limit = profile.param(CACHE_RULE, "max_items")
+    if limit is not None and isinstance(out.get("tools"), list):
+        out["tools"], more = drop_tool_breakpoints(out["tools"],
+                                                   marks(fixed.history.messages), int(limit))
+        changes += more
     if same and no_tools and "tools" not in out:
         if left_out:
             changes.append(left_out)

@@ -179,6 +179,9 @@ RULE_IDS: dict[str, str] = {
                             "(params.maximum)",
     "max-tokens-too-small": "an output limit below the least the endpoint takes "
                             "(params.minimum)",
+    "too-many-cache-breakpoints": "more blocks carrying `cache_control` in one request than "
+                                  "params.max_items (tools, system and message blocks "
+                                  "together)",
     "too-many-tools": "a request declaring more tools than params.max_items (Gemini: more "
                       "function declarations in one `tools` entry)",
     "response-format-json-word": "JSON mode without the word 'json' in the messages",

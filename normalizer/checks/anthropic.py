@@ -22,6 +22,7 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     anthropic_blocks,
+    cache_breakpoints,
     output_limit,
     output_schema,
     reasoning_effort,
@@ -302,6 +303,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
+    "too-many-cache-breakpoints": cache_breakpoints.too_many_cache_breakpoints,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "reasoning-effort-unsupported": reasoning_effort.anthropic_thinking,

@@ -1,0 +1,89 @@
+"""Anthropic takes at most four blocks carrying cache_control in a request, counted over the
+tool declarations, the system blocks and the message blocks ("A maximum of 4 blocks with
+cache_control may be provided. Found 5.", continuedev/continue#6937); the repair keeps the
+last four in prompt order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import anthropic
+import pytest
+import sdk_calls as calls
+
+from conformance.emulator import Emulator, serve
+from normalizer import check, normalize_request
+
+MARK = {"type": "ephemeral"}
+
+
+def text(words: str, marked: bool = True) -> dict[str, Any]:
+    return {"type": "text", "text": words, **({"cache_control": MARK} if marked else {})}
+
+
+def body(turns: int, *, tool_mark: bool = False) -> dict[str, Any]:
+    """A system block and `turns` user turns, each marked, answered in between."""
+    messages: list[dict[str, Any]] = []
+    for n in range(turns):
+        if messages:
+            messages.append({"role": "assistant", "content": f"Answer {n}."})
+        messages.append({"role": "user", "content": [text(f"Question {n}.")]})
+    out: dict[str, Any] = {"model": "claude-haiku-4-5", "max_tokens": 64,
+                           "system": [text("Be brief.")], "messages": messages}
+    if tool_mark:
+        out["tools"] = [{"name": "lookup", "description": "Look a word up.",
+                         "input_schema": {"type": "object",
+                                          "properties": {"word": {"type": "string"}}},
+                         "cache_control": MARK}]
+    return out
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Emulator]:
+    with serve() as running:
+        yield running
+
+
+def test_four_are_taken_and_a_fifth_is_refused_where_it_stands() -> None:
+    assert check(body(3), "anthropic") == ()
+    (found,) = check(body(4), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "too-many-cache-breakpoints", "messages[6].content[0].cache_control",
+        "A maximum of 4 blocks with cache_control may be provided. Found 5.")
+    # A tool declaration's mark counts first; so does a tool_result's own block.
+    (found,) = check(body(3, tool_mark=True), "anthropic")
+    assert found.location == "messages[4].content[0].cache_control"
+    inner = body(3)
+    inner["messages"][1:1] = [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
+                                           "name": "lookup", "input": {"word": "a"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": [text("found")]}]}]
+    inner["messages"][0]["content"].append(text("and", marked=False))
+    inner["tools"] = body(1, tool_mark=True)["tools"]
+    inner["tools"][0].pop("cache_control")
+    found = check(inner, "anthropic")
+    assert [v.rule for v in found] == ["too-many-cache-breakpoints"]
+
+
+def test_the_last_four_are_kept_and_the_vendor_takes_them(emu: Emulator) -> None:
+    raw = body(5, tool_mark=True)  # seven marks: the tool's, the system's, five turns'
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        calls.send("anthropic", sdk, raw)
+    assert "A maximum of 4 blocks with cache_control may be provided. Found 7." in \
+        refused.value.response.text
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    dropped = [c.where for c in fixed.changes if c.code == "drop-cache-breakpoint"]
+    assert dropped == ["tools[0]", "messages[0].parts[0]", "messages[1].parts[0]"]
+    assert all(not c.lossless for c in fixed.changes if c.code == "drop-cache-breakpoint")
+    out = fixed.body
+    assert "cache_control" not in out["tools"][0] and "cache_control" not in out["system"][0]
+    users = [m["content"] for m in out["messages"] if m["role"] == "user"]
+    # The first turn's text, its mark gone, may go as a plain string: the same prompt.
+    assert [u if isinstance(u, str) else u[0]["text"] for u in users] == [
+        f"Question {n}." for n in range(5)]
+    assert [u[0].get("cache_control") for u in users[1:]] == [MARK] * 4
+    assert check(out, "anthropic") == ()
+    assert calls.send("anthropic", sdk, out).content
