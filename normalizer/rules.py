@@ -179,6 +179,9 @@ RULE_IDS: dict[str, str] = {
                             "(params.maximum)",
     "max-tokens-too-small": "an output limit below the least the endpoint takes "
                             "(params.minimum)",
+    "cache-control-in-tool-result": "a `cache_control` on a block inside a tool result's "
+                                    "content, where the API takes it on the tool result's "
+                                    "own block only",
     "too-many-cache-breakpoints": "more blocks carrying `cache_control` in one request than "
                                   "params.max_items (tools, system and message blocks "
                                   "together)",

@@ -10,7 +10,10 @@ from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
 from normalizer.passes.array_items import add_array_items
 from normalizer.passes.block_fields import drop_unknown_block_fields
-from normalizer.passes.cache_breakpoints import drop_excess_cache_breakpoints
+from normalizer.passes.cache_breakpoints import (
+    drop_excess_cache_breakpoints,
+    hoist_tool_result_cache_control,
+)
 from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
     drop_unknown_message_fields,
@@ -165,8 +168,11 @@ STEPS: dict[str, Step] = {
                                    local=True),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",), local=True),
+    "hoist_tool_result_cache_control": Step(hoist_tool_result_cache_control,
+                                            ("cache-control-in-tool-result",), local=True),
     "drop_excess_cache_breakpoints": Step(drop_excess_cache_breakpoints,
-                                          ("too-many-cache-breakpoints",)),
+                                          ("too-many-cache-breakpoints",),
+                                          ("hoist_tool_result_cache_control",)),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_item_ids": Step(drop_invalid_item_ids,

@@ -63,8 +63,9 @@ def test_four_are_taken_and_a_fifth_is_refused_where_it_stands() -> None:
     inner["messages"][0]["content"].append(text("and", marked=False))
     inner["tools"] = body(1, tool_mark=True)["tools"]
     inner["tools"][0].pop("cache_control")
-    found = check(inner, "anthropic")
-    assert [v.rule for v in found] == ["too-many-cache-breakpoints"]
+    found = check(inner, "anthropic")  # a mark there is refused anyway (below)
+    assert [v.rule for v in found] == ["cache-control-in-tool-result",
+                                       "too-many-cache-breakpoints"]
 
 
 def test_the_last_four_are_kept_and_the_vendor_takes_them(emu: Emulator) -> None:
@@ -87,3 +88,33 @@ def test_the_last_four_are_kept_and_the_vendor_takes_them(emu: Emulator) -> None
     assert [u[0].get("cache_control") for u in users[1:]] == [MARK] * 4
     assert check(out, "anthropic") == ()
     assert calls.send("anthropic", sdk, out).content
+
+
+def test_a_mark_inside_a_tool_result_moves_onto_it(emu: Emulator) -> None:
+    # caozhiyuan/copilot-api#241 (the words), langchain-ai/langchain#35126 (the same move).
+    raw = body(1, tool_mark=True)
+    raw["system"][0].pop("cache_control")
+    raw["messages"] += [
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
+                                           "name": "lookup", "input": {"word": "a"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": [text("first"), text("last")]}]}]
+    found = check(raw, "anthropic")
+    assert [(v.rule, v.location) for v in found] == [
+        ("cache-control-in-tool-result", "messages[2].content[0].content[0].cache_control"),
+        ("cache-control-in-tool-result", "messages[2].content[0].content[1].cache_control")]
+    assert found[0].message == (
+        "messages.2.content.0.tool_result.content.0.cache_control: cache_control may not be "
+        "specified within `tool_result.content`. Instead, place it directly on `tool_result`")
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    with pytest.raises(anthropic.BadRequestError):
+        calls.send("anthropic", sdk, raw)
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    [moved] = fixed.changes
+    assert (moved.code, moved.lossless) == ("move-cache-breakpoint", True)
+    result = fixed.body["messages"][2]["content"][0]
+    assert result["cache_control"] == MARK
+    assert [b["text"] for b in result["content"]] == ["first", "last"]
+    assert all("cache_control" not in b for b in result["content"])
+    assert check(fixed.body, "anthropic") == ()
+    assert calls.send("anthropic", sdk, fixed.body).content

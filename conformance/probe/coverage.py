@@ -135,9 +135,11 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("empty-tool-calls", p): "calls are items, blocks or parts of their own on this "
        "wire: there is no tool_calls list to send empty"
        for p in ("openai_responses", "anthropic", "gemini")},
-    **{("too-many-cache-breakpoints", p): "prompt caching takes no breakpoints in the "
-       "request on this wire (OpenAI caches prefixes by itself, with prompt_cache_key; "
-       "Gemini caches through cachedContent)" for p in ("openai_responses", "gemini")},
+    **{(rule, p): "prompt caching takes no breakpoints in the request on this wire (OpenAI "
+       "caches prefixes by itself, with prompt_cache_key; Gemini caches through "
+       "cachedContent)" for rule in ("too-many-cache-breakpoints",
+                                     "cache-control-in-tool-result")
+       for p in ("openai_responses", "gemini")},
     ("too-many-tool-calls", "openai_responses"):
         "each call is an input item of its own: no message holds a list of them",
     ("system-message-placement", "openai_responses"):

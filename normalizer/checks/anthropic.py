@@ -304,6 +304,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "too-many-cache-breakpoints": cache_breakpoints.too_many_cache_breakpoints,
+    "cache-control-in-tool-result": cache_breakpoints.cache_control_in_tool_result,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "reasoning-effort-unsupported": reasoning_effort.anthropic_thinking,

@@ -1,6 +1,7 @@
 """Prompt-cache breakpoints: Anthropic takes at most a few blocks carrying `cache_control` in
 one request, counted over the tool declarations, the system blocks and the message blocks
-(a tool_result's own blocks included), in the order the prompt is read."""
+(a tool_result's own blocks included), in the order the prompt is read; and none on the
+blocks inside a tool_result's content."""
 
 from __future__ import annotations
 
@@ -46,3 +47,20 @@ def too_many_cache_breakpoints(body: Mapping[str, Any], rule: Rule,
     if len(paths) > limit:
         yield Finding(location=f"{paths[limit]}.cache_control",
                       fields={"max_items": limit, "count": len(paths)})
+
+
+def cache_control_in_tool_result(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """Each block inside a tool_result's content that carries a cache_control."""
+    msgs = body.get("messages")
+    for i, message in enumerate(msgs if isinstance(msgs, list) else ()):
+        content = message.get("content") if isinstance(message, Mapping) else None
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            if not isinstance(block, Mapping) or block.get("type") != "tool_result":
+                continue
+            inner = block.get("content")
+            for n, part in enumerate(inner if isinstance(inner, list) else ()):
+                if _marked(part):
+                    yield Finding(location=f"messages[{i}].content[{j}].content[{n}]"
+                                           ".cache_control",
+                                  fields={"index": i, "block": j, "inner": n})

@@ -1,4 +1,5 @@
-"""Prompt-cache breakpoints past the vendor's limit: the earliest lose their `cache_control`."""
+"""Prompt-cache breakpoints: marks inside a tool result's content move to the result, and past
+the vendor's limit the earliest lose their `cache_control`."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
 RULE = "too-many-cache-breakpoints"
+INSIDE_RULE = "cache-control-in-tool-result"
 # (message index, part index, index inside a tool result's output or None)
 Site = tuple[int, int, int | None]
 
@@ -34,7 +36,7 @@ def drop_excess_cache_breakpoints(
     limit = profile.param(RULE, "max_items")
     if limit is None:
         return draft, ()
-    sites = sorted(_sites(draft.history), key=lambda s: (_role_rank(draft.history, s), s))
+    sites = sorted(_sites(draft.history), key=lambda s: _prompt_order(draft.history, s))
     excess = len(sites) - int(limit)
     if excess <= 0:
         return draft, ()
@@ -53,9 +55,61 @@ def drop_excess_cache_breakpoints(
     return replace(draft, history=history), tuple(changes)
 
 
-def _role_rank(history: History, site: Site) -> int:
-    """System text goes before every message in the prompt, wherever it stands here."""
-    return 0 if history.messages[site[0]].role == "system" else 1
+def hoist_tool_result_cache_control(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes cache_control marks on the blocks inside a tool result's content (rule
+    cache-control-in-tool-result): the mark goes on the tool result itself, which ends where
+    its content ends; the last inner mark's value is kept where the result had none.
+
+    Rejected by: Anthropic, through GitHub Copilot's endpoint: "messages.5.content.0.
+    tool_result.content.16.cache_control: cache_control may not be specified within
+    `tool_result.content`. Instead, place it directly on `tool_result`"
+    (caozhiyuan/copilot-api#241); langchain-ai/langchain#35126 moves it the same way.
+
+    Before: tool_result(content [text "18C" {cache_control}])
+    After:  tool_result {cache_control} (content [text "18C"])
+    Lossless: the breakpoint stays at the end of the same tool result (or before the rest
+    of its content, which the result's own mark then also covers).
+    """
+    messages = list(draft.history.messages)
+    changes: list[Change] = []
+    for m, message in enumerate(messages):
+        if not message.tool_results:
+            continue
+        parts = list(message.parts)
+        moved = False
+        for j, part in enumerate(parts):
+            if not isinstance(part, ToolResult) or isinstance(part.content, str):
+                continue
+            marks_inside = [p.extras["cache_control"] for p in part.content
+                            if not isinstance(p, Opaque) and _marked(p)]
+            if not marks_inside:
+                continue
+            content = tuple(p if isinstance(p, Opaque) or not _marked(p)
+                            else replace(p, extras=p.extras.without("cache_control"))
+                            for p in part.content)
+            extras = part.extras if _marked(part) else part.extras.merged(
+                cache_control=marks_inside[-1])
+            parts[j] = replace(part, content=content, extras=extras)
+            moved = True
+            changes.append(Change("hoist_tool_result_cache_control", "move-cache-breakpoint",
+                                  f"moved {len(marks_inside)} cache_control mark(s) from "
+                                  "inside a tool result's content onto the tool result",
+                                  f"messages[{m}].parts[{j}]", lossless=True))
+        if moved:
+            messages[m] = message.with_parts(tuple(parts))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(messages))), \
+        tuple(changes)
+
+
+def _prompt_order(history: History, site: Site) -> tuple[int, int, int, int]:
+    """System text goes before every message in the prompt, wherever it stands here; a
+    tool result's own blocks come after the result's block."""
+    m, j, n = site
+    return (0 if history.messages[m].role == "system" else 1), m, j, -1 if n is None else n
 
 
 def _sites(history: History) -> Iterator[Site]:
