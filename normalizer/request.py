@@ -28,7 +28,12 @@ from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
 from normalizer.passes.cache_breakpoints import RULE as CACHE_RULE
-from normalizer.passes.cache_breakpoints import drop_tool_breakpoints, marks
+from normalizer.passes.cache_breakpoints import (
+    TTL_RULE,
+    drop_tool_breakpoints,
+    marks,
+    shorten_body_ttls,
+)
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS
 from normalizer.tools import parse_declarations
@@ -168,6 +173,9 @@ def normalize_parts(
     if limit is not None and isinstance(out.get("tools"), list):
         out["tools"], more = drop_tool_breakpoints(out["tools"],
                                                    marks(fixed.history.messages), int(limit))
+        changes += more
+    if profile.enforces(TTL_RULE) and isinstance(out.get("tools"), list):
+        out, more = shorten_body_ttls(out)  # a tool's short mark before the history's long
         changes += more
     if same and no_tools and "tools" not in out:
         if left_out:

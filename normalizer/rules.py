@@ -179,6 +179,8 @@ RULE_IDS: dict[str, str] = {
                             "(params.maximum)",
     "max-tokens-too-small": "an output limit below the least the endpoint takes "
                             "(params.minimum)",
+    "cache-ttl-order": "a one-hour cache mark after a five-minute one, in the order the "
+                       "vendor reads the prompt",
     "cache-control-in-tool-result": "a `cache_control` on a block inside a tool result's "
                                     "content, where the API takes it on the tool result's "
                                     "own block only",

@@ -13,6 +13,7 @@ from normalizer.passes.block_fields import drop_unknown_block_fields
 from normalizer.passes.cache_breakpoints import (
     drop_excess_cache_breakpoints,
     hoist_tool_result_cache_control,
+    shorten_late_long_cache_ttls,
 )
 from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
@@ -173,6 +174,8 @@ STEPS: dict[str, Step] = {
     "drop_excess_cache_breakpoints": Step(drop_excess_cache_breakpoints,
                                           ("too-many-cache-breakpoints",),
                                           ("hoist_tool_result_cache_control",)),
+    "shorten_late_long_cache_ttls": Step(shorten_late_long_cache_ttls, ("cache-ttl-order",),
+                                         ("drop_excess_cache_breakpoints",)),
     "join_text_parts": Step(join_text_parts, ("assistant-content-not-string",),
                             ("place_system_messages", "merge_consecutive_roles"), local=True),
     "drop_invalid_item_ids": Step(drop_invalid_item_ids,

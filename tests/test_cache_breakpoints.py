@@ -118,3 +118,38 @@ def test_a_mark_inside_a_tool_result_moves_onto_it(emu: Emulator) -> None:
     assert all("cache_control" not in b for b in result["content"])
     assert check(fixed.body, "anthropic") == ()
     assert calls.send("anthropic", sdk, fixed.body).content
+
+
+def test_a_one_hour_mark_after_a_five_minute_one_is_shortened(emu: Emulator) -> None:
+    # cnighswonger/claude-code-cache-fix#44 (a block), langchain-ai/langchainjs#11099 (the
+    # top-level mark, read after the blocks); a mark without a ttl is five minutes.
+    hour = {"type": "ephemeral", "ttl": "1h"}
+    raw = body(2)
+    raw["messages"][0]["content"][0]["cache_control"] = hour
+    raw["cache_control"] = hour
+    found = [(v.rule, v.location) for v in check(raw, "anthropic")]
+    assert found == [("cache-ttl-order", "messages[0].content[0].cache_control.ttl"),
+                     ("cache-ttl-order", "cache_control")]
+    assert check(raw, "anthropic")[1].message.startswith(
+        "cache_control: a ttl='1h' cache_control block must not come after a ttl='5m'")
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    with pytest.raises(anthropic.BadRequestError):
+        calls.send("anthropic", sdk, raw)
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("shorten-cache-ttl", "messages[1].parts[0]", False),
+        ("shorten-cache-ttl", "cache_control", False)]
+    assert fixed.body["messages"][0]["content"][0]["cache_control"] == MARK
+    assert fixed.body["cache_control"] == MARK
+    assert check(fixed.body, "anthropic") == ()
+    assert calls.send("anthropic", sdk, fixed.body).content
+    # A one-hour mark first, five-minute ones after it: the order the vendor takes.
+    ordered = body(2)
+    ordered["system"][0]["cache_control"] = hour
+    assert check(ordered, "anthropic") == ()
+    # A tool declaration's five-minute mark comes first: the request sent is shortened.
+    tooled = body(1, tool_mark=True)
+    tooled["system"][0]["cache_control"] = hour
+    out = normalize_request(tooled, "anthropic", "anthropic")
+    assert [(c.code, c.where) for c in out.changes] == [("shorten-cache-ttl", "system[0]")]
+    assert check(out.body, "anthropic") == ()

@@ -138,7 +138,7 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{(rule, p): "prompt caching takes no breakpoints in the request on this wire (OpenAI "
        "caches prefixes by itself, with prompt_cache_key; Gemini caches through "
        "cachedContent)" for rule in ("too-many-cache-breakpoints",
-                                     "cache-control-in-tool-result")
+                                     "cache-control-in-tool-result", "cache-ttl-order")
        for p in ("openai_responses", "gemini")},
     ("too-many-tool-calls", "openai_responses"):
         "each call is an input item of its own: no message holds a list of them",

@@ -305,6 +305,7 @@ DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_in_messages,
     "too-many-cache-breakpoints": cache_breakpoints.too_many_cache_breakpoints,
     "cache-control-in-tool-result": cache_breakpoints.cache_control_in_tool_result,
+    "cache-ttl-order": cache_breakpoints.cache_ttl_order,
     "tool-choice-unknown-tool": tool_choice.anthropic_unknown_tool,
     "tool-choice-with-thinking": tool_choice.forced_with_thinking,
     "reasoning-effort-unsupported": reasoning_effort.anthropic_thinking,

@@ -1,10 +1,13 @@
-"""Prompt-cache breakpoints: marks inside a tool result's content move to the result, and past
-the vendor's limit the earliest lose their `cache_control`."""
+"""Prompt-cache breakpoints: marks inside a tool result's content move to the result, past the
+vendor's limit the earliest lose their `cache_control`, and a one-hour mark after a
+five-minute one lasts five minutes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import copy
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from normalizer.model import Change, History, Message, Opaque, Part, ToolResult
 from normalizer.passes import Draft, Policy
@@ -12,6 +15,7 @@ from normalizer.profiles import Profile
 
 RULE = "too-many-cache-breakpoints"
 INSIDE_RULE = "cache-control-in-tool-result"
+TTL_RULE = "cache-ttl-order"
 # (message index, part index, index inside a tool result's output or None)
 Site = tuple[int, int, int | None]
 
@@ -103,6 +107,117 @@ def hoist_tool_result_cache_control(
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(messages))), \
         tuple(changes)
+
+
+def shorten_late_long_cache_ttls(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a one-hour cache mark after a five-minute one (rule cache-ttl-order; a mark
+    without a ttl is five minutes), in the order the vendor reads the prompt: system, the
+    messages, then the request's top-level cache_control. Each such mark loses its ttl and
+    lasts five minutes. Marks on tool declarations are not in the history:
+    `normalize_request` does the same on the request it sends (`shorten_body_ttls`).
+
+    Rejected by: Anthropic "messages.0.content.4.cache_control.ttl: a ttl='1h'
+    cache_control block must not come after a ttl='5m' cache_control block. Note that
+    blocks are processed in the following order: `tools`, `system`, `messages`."
+    (cnighswonger/claude-code-cache-fix#44).
+
+    Before: system "S" {cache_control: ephemeral}, user "a" {cache_control: ephemeral, 1h}
+    After:  system "S" {cache_control: ephemeral}, user "a" {cache_control: ephemeral}
+    Lossy: a cache entry's lifetime (the prompt is the same).
+    """
+    if not profile.enforces(TTL_RULE):
+        return draft, ()
+    sites = sorted((s for s in _sites(draft.history) if s[2] is None),
+                   key=lambda s: _prompt_order(draft.history, s))
+    short = False
+    late: list[Site] = []
+    for m, j, _ in sites:
+        mark = _mark(draft.history.messages[m].parts[j])
+        if _long(mark):
+            if short:
+                late.append((m, j, None))
+        elif isinstance(mark, Mapping):
+            short = True
+    top = draft.options.get("cache_control")
+    late_top = short and _long(top)
+    if not late and not late_top:
+        return draft, ()
+    messages = list(draft.history.messages)
+    changes: list[Change] = []
+    for m, j, _ in late:
+        parts = list(messages[m].parts)
+        parts[j] = _shortened(parts[j])
+        messages[m] = messages[m].with_parts(tuple(parts))
+        changes.append(_ttl_change(f"messages[{m}].parts[{j}]"))
+    options = draft.options
+    if late_top and isinstance(top, Mapping):
+        options = options.merged(cache_control={k: v for k, v in top.items() if k != "ttl"})
+        changes.append(_ttl_change("cache_control"))
+    history = replace(draft.history, messages=tuple(messages))
+    return replace(draft, history=history, options=options), tuple(changes)
+
+
+def _mark(part: Part) -> Any:
+    return (part.data if isinstance(part, Opaque) else part.extras).get("cache_control")
+
+
+def _long(mark: Any) -> bool:
+    return isinstance(mark, Mapping) and mark.get("ttl") == "1h"
+
+
+def _shortened(part: Part) -> Part:
+    mark = {k: v for k, v in _mark(part).items() if k != "ttl"}
+    if isinstance(part, Opaque):
+        return replace(part, data=part.data.merged(cache_control=mark))
+    return replace(part, extras=part.extras.merged(cache_control=mark))
+
+
+def _ttl_change(where: str) -> Change:
+    return Change("shorten_late_long_cache_ttls", "shorten-cache-ttl",
+                  "a one-hour cache mark after a five-minute one now lasts five minutes "
+                  "(its ttl left out): the target reads the marks in order and refuses a "
+                  "longer one after a shorter", where, lossless=False)
+
+
+def shorten_body_ttls(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """The request as it will be sent (tool declarations included): each one-hour mark
+    after a five-minute one loses its ttl. A copy when something changes."""
+    holders = list(_mark_holders(body))
+    short, late = False, []
+    for path, holder in holders:
+        mark = holder.get("cache_control")
+        if _long(mark):
+            if short:
+                late.append(path)
+        elif isinstance(mark, Mapping):
+            short = True
+    if not late:
+        return body, ()
+    out = copy.deepcopy(body)
+    for path, holder in _mark_holders(out):
+        if path in late:
+            holder["cache_control"] = {k: v for k, v in holder["cache_control"].items()
+                                       if k != "ttl"}
+    return out, tuple(_ttl_change(path) for path in late)
+
+
+def _mark_holders(body: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(path, the object holding a cache_control) in the order the vendor reads them."""
+    for key in ("tools", "system"):
+        items = body.get(key)
+        for k, item in enumerate(items if isinstance(items, list) else ()):
+            if isinstance(item, dict) and isinstance(item.get("cache_control"), Mapping):
+                yield f"{key}[{k}]", item
+    msgs = body.get("messages")
+    for i, message in enumerate(msgs if isinstance(msgs, list) else ()):
+        content = message.get("content") if isinstance(message, dict) else None
+        for j, block in enumerate(content if isinstance(content, list) else ()):
+            if isinstance(block, dict) and isinstance(block.get("cache_control"), Mapping):
+                yield f"messages[{i}].content[{j}]", block
+    if isinstance(body.get("cache_control"), Mapping):
+        yield "cache_control", body
 
 
 def _prompt_order(history: History, site: Site) -> tuple[int, int, int, int]:
