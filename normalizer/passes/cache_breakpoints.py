@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, History, Message, Opaque, Part, ToolResult
+from normalizer.model import EMPTY, Change, History, Message, Opaque, Part, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -38,7 +38,7 @@ def drop_excess_cache_breakpoints(
     Lossy: a cache hint goes (what the model reads does not change; what it costs may).
     """
     limit = profile.param(RULE, "max_items")
-    if limit is None:
+    if limit is None or not any_mark(draft.history.messages):
         return draft, ()
     sites = sorted(_sites(draft.history), key=lambda s: _prompt_order(draft.history, s))
     excess = len(sites) - int(limit)
@@ -76,6 +76,8 @@ def hoist_tool_result_cache_control(
     Lossless: the breakpoint stays at the end of the same tool result (or before the rest
     of its content, which the result's own mark then also covers).
     """
+    if not any_mark(draft.history.messages):
+        return draft, ()
     messages = list(draft.history.messages)
     changes: list[Change] = []
     for m, message in enumerate(messages):
@@ -127,7 +129,8 @@ def shorten_late_long_cache_ttls(
     After:  system "S" {cache_control: ephemeral}, user "a" {cache_control: ephemeral}
     Lossy: a cache entry's lifetime (the prompt is the same).
     """
-    if not profile.enforces(TTL_RULE):
+    if not profile.enforces(TTL_RULE) or (not any_mark(draft.history.messages)
+                                          and not _long(draft.options.get("cache_control"))):
         return draft, ()
     sites = sorted((s for s in _sites(draft.history) if s[2] is None),
                    key=lambda s: _prompt_order(draft.history, s))
@@ -225,6 +228,36 @@ def _prompt_order(history: History, site: Site) -> tuple[int, int, int, int]:
     tool result's own blocks come after the result's block."""
     m, j, n = site
     return (0 if history.messages[m].role == "system" else 1), m, j, -1 if n is None else n
+
+
+# The messages last asked about and the answer: the cache passes run one after another,
+# mostly on the same messages, and most histories hold no mark at all.
+_LAST_ASKED: list[tuple[tuple[Message, ...], bool]] = []
+
+
+def any_mark(messages: tuple[Message, ...]) -> bool:
+    """Whether any part (or a tool result's inner part) of `messages` carries a
+    cache_control."""
+    last = _LAST_ASKED[-1] if _LAST_ASKED else None  # one read: another thread may ask too
+    if last is not None and last[0] is messages:
+        return last[1]
+    found = _scan(messages)
+    _LAST_ASKED[:] = [(messages, found)]
+    return found
+
+
+def _scan(messages: tuple[Message, ...]) -> bool:
+    for message in messages:
+        for part in message.parts:
+            kind = type(part)
+            fields = part.data if kind is Opaque else part.extras  # type: ignore[union-attr]
+            if fields is not EMPTY and fields.get("cache_control") is not None:
+                return True
+            if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
+                for inner in part.content:  # type: ignore[union-attr]
+                    if _marked(inner):
+                        return True
+    return False
 
 
 def _sites(history: History) -> Iterator[Site]:
