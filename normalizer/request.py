@@ -33,6 +33,7 @@ from normalizer.passes.cache_breakpoints import (
     drop_tool_breakpoints,
     marks,
     shorten_body_ttls,
+    tool_marked,
 )
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS
@@ -169,13 +170,8 @@ def normalize_parts(
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
-    limit = profile.param(CACHE_RULE, "max_items")
-    if limit is not None and isinstance(out.get("tools"), list):
-        out["tools"], more = drop_tool_breakpoints(out["tools"],
-                                                   marks(fixed.history.messages), int(limit))
-        changes += more
-    if profile.enforces(TTL_RULE) and isinstance(out.get("tools"), list):
-        out, more = shorten_body_ttls(out)  # a tool's short mark before the history's long
+    if tool_marked(out.get("tools")):  # declarations sent as they came, with cache marks
+        out, more = _fit_tool_marks(out, profile, fixed)
         changes += more
     if same and no_tools and "tools" not in out:
         if left_out:
@@ -184,6 +180,23 @@ def normalize_parts(
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
+
+
+def _fit_tool_marks(out: dict[str, Any], profile: Profile,
+                    fixed: Normalized) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """The cache rules for the marks of tool declarations, which come first in the prompt
+    and are not in the history the passes saw: the earliest go past the limit, and a
+    one-hour mark after a tool's five-minute one lasts five minutes."""
+    changes: tuple[Change, ...] = ()
+    limit = profile.param(CACHE_RULE, "max_items")
+    if limit is not None:
+        tools, changes = drop_tool_breakpoints(out["tools"], marks(fixed.history.messages),
+                                               int(limit))
+        out = {**out, "tools": tools}
+    if profile.enforces(TTL_RULE):
+        out, more = shorten_body_ttls(out)
+        changes += more
+    return out, changes
 
 
 def _declarations(body: Mapping[str, Any],

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from normalizer.cache_marks import bracketed, mark_holders
 from normalizer.model import EMPTY, Change, History, Message, Opaque, Part, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -187,40 +188,27 @@ def _ttl_change(where: str) -> Change:
 def shorten_body_ttls(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """The request as it will be sent (tool declarations included): each one-hour mark
     after a five-minute one loses its ttl. A copy when something changes."""
-    holders = list(_mark_holders(body))
     short, late = False, []
-    for path, holder in holders:
-        mark = holder.get("cache_control")
+    for place, holder in mark_holders(body):
+        mark = holder["cache_control"]
         if _long(mark):
             if short:
-                late.append(path)
+                late.append(place)
         elif isinstance(mark, Mapping):
             short = True
+    if _long(body.get("cache_control")) and short:
+        late.append(())
     if not late:
         return body, ()
     out = copy.deepcopy(body)
-    for path, holder in _mark_holders(out):
-        if path in late:
-            holder["cache_control"] = {k: v for k, v in holder["cache_control"].items()
-                                       if k != "ttl"}
-    return out, tuple(_ttl_change(path) for path in late)
-
-
-def _mark_holders(body: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(path, the object holding a cache_control) in the order the vendor reads them."""
-    for key in ("tools", "system"):
-        items = body.get(key)
-        for k, item in enumerate(items if isinstance(items, list) else ()):
-            if isinstance(item, dict) and isinstance(item.get("cache_control"), Mapping):
-                yield f"{key}[{k}]", item
-    msgs = body.get("messages")
-    for i, message in enumerate(msgs if isinstance(msgs, list) else ()):
-        content = message.get("content") if isinstance(message, dict) else None
-        for j, block in enumerate(content if isinstance(content, list) else ()):
-            if isinstance(block, dict) and isinstance(block.get("cache_control"), Mapping):
-                yield f"messages[{i}].content[{j}]", block
-    if isinstance(body.get("cache_control"), Mapping):
-        yield "cache_control", body
+    for place in late:
+        holder = out
+        for key in place:
+            holder = holder[key]
+        holder["cache_control"] = {k: v for k, v in holder["cache_control"].items()
+                                   if k != "ttl"}
+    return out, tuple(_ttl_change(bracketed(place) if place else "cache_control")
+                      for place in late)
 
 
 def _prompt_order(history: History, site: Site) -> tuple[int, int, int, int]:
@@ -304,6 +292,12 @@ def drop_tool_breakpoints(declared: list[dict[str, object]], history_marks: int,
                               f"{limit}, and the last {limit} are kept", f"tools[{k}]",
                               lossless=False))
     return out, tuple(changes)
+
+
+def tool_marked(declared: Any) -> bool:
+    """Whether any tool declaration in `declared` (a request's tools) carries a cache mark."""
+    return isinstance(declared, list) and any(
+        place[0] == "tools" for place, _ in mark_holders({"tools": declared}))
 
 
 def marks(message_parts: tuple[Message, ...]) -> int:

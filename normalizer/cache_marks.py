@@ -1,0 +1,60 @@
+"""Where an Anthropic request carries prompt-cache marks (`cache_control`): the objects holding
+one, in the order the vendor reads the prompt (tools, system, messages), shared by the cache
+rules' detectors and their request-level repair."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+Place = tuple[str | int, ...]  # ("messages", 3, "content", 0): the keys down to the holder
+
+
+def mark_holders(body: Mapping[str, Any], *, inner: bool = False) -> Iterator[
+        tuple[Place, Mapping[str, Any]]]:
+    """(place, holder) of every tool declaration, system block and message block whose
+    cache_control is set, in prompt order; `inner`: a tool_result's own blocks too, each
+    right after its result."""
+    for key in ("tools", "system"):
+        items = body.get(key)
+        for k, item in enumerate(items if isinstance(items, list) else ()):
+            if _marked(item):
+                yield (key, k), item
+    msgs = body.get("messages")
+    for i, message in enumerate(msgs if isinstance(msgs, list) else ()):
+        content = message.get("content") if _mapping(message) else None
+        if type(content) is list:  # a string, most often: nothing to read
+            yield from _block_marks(i, content, inner)
+
+
+def _block_marks(i: int, content: list[Any], inner: bool) -> Iterator[
+        tuple[Place, Mapping[str, Any]]]:
+    for j, block in enumerate(content):
+        if not _mapping(block):
+            continue
+        if block.get("cache_control") is not None:
+            yield ("messages", i, "content", j), block
+        nested = block.get("content") if inner else None
+        if type(nested) is list:
+            for n, part in enumerate(nested):
+                if _marked(part):
+                    yield ("messages", i, "content", j, "content", n), part
+
+
+def _mapping(value: Any) -> bool:
+    """A dict (what a parsed body holds: no ABC check) or another mapping."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _marked(holder: Any) -> bool:
+    return _mapping(holder) and holder.get("cache_control") is not None
+
+
+def bracketed(place: Place) -> str:
+    """`messages[3].content[0]`: the place as check() locations name it."""
+    return "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in place)[1:]
+
+
+def dotted(place: Place) -> str:
+    """`messages.3.content.0`: the place as Anthropic's error texts name it."""
+    return ".".join(str(key) for key in place)
