@@ -13,6 +13,7 @@ from normalizer.passes.block_fields import drop_unknown_block_fields
 from normalizer.passes.cache_breakpoints import (
     drop_excess_cache_breakpoints,
     hoist_tool_result_cache_control,
+    move_message_cache_marks,
     shorten_late_long_cache_ttls,
 )
 from normalizer.passes.call_fields import (
@@ -155,9 +156,12 @@ STEPS: dict[str, Step] = {
                                    local=True),
     "drop_unknown_tool_call_fields": Step(drop_unknown_tool_call_fields,
                                           ("unknown-tool-call-field",), local=True),
+    "move_message_cache_marks": Step(move_message_cache_marks, ("unknown-message-field",),
+                                     local=True),
     "drop_unknown_message_fields": Step(drop_unknown_message_fields,
                                         ("unknown-message-field",),
-                                        ("drop_foreign_thinking", "merge_consecutive_roles"),
+                                        ("drop_foreign_thinking", "merge_consecutive_roles",
+                                         "move_message_cache_marks"),
                                         local=True),
     "drop_empty_tool_calls": Step(drop_empty_tool_calls, ("empty-tool-calls",), local=True),
     # After every pass that makes, moves or answers calls and results: it splits whole blocks.
@@ -170,7 +174,8 @@ STEPS: dict[str, Step] = {
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",), local=True),
     "hoist_tool_result_cache_control": Step(hoist_tool_result_cache_control,
-                                            ("cache-control-in-tool-result",), local=True),
+                                            ("cache-control-in-tool-result",),
+                                            ("move_message_cache_marks",), local=True),
     "drop_excess_cache_breakpoints": Step(drop_excess_cache_breakpoints,
                                           ("too-many-cache-breakpoints",),
                                           ("hoist_tool_result_cache_control",)),

@@ -153,3 +153,30 @@ def test_a_one_hour_mark_after_a_five_minute_one_is_shortened(emu: Emulator) -> 
     out = normalize_request(tooled, "anthropic", "anthropic")
     assert [(c.code, c.where) for c in out.changes] == [("shorten-cache-ttl", "system[0]")]
     assert check(out.body, "anthropic") == ()
+
+
+def test_a_chat_messages_cache_mark_moves_onto_its_last_block_for_anthropic(
+        emu: Emulator) -> None:
+    # OpenRouter's and LiteLLM's Chat messages carry cache_control on the message; Anthropic's
+    # messages take none (unknown-message-field), its blocks do: moved, not dropped.
+    chat = {"model": "gpt-4.1", "messages": [
+        {"role": "system", "content": "Be brief.", "cache_control": MARK},
+        {"role": "user", "content": [{"type": "text", "text": "Name a colour."},
+                                     {"type": "text", "text": "One word."}],
+         "cache_control": MARK}]}
+    fixed = normalize_request(chat, "openai_chat", "anthropic")
+    moved = [c for c in fixed.changes if c.code == "move-cache-breakpoint"]
+    assert [(c.where, c.lossless) for c in moved] == [("messages[0]", True),
+                                                      ("messages[1]", True)]
+    assert not [c for c in fixed.changes if c.code == "drop-message-field"]
+    body = fixed.body
+    assert body["system"] == [text("Be brief.")]
+    assert body["messages"][0]["content"] == [text("Name a colour.", marked=False),
+                                              text("One word.")]
+    assert "cache_control" not in body["messages"][0]
+    assert check(body, "anthropic") == ()
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    assert calls.send("anthropic", sdk, body).content
+    # Other targets keep their own answer to the field: Groq's profile drops it.
+    groq = normalize_request(chat, "openai_chat", "groq")
+    assert [c.code for c in groq.changes].count("drop-message-field") == 2

@@ -60,6 +60,52 @@ def drop_excess_cache_breakpoints(
     return replace(draft, history=history), tuple(changes)
 
 
+def move_message_cache_marks(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a cache_control on a whole message (rule unknown-message-field: OpenRouter's and
+    LiteLLM's Chat messages carry one, Anthropic's messages take none) for Anthropic: the
+    mark goes on the message's last block, where a message-level mark ends its prefix, if
+    that block has none; `drop_unknown_message_fields` would drop it.
+
+    Rejected by: Anthropic, a message field it does not have ("messages.0.cache_control:
+    Extra inputs are not permitted": ax-llm/ax#479 moved it onto a block for that reason).
+
+    Before: user {content: "q", cache_control: ephemeral}
+    After:  user [text "q" {cache_control: ephemeral}]
+    Lossless: the breakpoint ends the same prefix.
+    """
+    if profile.protocol != "anthropic":
+        return draft, ()
+    messages = list(draft.history.messages)
+    changes: list[Change] = []
+    for m, message in enumerate(messages):
+        mark = message.extras.get("cache_control") if message.extras is not EMPTY else None
+        if mark is None or not message.parts:
+            continue
+        last = message.parts[-1]
+        parts = message.parts[:-1]
+        if _mark(last) is None:
+            parts += (_with_mark(last, mark),)
+        else:
+            parts += (last,)
+        messages[m] = replace(message, parts=parts,
+                              extras=message.extras.without("cache_control"))
+        changes.append(Change("move_message_cache_marks", "move-cache-breakpoint",
+                              "moved the message's cache_control onto its last block",
+                              f"messages[{m}]", lossless=True))
+    if not changes:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(messages))), \
+        tuple(changes)
+
+
+def _with_mark(part: Part, mark: Any) -> Part:
+    if isinstance(part, Opaque):
+        return replace(part, data=part.data.merged(cache_control=mark))
+    return replace(part, extras=part.extras.merged(cache_control=mark))
+
+
 def hoist_tool_result_cache_control(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
@@ -172,10 +218,7 @@ def _long(mark: Any) -> bool:
 
 
 def _shortened(part: Part) -> Part:
-    mark = {k: v for k, v in _mark(part).items() if k != "ttl"}
-    if isinstance(part, Opaque):
-        return replace(part, data=part.data.merged(cache_control=mark))
-    return replace(part, extras=part.extras.merged(cache_control=mark))
+    return _with_mark(part, {k: v for k, v in _mark(part).items() if k != "ttl"})
 
 
 def _ttl_change(where: str) -> Change:
