@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import gc
 import importlib
+from collections.abc import Iterator
 from contextlib import ExitStack
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -33,6 +35,15 @@ def suite_loaded() -> None:
                  "conformance.publish.matrix", "conformance.publish.recorded",
                  "conformance.emulator.server"):
         importlib.import_module(name)
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[Any]:
+    """The built-in providers' emulators on a loopback port, one per test module that sends
+    through the official SDKs; a module that serves other profiles defines its own `emu`."""
+    from conformance.emulator import serve  # not at collection: most modules never ask
+    with serve() as running:
+        yield running
 
 
 def pytest_configure(config: pytest.Config) -> None:

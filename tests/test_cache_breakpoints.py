@@ -5,14 +5,13 @@ last four in prompt order."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 MARK = {"type": "ephemeral"}
@@ -37,12 +36,6 @@ def body(turns: int, *, tool_mark: bool = False) -> dict[str, Any]:
                                           "properties": {"word": {"type": "string"}}},
                          "cache_control": MARK}]
     return out
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_four_are_taken_and_a_fifth_is_refused_where_it_stands() -> None:

@@ -10,13 +10,11 @@ twice (n8n-io/n8n#14797, charmbracelet/crush#964); the repair leaves the message
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text, ToolCall, ToolResult
 from normalizer.tool_spec import ToolSpec
@@ -30,12 +28,6 @@ GEMINI_TURN = History((
 ))
 TOOLS = (ToolSpec("get_weather", "Current weather for a city.",
                   {"type": "object", "properties": {"city": {"type": "string"}}}),)
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_the_schema_words_come_before_the_pairing() -> None:

@@ -10,7 +10,6 @@ yet is skipped with the reason the emulator gives.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ import sdk_calls as calls
 from google.genai import errors as genai_errors
 
 import normalizer
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from conformance.emulator.errors import rule_unknown_text
 from conformance.probe.cases import RULES_DIR
 from normalizer.scope import scoped
@@ -76,12 +75,6 @@ def _params(*, reject: bool = False) -> list[Any]:
 def _valid_params() -> list[Any]:
     return [pytest.param(path.stem.removeprefix("valid_"), _load(path)[0], id=path.stem)
             for path in sorted(CASES.glob("valid_*.yaml"))] if CASES.is_dir() else []
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 @cache

@@ -6,13 +6,11 @@ an mp3, an mp4 and a gs:// video by address, where OpenRouter takes a web addres
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 WORDS = ("Invalid file data: 'messages[0].content[1].file.file_data'. Expected a base64-encoded "
@@ -26,12 +24,6 @@ def body(file_data: str, filename: str = "sample-3s.mp3") -> dict[str, object]:
     return {"model": "gpt-5-nano", "messages": [{"role": "user", "content": [
         {"type": "text", "text": "Transcribe this audio clip."},
         {"type": "file", "file": {"filename": filename, "file_data": file_data}}]}]}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_anything_but_a_data_url_is_refused_in_openais_words() -> None:

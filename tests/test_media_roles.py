@@ -5,7 +5,6 @@ Anthropic, which take images from the user only."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic as anthropic_sdk
@@ -13,7 +12,7 @@ import openai as openai_sdk
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize, parse, render
 from normalizer.model import History, Media, Message, Text, ToolCall, ToolResult
 
@@ -31,12 +30,6 @@ def chat(role: str, content: Any) -> dict[str, Any]:
     return {"model": "gpt-4o-mini", "messages": [
         {"role": "user", "content": "Draw a red pixel."}, {"role": role, "content": content},
         {"role": "user", "content": "What colour is it?"}]}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_openai_takes_images_from_user_messages_only_in_its_own_words() -> None:

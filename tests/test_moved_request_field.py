@@ -4,14 +4,13 @@ Responses keeps sending reasoning_effort (lobehub/lobehub#8116) or max_completio
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text
 
@@ -22,12 +21,6 @@ CHAT_STYLE = {"reasoning_effort": "low", "max_completion_tokens": 256}
 def body(**options: Any) -> dict[str, Any]:
     return {"model": "gpt-5-mini", "input": [{"role": "user", "content": "Name a colour."}],
             **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_each_moved_field_is_refused_naming_its_new_place() -> None:

@@ -5,14 +5,13 @@ it for Magistral and kept it when magistral-small-latest came to mean Small 4
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text
 
@@ -28,12 +27,6 @@ def fixed(options: dict[str, Any], model: str | None
           ) -> tuple[dict[str, Any], list[tuple[str, bool]]]:
     result = normalize(QUESTION, "mistral", options=options, model=model)
     return result.render(), [(c.code, c.lossless) for c in result.changes]
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_small_4_and_medium_3_5_refuse_the_mode_in_mistrals_words() -> None:

@@ -7,14 +7,13 @@ effort (laurent22/joplin#16451)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 TOOLS = [{"type": "function", "function": {
@@ -31,12 +30,6 @@ NEW = ("Function tools with reasoning_effort are not supported for {} in "
 def chat(model: str, tools: bool = True, **options: Any) -> dict[str, Any]:
     return {"model": model, "messages": [{"role": "user", "content": "Weather in Tokyo?"}],
             **({"tools": TOOLS} if tools else {}), **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_an_effort_beside_function_tools_is_refused_in_the_models_words() -> None:

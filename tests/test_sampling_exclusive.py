@@ -5,14 +5,13 @@ guide for Claude 4.5)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize, normalize_request
 from normalizer.model import History, Message, Text
 
@@ -28,12 +27,6 @@ def body(model: str = "claude-sonnet-4-5", **options: Any) -> dict[str, Any]:
 def fixed(model: str | None, **options: Any) -> tuple[dict[str, Any], list[tuple[str, str, bool]]]:
     result = normalize(QUESTION, "anthropic", options=options, model=model)
     return result.render(), [(c.code, c.where, c.lossless) for c in result.changes]
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_both_are_refused_for_the_models_the_rule_names_in_anthropics_words() -> None:

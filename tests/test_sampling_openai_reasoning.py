@@ -5,14 +5,13 @@ Responses API refuses a temperature other than 1 in other words than Chat Comple
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 TOP_P = "Unsupported parameter: 'top_p' is not supported with this model."
@@ -26,12 +25,6 @@ def responses(model: str, **options: Any) -> dict[str, Any]:
 def chat(model: str, **options: Any) -> dict[str, Any]:
     return {"model": model, "messages": [{"role": "user", "content": "Name a colour."}],
             **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_top_p_is_refused_for_gpt_5_models_on_both_wires() -> None:

@@ -8,14 +8,13 @@ yym68686/uni-api#105)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text
 
@@ -27,12 +26,6 @@ PENALTIES = {"presence_penalty": 0, "frequency_penalty": 0}
 def body(model: str, **options: Any) -> dict[str, Any]:
     return {"model": model, "messages": [{"role": "user", "content": "Name a colour."}],
             **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_the_reasoning_models_refuse_stop_in_openais_words() -> None:

@@ -5,14 +5,13 @@ top_k for every model and turn thinking on per request; a Gemini topK crosses wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 WORDS = "`top_k` must be unset when thinking is enabled."
@@ -22,12 +21,6 @@ THINKING = {"type": "enabled", "budget_tokens": 1024}
 def body(model: str = "claude-sonnet-4-6", **options: Any) -> dict[str, Any]:
     return {"model": model, "max_tokens": 2048,
             "messages": [{"role": "user", "content": "Name a colour."}], **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_top_k_is_refused_only_while_thinking_is_on() -> None:

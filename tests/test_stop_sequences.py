@@ -4,14 +4,13 @@ pass drop_invalid_stop_sequences): apps send OpenAI's usual stop ["\\n"] to ever
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text
 
@@ -21,12 +20,6 @@ QUESTION = History((Message("user", (Text("Name a colour."),)),))
 def body(**options: Any) -> dict[str, Any]:
     return {"model": "claude-haiku-4-5", "max_tokens": 64,
             "messages": [{"role": "user", "content": "Name a colour."}], **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_each_refused_stop_sequence_is_named_with_anthropics_words_for_its_fault() -> None:

@@ -5,14 +5,13 @@ subagent or a summary to Haiku 4.5 send both there (oratis/LISA#218, pensarai/ap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic as anthropic_sdk
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize
 from normalizer.model import History, Message, Text
 
@@ -33,12 +32,6 @@ def fixed(options: dict[str, Any], model: str | None
     sent = result.render()
     return ({**sent, "model": model} if model else sent), [(c.code, c.lossless)
                                                            for c in result.changes]
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_haiku_4_5_refuses_adaptive_thinking_and_an_effort_in_anthropics_words() -> None:

@@ -11,7 +11,6 @@ the loopback emulators."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic as anthropic_sdk
@@ -19,7 +18,7 @@ import pytest
 import sdk_calls as calls
 from google.genai import errors as genai_errors
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize, normalize_request
 from normalizer.model import History, Message, Text
 
@@ -48,12 +47,6 @@ def fixed(options: dict[str, Any], provider: str, model: str | None = None
           ) -> tuple[dict[str, Any], list[tuple[str, bool]]]:
     result = normalize(QUESTION, provider, options=options, model=model)
     return result.render(), [(c.code, c.lossless) for c in result.changes]
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_anthropic_refuses_a_budget_below_1024_in_its_own_words() -> None:

@@ -8,7 +8,6 @@ repair moves it into generationConfig, where Gemini reads it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic
@@ -18,7 +17,7 @@ import sdk_calls as calls
 from google.genai import errors as genai_errors
 
 from conformance.clients import gemini_config
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, load_profile, normalize
 from normalizer.model import History, Message, Text
 
@@ -29,12 +28,6 @@ FOREIGN = {"top_k": 40, "thinking": {"type": "disabled"}, "prompt_mode": "reason
 def body(**options: Any) -> dict[str, Any]:
     return {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": "Name a colour."}],
             **options}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_each_unknown_field_is_refused_in_openais_words() -> None:

@@ -5,13 +5,11 @@ the older models answered only medium with 200 (enricoros/big-AGI#947), in words
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import openai
 import pytest
 import sdk_calls as calls
 
-from conformance.emulator import Emulator, serve
+from conformance.emulator import Emulator
 from normalizer import check, normalize_request
 
 WORDS = ("Unsupported value: 'verbosity' does not support 'low' with this model. Supported "
@@ -21,12 +19,6 @@ WORDS = ("Unsupported value: 'verbosity' does not support 'low' with this model.
 def chat(model: str, verbosity: str) -> dict[str, object]:
     return {"model": model, "messages": [{"role": "user", "content": "Name a colour."}],
             "verbosity": verbosity}
-
-
-@pytest.fixture(scope="module")
-def emu() -> Iterator[Emulator]:
-    with serve() as running:
-        yield running
 
 
 def test_the_models_before_gpt_5_take_medium_only() -> None:
