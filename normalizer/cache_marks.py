@@ -4,10 +4,11 @@ rules' detectors and their request-level repair."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypeVar
 
 Place = tuple[str | int, ...]  # ("messages", 3, "content", 0): the keys down to the holder
+K = TypeVar("K")
 
 
 def mark_holders(body: Mapping[str, Any], *, inner: bool = False) -> Iterator[
@@ -58,3 +59,31 @@ def bracketed(place: Place) -> str:
 def dotted(place: Place) -> str:
     """`messages.3.content.0`: the place as Anthropic's error texts name it."""
     return ".".join(str(key) for key in place)
+
+
+def with_top(holders: Iterable[tuple[Place, Mapping[str, Any]]],
+             body: Mapping[str, Any]) -> Iterator[tuple[Place, Any]]:
+    """(place, mark) of each holder's mark, then the request's top-level cache_control at
+    place (): it marks the end of the prompt, so the vendor reads it last."""
+    for place, holder in holders:
+        yield place, holder["cache_control"]
+    if body.get("cache_control") is not None:
+        yield (), body["cache_control"]
+
+
+def is_long(mark: Any) -> bool:
+    """A one-hour mark (one without a ttl lasts five minutes)."""
+    return isinstance(mark, Mapping) and mark.get("ttl") == "1h"
+
+
+def late_long(marks: Iterable[tuple[K, Any]]) -> list[K]:
+    """The keys of the one-hour marks that come after a five-minute one, of (key, mark)
+    pairs in the order the vendor reads them (rule cache-ttl-order)."""
+    short, late = False, []
+    for key, mark in marks:
+        if is_long(mark):
+            if short:
+                late.append(key)
+        elif isinstance(mark, Mapping):
+            short = True
+    return late

@@ -5,11 +5,17 @@ inside a tool_result's content; and no one-hour mark after a five-minute one."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from normalizer.cache_marks import Place, bracketed, dotted, mark_holders
+from normalizer.cache_marks import (
+    Place,
+    bracketed,
+    dotted,
+    late_long,
+    mark_holders,
+    with_top,
+)
 from normalizer.check import Finding
 from normalizer.profiles import Rule
 from normalizer.shared_reading import shared
@@ -43,35 +49,15 @@ def cache_control_in_tool_result(body: Mapping[str, Any], rule: Rule,
                               fields={"index": i, "block": j, "inner": n})
 
 
-def ttl_marks(body: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
-    """(Anthropic's dotted path of the mark, the mark) of every block's cache_control in the
-    order Anthropic reads them, then the top-level cache_control, which marks the end of the
-    prompt. A tool_result's inner blocks, refused anyway, are not read."""
-    for place, holder in marked(body):
-        if len(place) != 6:  # not inside a tool_result
-            yield f"{dotted(place)}.cache_control", holder["cache_control"]
-    if body.get("cache_control") is not None:
-        yield "cache_control", body["cache_control"]
-
-
-def long_after_short(body: Mapping[str, Any]) -> Iterator[str]:
-    """The path of each one-hour mark that comes after a five-minute one (a mark without a
-    ttl is five minutes)."""
-    short = False
-    for path, mark in ttl_marks(body):
-        if not isinstance(mark, Mapping):
-            continue
-        if mark.get("ttl") == "1h":
-            if short:
-                yield path
-        else:
-            short = True
-
-
 def cache_ttl_order(body: Mapping[str, Any], rule: Rule,
                     model: str | None) -> Iterator[Finding]:
-    """Each one-hour cache mark after a five-minute one. The words name the mark's ttl
-    (`system.1.cache_control.ttl`), or the top-level field alone (`cache_control`)."""
-    for path in long_after_short(body):
-        said = path if path == "cache_control" else f"{path}.ttl"
-        yield Finding(location=re.sub(r"\.(\d+)", r"[\1]", said), fields={"path": said})
+    """Each one-hour cache mark after a five-minute one, a tool_result's inner blocks (refused
+    anyway) left out. The words name the mark's ttl (`system.1.cache_control.ttl`), or the
+    top-level field alone (`cache_control`)."""
+    outer = ((place, holder) for place, holder in marked(body) if len(place) != 6)
+    for place in late_long(with_top(outer, body)):
+        if not place:
+            yield Finding(location="cache_control", fields={"path": "cache_control"})
+            continue
+        yield Finding(location=f"{bracketed(place)}.cache_control.ttl",
+                      fields={"path": f"{dotted(place)}.cache_control.ttl"})

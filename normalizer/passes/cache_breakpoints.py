@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from normalizer.cache_marks import bracketed, mark_holders
+from normalizer.cache_marks import bracketed, is_long, late_long, mark_holders, with_top
 from normalizer.model import EMPTY, Change, History, Message, Opaque, Part, ToolResult
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
@@ -41,7 +41,8 @@ def drop_excess_cache_breakpoints(
     limit = profile.param(RULE, "max_items")
     if limit is None or not any_mark(draft.history.messages):
         return draft, ()
-    sites = sorted(_sites(draft.history), key=lambda s: _prompt_order(draft.history, s))
+    sites = sorted(_sites(draft.history.messages),
+                   key=lambda s: _prompt_order(draft.history, s))
     excess = len(sites) - int(limit)
     if excess <= 0:
         return draft, ()
@@ -51,11 +52,8 @@ def drop_excess_cache_breakpoints(
         parts = list(messages[m].parts)
         parts[j] = _unmarked(parts[j], n)
         messages[m] = messages[m].with_parts(tuple(parts))
-        where = f"messages[{m}].parts[{j}]" + ("" if n is None else f".content[{n}]")
-        changes.append(Change("drop_excess_cache_breakpoints", "drop-cache-breakpoint",
-                              f"left out a cache_control breakpoint: the target takes "
-                              f"{limit}, and the last {limit} are kept", where,
-                              lossless=False))
+        changes.append(_drop_change(limit, f"messages[{m}].parts[{j}]"
+                                           + ("" if n is None else f".content[{n}]")))
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history), tuple(changes)
 
@@ -177,34 +175,28 @@ def shorten_late_long_cache_ttls(
     Lossy: a cache entry's lifetime (the prompt is the same).
     """
     if not profile.enforces(TTL_RULE) or (not any_mark(draft.history.messages)
-                                          and not _long(draft.options.get("cache_control"))):
+                                          and not is_long(draft.options.get("cache_control"))):
         return draft, ()
-    sites = sorted((s for s in _sites(draft.history) if s[2] is None),
+    sites = sorted((s for s in _sites(draft.history.messages) if s[2] is None),
                    key=lambda s: _prompt_order(draft.history, s))
-    short = False
-    late: list[Site] = []
-    for m, j, _ in sites:
-        mark = _mark(draft.history.messages[m].parts[j])
-        if _long(mark):
-            if short:
-                late.append((m, j, None))
-        elif isinstance(mark, Mapping):
-            short = True
     top = draft.options.get("cache_control")
-    late_top = short and _long(top)
-    if not late and not late_top:
+    pairs = [(site, _mark(draft.history.messages[site[0]].parts[site[1]])) for site in sites]
+    late = late_long([*pairs, (None, top)] if top is not None else pairs)
+    if not late:
         return draft, ()
     messages = list(draft.history.messages)
     changes: list[Change] = []
-    for m, j, _ in late:
+    options = draft.options
+    for site in late:
+        if site is None:  # the top-level mark, read last
+            options = options.merged(cache_control=_without_ttl(top))
+            changes.append(_ttl_change("cache_control"))
+            continue
+        m, j, _ = site
         parts = list(messages[m].parts)
-        parts[j] = _shortened(parts[j])
+        parts[j] = _with_mark(parts[j], _without_ttl(_mark(parts[j])))
         messages[m] = messages[m].with_parts(tuple(parts))
         changes.append(_ttl_change(f"messages[{m}].parts[{j}]"))
-    options = draft.options
-    if late_top and isinstance(top, Mapping):
-        options = options.merged(cache_control={k: v for k, v in top.items() if k != "ttl"})
-        changes.append(_ttl_change("cache_control"))
     history = replace(draft.history, messages=tuple(messages))
     return replace(draft, history=history, options=options), tuple(changes)
 
@@ -213,12 +205,8 @@ def _mark(part: Part) -> Any:
     return (part.data if isinstance(part, Opaque) else part.extras).get("cache_control")
 
 
-def _long(mark: Any) -> bool:
-    return isinstance(mark, Mapping) and mark.get("ttl") == "1h"
-
-
-def _shortened(part: Part) -> Part:
-    return _with_mark(part, {k: v for k, v in _mark(part).items() if k != "ttl"})
+def _without_ttl(mark: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in mark.items() if k != "ttl"}
 
 
 def _ttl_change(where: str) -> Change:
@@ -231,16 +219,7 @@ def _ttl_change(where: str) -> Change:
 def shorten_body_ttls(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[Change, ...]]:
     """The request as it will be sent (tool declarations included): each one-hour mark
     after a five-minute one loses its ttl. A copy when something changes."""
-    short, late = False, []
-    for place, holder in mark_holders(body):
-        mark = holder["cache_control"]
-        if _long(mark):
-            if short:
-                late.append(place)
-        elif isinstance(mark, Mapping):
-            short = True
-    if _long(body.get("cache_control")) and short:
-        late.append(())
+    late = late_long(with_top(mark_holders(body), body))
     if not late:
         return body, ()
     out = copy.deepcopy(body)
@@ -248,8 +227,7 @@ def shorten_body_ttls(body: dict[str, Any]) -> tuple[dict[str, Any], tuple[Chang
         holder = out
         for key in place:
             holder = holder[key]
-        holder["cache_control"] = {k: v for k, v in holder["cache_control"].items()
-                                   if k != "ttl"}
+        holder["cache_control"] = _without_ttl(holder["cache_control"])
     return out, tuple(_ttl_change(bracketed(place) if place else "cache_control")
                       for place in late)
 
@@ -278,26 +256,19 @@ def any_mark(messages: tuple[Message, ...]) -> bool:
 
 
 def _scan(messages: tuple[Message, ...]) -> bool:
-    for message in messages:
-        for part in message.parts:
+    return next(_sites(messages), None) is not None
+
+
+def _sites(messages: tuple[Message, ...]) -> Iterator[Site]:
+    """Where the messages' marks are: a part, or a tool result's inner part."""
+    for m, message in enumerate(messages):
+        for j, part in enumerate(message.parts):
             kind = type(part)
             fields = part.data if kind is Opaque else part.extras  # type: ignore[union-attr]
             if fields is not EMPTY and fields.get("cache_control") is not None:
-                return True
-            if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
-                for inner in part.content:  # type: ignore[union-attr]
-                    if _marked(inner):
-                        return True
-    return False
-
-
-def _sites(history: History) -> Iterator[Site]:
-    for m, message in enumerate(history.messages):
-        for j, part in enumerate(message.parts):
-            if _marked(part):
                 yield m, j, None
-            if isinstance(part, ToolResult) and not isinstance(part.content, str):
-                for n, inner in enumerate(part.content):
+            if kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
+                for n, inner in enumerate(part.content):  # type: ignore[union-attr]
                     if _marked(inner):
                         yield m, j, n
 
@@ -321,20 +292,20 @@ def drop_tool_breakpoints(declared: list[dict[str, object]], history_marks: int,
                           limit: int) -> tuple[list[dict[str, object]], tuple[Change, ...]]:
     """Tool declarations sent as they came (same protocol): the earliest of their
     breakpoints go while the request would hold more than `limit`."""
-    marked = [k for k, tool in enumerate(declared)
-              if isinstance(tool, dict) and tool.get("cache_control") is not None]
+    marked = [int(place[1]) for place, _ in mark_holders({"tools": declared})]
     excess = len(marked) + history_marks - limit
     if excess <= 0:
         return declared, ()
     out = list(declared)
-    changes = []
     for k in marked[:excess]:
         out[k] = {key: value for key, value in declared[k].items() if key != "cache_control"}
-        changes.append(Change("drop_excess_cache_breakpoints", "drop-cache-breakpoint",
-                              f"left out a cache_control breakpoint: the target takes "
-                              f"{limit}, and the last {limit} are kept", f"tools[{k}]",
-                              lossless=False))
-    return out, tuple(changes)
+    return out, tuple(_drop_change(limit, f"tools[{k}]") for k in marked[:excess])
+
+
+def _drop_change(limit: int, where: str) -> Change:
+    return Change("drop_excess_cache_breakpoints", "drop-cache-breakpoint",
+                  f"left out a cache_control breakpoint: the target takes {limit}, and the "
+                  f"last {limit} are kept", where, lossless=False)
 
 
 def tool_marked(declared: Any) -> bool:
@@ -345,4 +316,4 @@ def tool_marked(declared: Any) -> bool:
 
 def marks(message_parts: tuple[Message, ...]) -> int:
     """How many breakpoints the messages hold."""
-    return sum(1 for _ in _sites(History(message_parts)))
+    return sum(1 for _ in _sites(message_parts))

@@ -15,10 +15,10 @@ import yaml
 
 from normalizer.errors import ProfileError, UnknownProviderError
 from normalizer.model import EMPTY, JsonMap
-from normalizer.profiles.validate import PROFILE_KEYS, validate
+from normalizer.profiles.validate import PROFILE_KEYS, RULE_KEYS, validate
 from normalizer.protocols import DEFAULT_MODEL, PROTOCOLS
 from normalizer.rules import RULE_IDS
-from normalizer.scope import SCOPE_KEYS, Wording, is_scoped, model_in, parse_scope
+from normalizer.scope import Wording, is_scoped, model_in, parse_scope
 
 HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
 PROVIDERS: tuple[str, ...] = (
@@ -27,9 +27,6 @@ PROVIDERS: tuple[str, ...] = (
     "moonshot", "dashscope",
 )
 UNKNOWN = "unknown"
-_RULE_KEYS = {"id", "forbids", "status", "error", "message", "source", "last_verified",
-              "confidence", "params", "enforced", "observed", "inherited", "notes",
-              *SCOPE_KEYS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +227,7 @@ def _evaluated_first(rules: list[Rule], first: Sequence[str]) -> list[Rule]:
 def _rule(raw: Any, source: str, where: str) -> Rule:
     if not isinstance(raw, Mapping):
         raise ProfileError(source, where, "expected a mapping")
-    unknown = set(raw) - _RULE_KEYS
+    unknown = set(raw) - RULE_KEYS
     if unknown:
         raise ProfileError(source, where, f"unknown keys {sorted(unknown)}")
     rule_id = raw.get("id")
