@@ -35,6 +35,8 @@ from normalizer.passes.cache_breakpoints import (
     shorten_body_ttls,
     tool_marked,
 )
+from normalizer.passes.cached_content import RULE as CACHED_RULE
+from normalizer.passes.cached_content import without_prompt_fields
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS
 from normalizer.tools import parse_declarations
@@ -170,6 +172,9 @@ def normalize_parts(
     if target == "gemini" or (chosen is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
+    if profile.enforces(CACHED_RULE):  # hosted declarations, sent as they came
+        out, more = without_prompt_fields(out)
+        changes += more
     if tool_marked(out.get("tools")):  # declarations sent as they came, with cache marks
         out, more = _fit_tool_marks(out, profile, fixed)
         changes += more

@@ -103,6 +103,9 @@ RULE_IDS: dict[str, str] = {
                                     "a string only (params.roles)",
     "response-format-with-tools": "a JSON response type requested together with function "
                                   "calling",
+    "cached-content-with-prompt-fields": "a named cache (Gemini's `cachedContent`) together "
+                                         "with a system instruction, tools or a tool config, "
+                                         "which belong in the cache",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
     "reasoning-effort-unsupported": "a reasoning effort or thinking setting sent to a model "

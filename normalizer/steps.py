@@ -16,6 +16,7 @@ from normalizer.passes.cache_breakpoints import (
     move_message_cache_marks,
     shorten_late_long_cache_ttls,
 )
+from normalizer.passes.cached_content import drop_fields_beside_cached_content
 from normalizer.passes.call_fields import (
     drop_empty_tool_calls,
     drop_unknown_message_fields,
@@ -278,6 +279,12 @@ STEPS: dict[str, Step] = {
         ("thought-signature-missing", "thought-signature-invalid"),
         ("merge_consecutive_roles", "open_with_user_message", "assign_missing_call_ids"),
         local=True),
+    # The system instruction is the one system message at the start once they are placed;
+    # tools declared for the history are declared before they can be left to the cache.
+    "drop_fields_beside_cached_content": Step(drop_fields_beside_cached_content,
+                                              ("cached-content-with-prompt-fields",),
+                                              ("place_system_messages",
+                                               "declare_missing_tools")),
     # The request's options after the history's steps (normalizer/option_steps.py).
     **OPTION_STEPS,
 }

@@ -194,8 +194,11 @@ def test_gemini_refuses_a_top_level_field_in_its_parsers_words() -> None:
                      for field in ("temperature", "response_format")]
     # Both spellings of its own fields pass.
     own = gemini(generation_config={"temperature": 0.1}, systemInstruction={"parts": []},
-                 tool_config={}, safetySettings=[], cachedContent="c/1", labels={"a": "b"})
+                 tool_config={}, safetySettings=[], labels={"a": "b"})
     assert [v.rule for v in check(own, "gemini")] == []
+    # A named cache is known too; beside a system instruction it is refused, by its own rule.
+    assert [v.rule for v in check(gemini(cachedContent="c/1", labels={"a": "b"}),
+                                  "gemini")] == []
 
 
 def test_gemini_gets_sampling_fields_inside_generation_config() -> None:

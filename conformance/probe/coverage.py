@@ -140,6 +140,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        "cachedContent)" for rule in ("too-many-cache-breakpoints",
                                      "cache-control-in-tool-result", "cache-ttl-order")
        for p in ("openai_responses", "gemini")},
+    **{("cached-content-with-prompt-fields", p): "a cache named by reference is Gemini's "
+       "(cachedContent); the other wires cache by breakpoints or by prefix, with the "
+       "prompt in the request" for p in ("openai_chat", "openai_responses", "anthropic")},
     ("too-many-tool-calls", "openai_responses"):
         "each call is an input item of its own: no message holds a list of them",
     ("system-message-placement", "openai_responses"):

@@ -1,11 +1,13 @@
-"""Detectors for Gemini function-response names and request options that rule out
-function calling (a JSON response type)."""
+"""Detectors for Gemini function-response names and request options that rule out others:
+function calling beside a JSON response type, a system instruction or tools beside a named
+cache."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from normalizer.cached_content import names_cache, set_beside_cache
 from normalizer.check import Finding
 from normalizer.profiles import Rule
 
@@ -46,3 +48,15 @@ def response_format_with_tools(body: Mapping[str, Any], rule: Rule,
         if isinstance(config, Mapping) else None
     if mime in tuple(rule.params.get("mime_types") or ("application/json",)):
         yield Finding(location="generationConfig.responseMimeType", fields={"mime_type": mime})
+
+
+def cached_content_with_prompt_fields(body: Mapping[str, Any], rule: Rule,
+                                      model: str | None) -> Iterator[Finding]:
+    """`cachedContent` together with a system instruction, tools or a tool config: one
+    finding (the vendor answers once for them all), at the cache's name."""
+    if not names_cache(body):
+        return
+    fields = set_beside_cache(body)
+    if fields:
+        yield Finding(location="cachedContent" if "cachedContent" in body else "cached_content",
+                      fields={"fields": ", ".join(fields)})
