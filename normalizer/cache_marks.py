@@ -11,11 +11,12 @@ Place = tuple[str | int, ...]  # ("messages", 3, "content", 0): the keys down to
 K = TypeVar("K")
 
 
-def mark_holders(body: Mapping[str, Any], *, inner: bool = False) -> Iterator[
-        tuple[Place, Mapping[str, Any]]]:
+def mark_holders(body: Mapping[str, Any], *, inner: bool = False,
+                 whole: bool = False) -> Iterator[tuple[Place, Mapping[str, Any]]]:
     """(place, holder) of every tool declaration, system block and message block whose
     cache_control is set, in prompt order; `inner`: a tool_result's own blocks too, each
-    right after its result."""
+    right after its result; `whole`: a Chat message's own mark too (OpenRouter's form, which
+    marks the message's last block upstream), right after the message's blocks."""
     for key in ("tools", "system"):
         items = body.get(key)
         for k, item in enumerate(items if isinstance(items, list) else ()):
@@ -23,9 +24,13 @@ def mark_holders(body: Mapping[str, Any], *, inner: bool = False) -> Iterator[
                 yield (key, k), item
     msgs = body.get("messages")
     for i, message in enumerate(msgs if isinstance(msgs, list) else ()):
-        content = message.get("content") if _mapping(message) else None
+        if not _mapping(message):
+            continue
+        content = message.get("content")
         if type(content) is list:  # a string, most often: nothing to read
             yield from _block_marks(i, content, inner)
+        if whole and message.get("cache_control") is not None:
+            yield ("messages", i), message
 
 
 def _block_marks(i: int, content: list[Any], inner: bool) -> Iterator[

@@ -106,7 +106,7 @@ def _reporter(rule: Rule) -> Callable[[Finding], Violation]:
     message or an error object without a `{field}`) is made once per rule, not per
     violation: Mistral reports one violation per bad id, 85,000 in a 100,000-message body."""
     message = None if _templated(rule.message) else rule.message
-    error = None if any(isinstance(v, str) and _templated(v) for v in rule.error.values()) \
+    error = None if any(_templated_value(v) for v in rule.error.values()) \
         else JsonMap(rule.error)
 
     rule_id, status, confidence, source = rule.id, rule.status, rule.confidence, rule.source
@@ -125,8 +125,8 @@ def _reporter(rule: Rule) -> Callable[[Finding], Violation]:
         return _violation(  # the fields in Violation's order, every one final already
             rule_id, location, status,
             fill(rule.message, fields) if message is None else message,
-            JsonMap({k: (fill(v, fields) if isinstance(v, str) else v)
-                     for k, v in rule.error.items()}) if error is None else error,
+            JsonMap({k: _filled(v, fields) for k, v in rule.error.items()})
+            if error is None else error,
             confidence, source)
     return report
 
@@ -148,6 +148,22 @@ def _names_location(template: str) -> bool:
 def _templated(text: str) -> bool:
     """Whether fill() could change `text` (a `{field}`, or an escaped brace)."""
     return "{" in text or "}" in text
+
+
+def _templated_value(value: Any) -> bool:
+    """Whether an error field holds a template: a string, or one inside a mapping (a relay's
+    `metadata.raw`, the upstream vendor's answer)."""
+    if isinstance(value, str):
+        return _templated(value)
+    return isinstance(value, Mapping) and any(map(_templated_value, value.values()))
+
+
+def _filled(value: Any, fields: Mapping[str, Any]) -> Any:
+    if isinstance(value, str):
+        return fill(value, fields)
+    if isinstance(value, Mapping):
+        return {k: _filled(v, fields) for k, v in value.items()}
+    return value
 
 
 def fill(template: str, fields: Mapping[str, Any]) -> str:

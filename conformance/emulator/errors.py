@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from normalizer.json_values import thaw
+
 ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral")
 # Profiles may name their error format after the protocol; these are the same shapes.
 _ALIASES = {"openai_chat": "openai", "openai_responses": "openai"}
@@ -52,17 +54,22 @@ class VendorError:
     param: str | None = None
     grpc_status: str | None = None  # Gemini's `status` word
     location: str | None = None  # where in the body (check()'s location), for Mistral's loc
+    # A relay's account of the upstream answer (OpenRouter: provider_name and raw, the
+    # upstream vendor's own error body as a string)
+    metadata: Mapping[str, Any] | None = None
 
     @classmethod
     def from_fields(cls, status: int, message: str, fields: Mapping[str, Any]) -> VendorError:
-        """From a profile rule's `error` map (type / code / param / status). A field the
-        profile marks `unknown` is not sent as the word "unknown": it falls back to the
-        vendor's documented default for the status, or null (see docs/emulator.md)."""
+        """From a profile rule's `error` map (type / code / param / status / metadata). A
+        field the profile marks `unknown` is not sent as the word "unknown": it falls back
+        to the vendor's documented default for the status, or null (see docs/emulator.md)."""
         known = {k: v for k, v in fields.items() if v != "unknown"}
         grpc = known.get("status")
+        metadata = known.get("metadata")
         return cls(status=status, message=message, type=known.get("type"),
                    code=known.get("code"), param=known.get("param"),
-                   grpc_status=grpc if isinstance(grpc, str) else None)
+                   grpc_status=grpc if isinstance(grpc, str) else None,
+                   metadata=thaw(metadata) if isinstance(metadata, Mapping) else None)
 
 
 def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
@@ -75,6 +82,11 @@ def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
         code = error.code if isinstance(error.code, int) else error.status
         grpc = error.grpc_status or _GRPC_STATUS.get(error.status, "INVALID_ARGUMENT")
         return {"error": {"code": code, "message": error.message, "status": grpc}}
+    if error.metadata is not None:
+        # A relay's answer for its upstream (OpenRouter's documented ErrorResponse, as
+        # pasted in pydantic/pydantic-ai#4604): code, message and metadata, no type or param.
+        return {"error": {"message": error.message, "code": error.code,
+                          "metadata": error.metadata}}
     inner = {"message": error.message, "type": error.type, "param": error.param,
              "code": error.code}
     if fmt == "mistral" and error.status == 422:

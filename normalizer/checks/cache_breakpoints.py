@@ -31,8 +31,19 @@ def marked(body: Mapping[str, Any]) -> tuple[tuple[Place, Mapping[str, Any]], ..
 def too_many_cache_breakpoints(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """One finding, at the first breakpoint past params.max_items, when there are more."""
-    limit = int(rule.params["max_items"])
-    places = [place for place, _ in marked(body)]
+    return _past_limit([place for place, _ in marked(body)], int(rule.params["max_items"]))
+
+
+def chat_too_many_cache_breakpoints(body: Mapping[str, Any], rule: Rule,
+                                    model: str | None) -> Iterator[Finding]:
+    """The same count on a Chat Completions body a relay passes on to Anthropic (OpenRouter):
+    tool declarations, content parts, and a message's own mark, which marks one block
+    upstream (oguzbilgic/kern-ai#317 counted them so)."""
+    return _past_limit([place for place, _ in mark_holders(body, whole=True)],
+                       int(rule.params["max_items"]))
+
+
+def _past_limit(places: list[Place], limit: int) -> Iterator[Finding]:
     if len(places) > limit:
         yield Finding(location=f"{bracketed(places[limit])}.cache_control",
                       fields={"max_items": limit, "count": len(places)})

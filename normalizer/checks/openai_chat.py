@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from normalizer.check import Detector
 from normalizer.checks import (
+    cache_breakpoints,
     json_mode,
     output_limit,
     reasoning_effort,
@@ -27,6 +28,7 @@ DETECTORS: dict[str, Detector] = {
     "reasoning-effort-with-tools": reasoning_effort.chat_effort_with_tools,
     "verbosity-value-unsupported": reasoning_effort.chat_verbosity,
     "prompt-mode-unsupported": reasoning_effort.chat_prompt_mode,
+    "too-many-cache-breakpoints": cache_breakpoints.chat_too_many_cache_breakpoints,
     "orphan-tool-result": pairing.orphan_tool_result,
     "missing-tool-result": pairing.missing_tool_result,
     "tool-result-id-mismatch": pairing.tool_result_id_mismatch,

@@ -28,27 +28,36 @@ def drop_excess_cache_breakpoints(
     too-many-cache-breakpoints): the last max_items in prompt order (system, then the
     messages, a tool result's own blocks after it) keep theirs, the earlier ones lose it.
     The later a breakpoint, the longer the prefix it caches, and the next turn reads the
-    longest one back. Breakpoints on tool declarations are not in the history:
+    longest one back. A Chat message's own mark (OpenRouter, on to Anthropic) counts as one,
+    after the message's parts. Breakpoints on tool declarations are not in the history:
     `normalize_request` leaves those out first (`drop_tool_breakpoints`).
 
     Rejected by: Anthropic "A maximum of 4 blocks with cache_control may be provided. Found
-    5." (continuedev/continue#6937).
+    5." (continuedev/continue#6937); OpenRouter relays it for anthropic/* models as
+    "Provider returned error" with those words in metadata.raw (pydantic/pydantic-ai#4604).
 
     Before: system "S" {cache_control}, user "a" {cache_control}, ... five in all
     After:  system "S", user "a" {cache_control}, ... four
     Lossy: a cache hint goes (what the model reads does not change; what it costs may).
     """
     limit = profile.param(RULE, "max_items")
-    if limit is None or not any_mark(draft.history.messages):
+    held = draft.history.messages
+    # A message's own mark is a Chat field (the other targets move it onto a block first).
+    whole = tuple(_whole_sites(held)) if profile.protocol == "openai_chat" else ()
+    if limit is None or not (whole or any_mark(held)):
         return draft, ()
-    sites = sorted(_sites(draft.history.messages),
-                   key=lambda s: _prompt_order(draft.history, s))
+    sites = sorted((*_sites(held), *whole), key=lambda s: _prompt_order(draft.history, s))
     excess = len(sites) - int(limit)
     if excess <= 0:
         return draft, ()
-    messages = list(draft.history.messages)
+    messages = list(held)
     changes: list[Change] = []
     for m, j, n in sites[:excess]:
+        if j == _WHOLE:
+            messages[m] = replace(messages[m],
+                                  extras=messages[m].extras.without("cache_control"))
+            changes.append(_drop_change(limit, f"messages[{m}]"))
+            continue
         parts = list(messages[m].parts)
         parts[j] = _unmarked(parts[j], n)
         messages[m] = messages[m].with_parts(tuple(parts))
@@ -273,6 +282,20 @@ def _sites(messages: tuple[Message, ...]) -> Iterator[Site]:
                         yield m, j, n
 
 
+# The part index of a Chat message's own mark (OpenRouter's form), which marks the message's
+# last block upstream: after every part of the message in prompt order.
+_WHOLE = 1 << 30
+
+
+def _whole_sites(messages: tuple[Message, ...]) -> Iterator[Site]:
+    """The messages that carry a cache_control of their own (a Chat message field; Anthropic
+    targets have it moved onto a block first, by move_message_cache_marks)."""
+    for m, message in enumerate(messages):
+        extras = message.extras
+        if extras is not EMPTY and extras.get("cache_control") is not None:
+            yield m, _WHOLE, None
+
+
 def _marked(part: Part) -> bool:
     fields = part.data if isinstance(part, Opaque) else part.extras
     return fields.get("cache_control") is not None
@@ -315,5 +338,5 @@ def tool_marked(declared: Any) -> bool:
 
 
 def marks(message_parts: tuple[Message, ...]) -> int:
-    """How many breakpoints the messages hold."""
-    return sum(1 for _ in _sites(message_parts))
+    """How many breakpoints the messages hold, a message's own mark included."""
+    return sum(1 for _ in _sites(message_parts)) + sum(1 for _ in _whole_sites(message_parts))
