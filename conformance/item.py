@@ -17,8 +17,8 @@ from conformance.classify import Verdict, classify
 from conformance.expectations import compared_with_prediction
 from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
-from normalizer.check import check
-from normalizer.errors import NormalizerError
+from normalizer.check import Violation, check
+from normalizer.errors import NormalizerError, WireFormatError
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +144,7 @@ def run_item(item: Item, backends: Backends, *, keep_request: bool = False) -> R
     except (NormalizerError, ValueError, KeyError) as exc:
         verdict = Verdict("inconclusive", None, reason=f"could not build the request: {exc}")
         return _result(item, verdict, None, (), {}, f"could not build the request: {exc}")
-    violations = check(request.body, item.provider.load_profile(), model=request.model)
+    violations = _predicted(request.body, item, request.model)
     sent = backends.send(item.provider, item.cassette(backends.cassette_root), request.body,
                          request.model)
     verdict = classify(sent.outcome)
@@ -156,6 +156,17 @@ def run_item(item: Item, backends: Backends, *, keep_request: bool = False) -> R
     result = _result(item, verdict, violations[0] if violations else None, changes,
                      sent.source, problem)
     return replace(result, request=sent.recorded) if keep_request else result
+
+
+def _predicted(body: Mapping[str, Any], item: Item, model: str | None
+               ) -> tuple[Violation, ...]:
+    """check()'s violations; a body off its protocol's skeleton (a raw body rendered from
+    another protocol's history can carry parts this wire cannot read) is refused before any
+    rule, as the emulators refuse it ("bad-input")."""
+    try:
+        return check(body, item.provider.load_profile(), model=model)
+    except WireFormatError as exc:
+        return (Violation("bad-input", exc.where, 400, f"{exc.where}: {exc.problem}"),)
 
 
 def _untouched_bytes(item: Item, body: Mapping[str, Any]) -> str:

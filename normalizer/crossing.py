@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from normalizer.model import FUNCTION_RESPONSE_PART, Media, Opaque, thaw
+from normalizer.model import FUNCTION_RESPONSE_PART, Change, Media, Opaque, Text, thaw
 from normalizer.protocols import FACTS, PROTOCOLS, foreign_extras
 
 Verdict = Literal["native", "converted", "lossy"]
@@ -93,6 +93,36 @@ def plain_text(part: Opaque) -> str | None:
 
 
 _TEXT_TYPES: Final = frozenset({"text", "input_text", "output_text"})
+
+
+def untyped_text(part: Opaque) -> tuple[str, dict[str, Any], bool]:
+    """The words of a content part sent without a type (an Opaque of kind ""), the fields
+    to keep beside them, and whether nothing is lost: a bare {"text": ...} is a text part
+    (its other fields kept); a whole message put where a part goes ({role, content}, as
+    crewAI sent, evidence/openai/content-part-without-type-rejected-gpt-4o-mini) gives its
+    content's words, its role lost; anything else goes as JSON."""
+    data = part.data
+    text = data.get("text")
+    if isinstance(text, str):
+        return text, {k: v for k, v in data.items() if k != "text"}, True
+    content = data.get("content")
+    if isinstance(content, str):
+        return content, {}, False
+    if isinstance(content, (list, tuple)) and all(
+            isinstance(p, Mapping) and isinstance(p.get("text"), str) for p in content):
+        return "\n".join(p["text"] for p in content), {}, False
+    return json.dumps(thaw(data), ensure_ascii=False, sort_keys=True), {}, False
+
+
+def typed_part(part: Opaque, pass_name: str, where: str) -> tuple[Text, Change]:
+    """A content part sent without a type, as a text part, and the change that says so."""
+    text, extras, whole = untyped_text(part)
+    what = ("a content part without a type, holding a text: sent as a text part" if whole
+            else "a content part without a type (" + ", ".join(sorted(part.data)) + "): its "
+            "words sent as a text part, " + ("its other fields left out"
+                                              if "content" in part.data else "as JSON"))
+    return Text(text, extras), Change(pass_name, "type-untyped-part", what, where,
+                                      lossless=whole)
 
 
 # The Text extras key that holds a protocol's citations, and the protocol that owns it.
@@ -292,6 +322,10 @@ def table() -> dict[str, dict[str, Cell]]:
         "unknown part, other protocol": _same((), Cell("lossy", "dropped")),
         "text-only part of another type, other protocol (type and text only: a Responses "
         "output_text in an Anthropic body)": _same((), Cell("converted", "text")),
+        "part without a type, other protocol (a bare {text}, or a whole message where a "
+        "part goes)": _same((), Cell("converted", "text: the bare text with its other "
+                                     "fields (lossless); a message's content, its role lost, "
+                                     "or the part as JSON (lossy)")),
     }
     for place in ("message", "result"):
         for kind in ("image", "document", "audio", "video"):

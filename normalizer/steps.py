@@ -79,6 +79,7 @@ from normalizer.passes.tool_duplicates import drop_duplicate_tools
 from normalizer.passes.tool_schemas import convert_tool_schemas
 from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
 from normalizer.passes.tuple_items import respell_tuple_items
+from normalizer.passes.untyped_parts import type_untyped_parts
 from normalizer.profiles import Profile
 from normalizer.step import Step
 
@@ -93,9 +94,12 @@ STEPS: dict[str, Step] = {
                                    local=True),
     "move_media_to_user_turn": Step(move_media_to_user_turn, ("media-role-unsupported",),
                                     local=True),
+    # Harmless where a vendor takes a part without a type (its words, typed as text).
+    "type_untyped_parts": Step(type_untyped_parts, ("content-part-type-missing",),
+                               when_unknown=True, local=True),
     "replace_unknown_part_types": Step(replace_unknown_part_types,
                                        ("content-part-type-unknown", "content-type-unsupported"),
-                                       local=True),
+                                       ("type_untyped_parts",), local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block"), local=True),

@@ -143,6 +143,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("cached-content-with-prompt-fields", p): "a cache named by reference is Gemini's "
        "(cachedContent); the other wires cache by breakpoints or by prefix, with the "
        "prompt in the request" for p in ("openai_chat", "openai_responses", "anthropic")},
+    ("content-part-type-missing", "gemini"): "a Gemini part has no type field: it is known "
+        "by the one data field it holds (text, inlineData, functionCall, ...)",
     ("too-many-tool-calls", "openai_responses"):
         "each call is an input item of its own: no message holds a list of them",
     ("system-message-placement", "openai_responses"):

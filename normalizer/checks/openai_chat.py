@@ -77,6 +77,7 @@ DETECTORS: dict[str, Detector] = {
     "file-part-nested": fields.file_part_nested,
     "file-data-not-data-url": fields.file_data_not_data_url,
     "content-part-type-unknown": fields.content_part_type_unknown,
+    "content-part-type-missing": fields.content_part_type_missing,
     "content-type-unsupported": fields.content_type_unsupported,
     "media-role-unsupported": fields.media_role_unsupported,
     "system-message-placement": messages.system_message_placement,

@@ -231,3 +231,15 @@ def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iter
                 yield Finding(location=f"messages[{i}].content[{j}].type",
                               fields={"index": i, "part": j, "role": now, "type": kind})
 
+
+
+def content_part_type_missing(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Content parts without a `type` (a bare {"text": ...}, or a whole message put where a
+    part goes); `param` is the missing field's path, as the vendor names it."""
+    for i, _, content, kinds in _other_parts(body):
+        if all(isinstance(kind, str) for kind in kinds):
+            continue
+        for j, part in enumerate(content):
+            if isinstance(part, Mapping) and "type" not in part:
+                where = f"messages[{i}].content[{j}].type"
+                yield Finding(location=where, fields={"index": i, "part": j, "param": where})

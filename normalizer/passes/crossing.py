@@ -20,6 +20,7 @@ from normalizer.crossing import (
     opaque_text,
     plain_text,
     reported_fields,
+    typed_part,
 )
 from normalizer.model import (
     EMPTY,
@@ -222,6 +223,10 @@ def _cross(part: Part, target: str, place: str, where: str, changes: list[Change
                                   f"{part.kind} has no form in {target}; sent as text, "
                                   "not re-run", where, lossless=False))
             return [Text(opaque_text(part))]
+        if part.kind == "":  # no type at all: its words, typed as the target's text
+            typed, change = typed_part(part, NAME, where)
+            changes.append(change)
+            return [typed]
         text = plain_text(part)
         if text is not None:
             changes.append(Change(NAME, "retype-text-part", f"a {part.protocol} part typed "

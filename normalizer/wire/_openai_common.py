@@ -71,8 +71,8 @@ TEXT_TYPES: dict[str, frozenset[str]] = {
 
 
 def text_part(part: Any, where: str, default_type: str, protocol: str) -> ContentPart:
-    """One content part -> Text, Media, or (a type the model does not know) Opaque kept
-    verbatim. A Text's `type` is kept in extras only when it is not the default for its
+    """One content part -> Text, Media, or (a type the model does not know, or none) Opaque
+    kept verbatim. A Text's `type` is kept in extras only when it is not the default for its
     place, so a wrong type (input_text in an assistant item) survives."""
     part = require_mapping(part, where)
     kind = part.get("type")
@@ -82,6 +82,8 @@ def text_part(part: Any, where: str, default_type: str, protocol: str) -> Conten
         media = _MEDIA[protocol][0](part)
         if media is not None:
             return media
+        if "type" not in part:  # rule content-part-type-missing: kept as sent, its kind ""
+            return Opaque(protocol, "", part)
         if not isinstance(kind, str):
             raise WireFormatError(f"{where}.type", f"expected a part type, got {kind!r}")
         return Opaque(protocol, kind, part)

@@ -119,12 +119,7 @@ def _parse_block(block: Any, where: str) -> Part:
         raise WireFormatError(where, f"expected a content block object, got {type(block).__name__}")
     kind = block.get("type")
     if kind not in BLOCK_TYPES:
-        media = anthropic_media(block)
-        if media is not None:
-            return media
-        if not isinstance(kind, str):
-            raise WireFormatError(f"{where}.type", f"expected a block type, got {kind!r}")
-        return Opaque(PROTOCOL, kind, block, hosted=is_hosted(kind))
+        return _other_block(block, kind, where)
     extras = {k: v for k, v in block.items() if k not in _OWN_KEYS[kind]}
     if kind == "text":
         return Text(_string(block, "text", where), extras=extras)
@@ -140,6 +135,19 @@ def _parse_block(block: Any, where: str) -> Part:
                         vendor=VENDOR, extras=extras)
     return Thinking("", signature=_string(block, "data", where), vendor=VENDOR, redacted=True,
                     extras=extras)
+
+
+def _other_block(block: Mapping[str, Any], kind: Any, where: str) -> Part:
+    """A block of a type the model has no class for: media, or kept verbatim (a block sent
+    without a type too, its kind "")."""
+    media = anthropic_media(block)
+    if media is not None:
+        return media
+    if "type" not in block:
+        return Opaque(PROTOCOL, "", block)
+    if not isinstance(kind, str):
+        raise WireFormatError(f"{where}.type", f"expected a block type, got {kind!r}")
+    return Opaque(PROTOCOL, kind, block, hosted=is_hosted(kind))
 
 
 def _parse_tool_use(block: Mapping[str, Any], where: str, extras: dict[str, Any]) -> ToolCall:
