@@ -71,6 +71,7 @@ from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
+from normalizer.passes.system_roles import system_as_user
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
 from normalizer.passes.tool_count import drop_tools_over_limit
@@ -101,6 +102,8 @@ STEPS: dict[str, Step] = {
                                        ("content-part-type-unknown", "content-type-unsupported"),
                                        ("type_untyped_parts",), local=True),
     "place_system_messages": Step(place_system_messages, ("system-message-placement",)),
+    "system_as_user": Step(system_as_user, ("role-unsupported-by-model",),
+                           ("place_system_messages",)),
     "drop_empty_text_blocks": Step(drop_empty_text_blocks,
                                    ("empty-text-block", "whitespace-text-block"), local=True),
     "fill_empty_content": Step(fill_empty_content,

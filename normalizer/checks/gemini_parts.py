@@ -60,3 +60,14 @@ def cached_content_with_prompt_fields(body: Mapping[str, Any], rule: Rule,
     if fields:
         yield Finding(location="cachedContent" if "cachedContent" in body else "cached_content",
                       fields={"fields": ", ".join(fields)})
+
+
+def system_instruction_unsupported(body: Mapping[str, Any], rule: Rule,
+                                   model: str | None) -> Iterator[Finding]:
+    """A system instruction (even an empty one) for a model the rule names (Gemma on the
+    Gemini API); nothing where the model is not known."""
+    if model is None or not rule.applies_to(model, when_unknown=False):
+        return
+    if _get(body, "systemInstruction", "system_instruction") is not None:
+        yield Finding(location="systemInstruction",
+                      fields={"model": model.removeprefix("models/")})

@@ -30,6 +30,7 @@ DETECTORS: dict[str, Detector] = {
     "prompt-mode-unsupported": reasoning_effort.chat_prompt_mode,
     "too-many-cache-breakpoints": cache_breakpoints.chat_too_many_cache_breakpoints,
     "orphan-tool-result": pairing.orphan_tool_result,
+    "role-unsupported-by-model": messages.role_unsupported_by_model,
     "missing-tool-result": pairing.missing_tool_result,
     "tool-result-id-mismatch": pairing.tool_result_id_mismatch,
     "tool-results-out-of-order": pairing.tool_results_out_of_order,

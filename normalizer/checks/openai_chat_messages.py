@@ -255,3 +255,14 @@ def message_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[
             where = f"messages[{i}].name"
             yield Finding(location=where, fields={"param": where, "name": name,
                                                   "pattern": rule.params.get("pattern")})
+
+
+def role_unsupported_by_model(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Each message whose role is in params.roles (system, developer), for a model the rule
+    names; nothing where the model is not known (every other model takes them)."""
+    if model is None or not rule.applies_to(model, when_unknown=False):
+        return
+    refused = frozenset(param(rule.params, "roles", ("system", "developer")))
+    for i, now in enumerate(roles(body)):
+        if now in refused:
+            yield Finding(location=f"messages[{i}].role", fields={"index": i, "role": now})

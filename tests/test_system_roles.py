@@ -1,0 +1,82 @@
+"""Models that take no system instruction: Gemma on the Gemini API ("Developer instruction is
+not enabled for models/gemma-3-27b-it", 0xPlaygrounds/rig#788) and OpenAI's o1-mini
+("Unsupported value: 'messages[0].role' does not support 'system' with this model.",
+pydantic-ai's recorded cassettes). The repair sends the instruction as a user message, and
+only for the models the rule names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+import sdk_calls as calls
+from google.genai import errors as genai_errors
+
+from conformance.emulator import Emulator
+from normalizer import check, normalize_request
+
+GEMMA = "gemma-3-27b-it"
+GEMINI_BODY = {"systemInstruction": {"parts": [{"text": "Answer in one sentence."}]},
+               "contents": [{"role": "user", "parts": [{"text": "What is a prime?"}]}]}
+
+
+def chat(model: str, role: str = "system") -> dict[str, Any]:
+    return {"model": model, "messages": [{"role": role, "content": "Be brief."},
+                                         {"role": "user", "content": "Hello"}]}
+
+
+def test_only_the_named_models_refuse_and_only_when_the_model_is_known() -> None:
+    (found,) = check(GEMINI_BODY, "gemini", model=GEMMA)
+    assert (found.rule, found.message) == (
+        "role-unsupported-by-model", f"Developer instruction is not enabled for models/{GEMMA}")
+    assert check(GEMINI_BODY, "gemini", model=f"models/{GEMMA}")[0].message == found.message
+    assert check(GEMINI_BODY, "gemini", model="gemini-2.5-flash") == ()
+    assert check(GEMINI_BODY, "gemini") == ()  # the model is in the URL: unknown here
+    empty = {**GEMINI_BODY, "systemInstruction": {"parts": [{"text": ""}]}}
+    assert [v.rule for v in check(empty, "gemini", model=GEMMA)] == [
+        "role-unsupported-by-model"]  # refused even empty (rig#788)
+    for role in ("system", "developer"):
+        (found,) = check(chat("o1-mini", role), "openai")
+        assert found.message == \
+            f"Unsupported value: 'messages[0].role' does not support '{role}' with this model."
+        assert (found.error["code"], found.error["param"]) == (
+            "unsupported_value", "messages[0].role")
+    assert check(chat("o1-preview-2024-09-12"), "openai")[0].rule == "role-unsupported-by-model"
+    assert check(chat("o1"), "openai") == () and check(chat("gpt-4o-mini"), "openai") == ()
+
+
+def test_gemma_gets_the_instruction_as_a_user_turn(emu: Emulator) -> None:
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    with pytest.raises(genai_errors.ClientError) as refused:
+        calls.send("gemini", sdk, GEMINI_BODY, model=GEMMA)
+    assert calls.sdk_error(refused.value) == calls.SdkError(
+        400, f"Developer instruction is not enabled for models/{GEMMA}")
+    fixed = normalize_request(GEMINI_BODY, "gemini", "gemini", model=GEMMA)
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("system-as-user", "messages[0]", False)]
+    assert fixed.body["contents"][0] == {"role": "user",
+                                         "parts": [{"text": "Answer in one sentence."}]}
+    assert "systemInstruction" not in fixed.body
+    assert calls.text_of("gemini", calls.send("gemini", sdk, fixed.body, model=GEMMA))
+    # Another Gemini model keeps its system instruction, untouched.
+    kept = normalize_request(GEMINI_BODY, "gemini", "gemini", model="gemini-2.5-flash")
+    assert kept.changes == () and kept.body["systemInstruction"] == \
+        GEMINI_BODY["systemInstruction"]
+
+
+@pytest.mark.parametrize("role", ["system", "developer"])
+def test_o1_mini_gets_the_instruction_as_a_user_message(emu: Emulator, role: str) -> None:
+    sdk = calls.client("openai_chat", emu.sdk_base_url("openai"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_chat", sdk, chat("o1-mini", role))
+    assert f"does not support '{role}' with this model." in str(refused.value)
+    fixed = normalize_request(chat("o1-mini", role), "openai_chat", "openai")
+    said = [(c.code, c.lossless) for c in fixed.changes if c.code == "system-as-user"]
+    assert said == [("system-as-user", False)]
+    assert [m["role"] for m in fixed.body["messages"]] == ["user", "user"]
+    assert fixed.body["messages"][0]["content"] == "Be brief."
+    assert check(fixed.body, "openai") == ()
+    assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, fixed.body))
+    assert normalize_request(chat("gpt-4o-mini", role), "openai_chat", "openai"
+                             ).body["messages"][0]["role"] == role
