@@ -9,7 +9,8 @@ three anthropic digests again for system-message-placement's newer words, counts
 messy/openai_responses for reasoning-item-orphan, which no longer flags an id-less item;
 the three groq digests for Groq's tool-call-id-missing and messy/xai for xAI's empty-content,
 the other rules' counts unchanged; messy/groq again when Groq's assistant-content-not-string
-ended on 2025-07-11, its 108 findings gone and the other counts unchanged).
+ended on 2025-07-11, its 108 findings gone and the other counts unchanged; messy/deepseek for
+deepseek-reasoner's role-alternation, 122 findings added and the other counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

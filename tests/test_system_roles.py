@@ -1,8 +1,9 @@
-"""Models that take no system instruction: Gemma on the Gemini API ("Developer instruction is
-not enabled for models/gemma-3-27b-it", 0xPlaygrounds/rig#788) and OpenAI's o1-mini
-("Unsupported value: 'messages[0].role' does not support 'system' with this model.",
-pydantic-ai's recorded cassettes). The repair sends the instruction as a user message, and
-only for the models the rule names."""
+"""Role rules that hold for some models only. Models that take no system instruction:
+Gemma on the Gemini API ("Developer instruction is not enabled for models/gemma-3-27b-it",
+0xPlaygrounds/rig#788) and OpenAI's o1-mini ("Unsupported value: 'messages[0].role' does
+not support 'system' with this model.", pydantic-ai's recorded cassettes): the repair sends
+the instruction as a user message, for the models the rule names only. deepseek-reasoner
+refused two user or two assistant messages in a row: they are merged."""
 
 from __future__ import annotations
 
@@ -80,3 +81,34 @@ def test_o1_mini_gets_the_instruction_as_a_user_message(emu: Emulator, role: str
     assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, fixed.body))
     assert normalize_request(chat("gpt-4o-mini", role), "openai_chat", "openai"
                              ).body["messages"][0]["role"] == role
+
+
+def test_deepseek_reasoner_gets_successive_messages_merged(emu: Emulator) -> None:
+    """deepseek-reasoner (R1, 2025) refused two user or two assistant messages in a row
+    (deepseek-ai/DeepSeek-R1#21); deepseek-chat takes them."""
+    raw = {"model": "deepseek-reasoner", "messages": [
+        {"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "Hi"},
+        {"role": "user", "content": "Is 391 a prime number?"}]}
+    (found,) = check(raw, "deepseek")
+    assert (found.rule, found.location) == ("role-alternation", "messages[2]")
+    assert "(messages[1] and messages[2] in your input)" in found.message
+    assert check({**raw, "model": "deepseek-chat"}, "deepseek") == ()
+    tool_turn = {"model": "deepseek-reasoner", "messages": [
+        {"role": "user", "content": "Weather?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_1", "type": "function",
+             "function": {"name": "weather", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"},
+        {"role": "assistant", "content": "18C."}]}
+    assert [v.rule for v in check(tool_turn, "deepseek")
+            if v.rule == "role-alternation"] == []  # a tool message stands between
+    sdk = calls.client("openai_chat", emu.sdk_base_url("deepseek"))
+    with pytest.raises(openai.BadRequestError):
+        calls.send("openai_chat", sdk, raw)
+    fixed = normalize_request(raw, "openai_chat", "deepseek")
+    assert [(c.code, c.lossless) for c in fixed.changes] == [
+        ("merge-consecutive-messages", True)]
+    user = fixed.body["messages"][1]
+    assert [p["text"] for p in user["content"]] == ["Hi", "Is 391 a prime number?"]
+    assert check(fixed.body, "deepseek") == ()
+    assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, fixed.body))

@@ -98,9 +98,6 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     ("tool-result-id-mismatch", "anthropic"):
         "a tool_result whose id is none of the previous turn's tool_use ids is what "
         "orphan-tool-result checks on this wire",
-    ("role-alternation", "openai_chat"):
-        "Chat Completions allows consecutive messages of one role; vendors that restrict "
-        "the order are described by role-order",
     ("role-alternation", "openai_responses"):
         "Responses input is a list of items, not alternating turns",
     **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM

@@ -31,6 +31,7 @@ DETECTORS: dict[str, Detector] = {
     "too-many-cache-breakpoints": cache_breakpoints.chat_too_many_cache_breakpoints,
     "orphan-tool-result": pairing.orphan_tool_result,
     "role-unsupported-by-model": messages.role_unsupported_by_model,
+    "role-alternation": messages.role_alternation,
     "missing-tool-result": pairing.missing_tool_result,
     "tool-result-id-mismatch": pairing.tool_result_id_mismatch,
     "tool-results-out-of-order": pairing.tool_results_out_of_order,

@@ -266,3 +266,16 @@ def role_unsupported_by_model(body: Body, rule: Rule, model: str | None) -> Iter
     for i, now in enumerate(roles(body)):
         if now in refused:
             yield Finding(location=f"messages[{i}].role", fields={"index": i, "role": now})
+
+
+def role_alternation(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Each message whose role is its neighbour's, for roles in params.roles (user,
+    assistant: a tool or system message between them breaks no rule), for a model the rule
+    names; nothing where the model is not known."""
+    if model is None or not rule.applies_to(model, when_unknown=False):
+        return
+    alternating = frozenset(param(rule.params, "roles", ("user", "assistant")))
+    found = roles(body)
+    for i in range(1, len(found)):
+        if found[i] in alternating and found[i] == found[i - 1]:
+            yield Finding(location=f"messages[{i}]", fields={"first": i - 1, "second": i})
