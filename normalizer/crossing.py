@@ -95,34 +95,38 @@ def plain_text(part: Opaque) -> str | None:
 _TEXT_TYPES: Final = frozenset({"text", "input_text", "output_text"})
 
 
-def untyped_text(part: Opaque) -> tuple[str, dict[str, Any], bool]:
+def untyped_text(part: Opaque) -> tuple[str, dict[str, Any], str]:
     """The words of a content part sent without a type (an Opaque of kind ""), the fields
-    to keep beside them, and whether nothing is lost: a bare {"text": ...} is a text part
-    (its other fields kept); a whole message put where a part goes ({role, content}, as
-    crewAI sent, evidence/openai/content-part-without-type-rejected-gpt-4o-mini) gives its
-    content's words, its role lost; anything else goes as JSON."""
+    to keep beside them, and what was read: "text", a bare {"text": ...} (its other fields
+    kept, nothing lost); "content", a whole message put where a part goes ({role, content},
+    as crewAI sent, evidence/openai/content-part-without-type-rejected-gpt-4o-mini), its
+    content's words, its role lost; "json", anything else, as JSON."""
     data = part.data
     text = data.get("text")
     if isinstance(text, str):
-        return text, {k: v for k, v in data.items() if k != "text"}, True
+        return text, {k: v for k, v in data.items() if k != "text"}, "text"
     content = data.get("content")
     if isinstance(content, str):
-        return content, {}, False
+        return content, {}, "content"
     if isinstance(content, (list, tuple)) and all(
             isinstance(p, Mapping) and isinstance(p.get("text"), str) for p in content):
-        return "\n".join(p["text"] for p in content), {}, False
-    return json.dumps(thaw(data), ensure_ascii=False, sort_keys=True), {}, False
+        return "\n".join(p["text"] for p in content), {}, "content"
+    return json.dumps(thaw(data), ensure_ascii=False, sort_keys=True), {}, "json"
+
+
+_UNTYPED_WORDS = {"text": "holding a text: sent as a text part",
+                  "content": "its content's words sent as a text part, its other fields "
+                             "left out",
+                  "json": "sent as a text part holding it as JSON"}
 
 
 def typed_part(part: Opaque, pass_name: str, where: str) -> tuple[Text, Change]:
     """A content part sent without a type, as a text part, and the change that says so."""
-    text, extras, whole = untyped_text(part)
-    what = ("a content part without a type, holding a text: sent as a text part" if whole
-            else "a content part without a type (" + ", ".join(sorted(part.data)) + "): its "
-            "words sent as a text part, " + ("its other fields left out"
-                                              if "content" in part.data else "as JSON"))
+    text, extras, read = untyped_text(part)
+    what = f"a content part without a type ({', '.join(sorted(part.data))}): " \
+        + _UNTYPED_WORDS[read]
     return Text(text, extras), Change(pass_name, "type-untyped-part", what, where,
-                                      lossless=whole)
+                                      lossless=read == "text")
 
 
 # The Text extras key that holds a protocol's citations, and the protocol that owns it.
