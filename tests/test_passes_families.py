@@ -128,7 +128,7 @@ def test_made_up_reasoning_ids_are_removed_for_responses() -> None:
          "arguments": '{"city":"Paris"}'},
         {"type": "function_call_output", "call_id": "aB3dE5gH1", "output": "18C"}]},
         "openai_responses")
-    body, codes = _fixed(history, "openai_responses", "openai_responses", "gpt-4.1-mini")
+    body, codes = _fixed(history, "openai_responses", "openai_responses", "gpt-5-mini")
     assert codes == ("drop-reasoning-item-id",)
     assert "id" not in body["input"][1] and body["input"][1]["type"] == "reasoning"
     assert check(body, "openai_responses") == ()

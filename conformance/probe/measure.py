@@ -18,7 +18,7 @@ from typing import Any
 
 from conformance.probe.cases import ProbeSet, probe_set
 from conformance.probe.observe import Observation, Send, observe_all
-from conformance.probe.profile import Probed, attribute, profile_data
+from conformance.probe.profile import Probed, attribute, is_moot, profile_data
 from normalizer.check import check
 from normalizer.profiles import Profile, Rule
 from normalizer.scope import is_scoped, scoped
@@ -75,14 +75,16 @@ def profile_diff(shipped: Profile, measured: Profile, found: Sequence[Observatio
                  model: str | None = None) -> Diff:
     """What the probe measured (`found`, written as `measured`, with `model`) against
     `shipped`. A shipped rule for other models only (params.model_prefixes) is not measured
-    by a probe with this model; of rules scoped by model or date (normalizer/scope.py) the
+    by a probe with this model, nor is one whose requests both break another rule it enforces
+    for this model (a moot finding); of rules scoped by model or date (normalizer/scope.py) the
     ones that hold today for `model` are compared."""
     shipped = scoped(shipped, model=model)
     other_models = {r.id for r in shipped.rules if model and _other_models(r, model)}
     allowed = _allowed_here(shipped, model) - other_models
-    decided = {o.rule for o in found if o.finding != "inconclusive"} - other_models - allowed
+    decided = {o.rule for o in found if o.finding != "inconclusive" and not is_moot(o)} \
+        - other_models - allowed
     unmeasured = [f"{o.rule}: {o.reason or o.verdict.reason}" for o in found
-                  if o.finding == "inconclusive" and shipped.enforces(o.rule)]
+                  if (o.finding == "inconclusive" or is_moot(o)) and shipped.enforces(o.rule)]
     unmeasured += [f"{r.id}: no probe request for it" for r in shipped.rules
                    if r.enforced and r.id not in {o.rule for o in found}]
     unmeasured += [f"{rule_id}: the shipped rule is for other models than {model}"

@@ -108,8 +108,16 @@ def _moot(found: Observation, case: ProbeCase | None, enforced: set[str]
         return None
     return replace(found, finding="lenient",
                    reason=f"both requests refused; each carries what {covering[0]} "
-                          "forbids, which this endpoint enforces for this model, so this "
-                          "rule cannot be measured with this model")
+                          f"forbids, which this endpoint enforces for this model, {MOOT}")
+
+
+MOOT = "so this rule cannot be measured with this model"  # how a moot finding's reason ends
+
+
+def is_moot(found: Observation) -> bool:
+    """Whether `found` was written lenient because no request could break its rule alone
+    with this model (`_moot`): not a measurement of the rule."""
+    return found.finding == "lenient" and found.reason.endswith(MOOT)
 
 
 def profile_data(observations: Sequence[Observation], probes: ProbeSet,

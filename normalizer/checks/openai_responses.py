@@ -136,6 +136,17 @@ def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
             yield Finding(f"input[{i}]", {"index": i, "id": item["id"]})
 
 
+def reasoning_input_unsupported(body: Mapping[str, Any], rule: Rule,
+                                model: str | None) -> Iterator[Finding]:
+    """Each reasoning item in the input, for a model the rule names (one that does not
+    reason); nothing where the model is not known."""
+    if model is None or not rule.applies_to(model, when_unknown=False):
+        return
+    for i, _, found, _ in items(body):
+        if found == "reasoning":
+            yield Finding(f"input[{i}]", {"index": i})
+
+
 def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,
                          model: str | None) -> Iterator[Finding]:
     """A reasoning item referenced by id alone (no encrypted_content) while `store` is
@@ -188,6 +199,7 @@ DETECTORS: dict[str, Detector] = {
     "unknown-message-field": unknown_message_field,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
+    "reasoning-input-unsupported": reasoning_input_unsupported,
     "thinking-signature-missing": reasoning_not_stored,
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,

@@ -41,11 +41,16 @@ _DROP = "drop_foreign_thinking"
 _TURN = "repair_thinking_turn"
 
 
-def takes_reasoning_input(profile: Profile) -> bool:
+def takes_reasoning_input(profile: Profile, model: str | None = None) -> bool:
     """False for targets that reject reasoning sent back (Groq, Cerebras: "property
     'reasoning_content' is unsupported"; Mistral: "Reasoning input is not enabled for this
-    model"), as their profiles say."""
-    if profile.enforces("reasoning-input-unsupported"):
+    model"), as their profiles say, and for the models a reasoning-input-unsupported rule
+    names (OpenAI Responses: gpt-4.1, which does not reason). Where the model is not known,
+    the one the body will name is asked about: the profile's default, which `render` writes
+    when it is given none (OpenAI Responses: gpt-4.1-mini)."""
+    rule = profile.rule("reasoning-input-unsupported")
+    if rule is not None and rule.enforced and rule.applies_to(
+            model or profile.default_model, when_unknown=not rule.models):
         return False
     allowed = profile.param("unknown-message-field", "allowed")  # {role: [field, ...]}
     field = _REASONING_FIELD.get(profile.protocol)
@@ -102,7 +107,7 @@ def drop_foreign_thinking(
     Before: assistant [Thinking(vendor="gemini"), ToolCall] for Anthropic. After: assistant
     [ToolCall] (or [Text("<thinking>…</thinking>"), ToolCall] under as-text). Lossy: the
     reasoning (and always its signature) is removed or demoted to text."""
-    takes_input = takes_reasoning_input(profile)
+    takes_input = takes_reasoning_input(profile, policy.model)
     other = _other_field(profile)  # read once, not per part
     messages: list[Message] = []
     changes: list[Change] = []

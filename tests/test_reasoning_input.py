@@ -1,0 +1,60 @@
+"""OpenAI's Responses API refuses reasoning items sent to a model that does not reason
+("Reasoning input items can only be provided to a reasoning or computer use model. Remove
+reasoning items from your input and try again.", openai/openai-agents-python#2602): met when
+an agent hands a conversation from o4-mini or gpt-5 to gpt-4.1. For those models the repair
+leaves the reasoning items out; a model that reasons keeps them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+import sdk_calls as calls
+
+from conformance.emulator import Emulator
+from normalizer import check, normalize_request
+
+WORDS = ("Reasoning input items can only be provided to a reasoning or computer use model. "
+         "Remove reasoning items from your input and try again.")
+
+
+def handed_off(model: str) -> dict[str, Any]:
+    """A gpt-5 turn (its reasoning item, then its answer) handed to `model`."""
+    return {"model": model, "input": [
+        {"role": "user", "content": "Is 391 a prime number?"},
+        {"type": "reasoning", "id": "rs_1", "summary": [],
+         "encrypted_content": "gAAAAABdemo-encrypted-reasoning"},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "No: 17 times 23."}]},
+        {"role": "user", "content": "And 397?"}]}
+
+
+def test_models_that_do_not_reason_refuse_each_reasoning_item() -> None:
+    for model in ("gpt-4.1", "gpt-4.1-mini", "gpt-4o-mini"):
+        (found,) = check(handed_off(model), "openai_responses")
+        assert (found.rule, found.location, found.message) == (
+            "reasoning-input-unsupported", "input[1]", WORDS)
+    for model in ("gpt-5-mini", "o4-mini"):
+        assert check(handed_off(model), "openai_responses") == ()
+    body = handed_off("gpt-4.1")
+    body.pop("model")
+    assert check(body, "openai_responses") == ()  # no model: nothing is assumed
+
+
+def test_the_reasoning_goes_for_gpt_4_1_and_stays_for_gpt_5(emu: Emulator) -> None:
+    sdk = calls.client("openai_responses", emu.sdk_base_url("openai_responses"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_responses", sdk, handed_off("gpt-4.1-mini"))
+    assert WORDS in str(refused.value)
+    fixed = normalize_request(handed_off("gpt-4.1-mini"), "openai_responses",
+                              "openai_responses")
+    dropped = [(c.where, c.lossless) for c in fixed.changes if "reasoning" in c.code]
+    assert dropped == [("messages[1].parts[0]", False)]
+    assert [item.get("type", "message") for item in fixed.body["input"]] == [
+        "message", "message", "message"]
+    assert check(fixed.body, "openai_responses") == ()
+    assert calls.text_of("openai_responses", calls.send("openai_responses", sdk, fixed.body))
+    kept = normalize_request(handed_off("gpt-5-mini"), "openai_responses", "openai_responses")
+    assert [c for c in kept.changes if "reasoning" in c.code] == []
+    assert kept.body["input"][1]["type"] == "reasoning"
