@@ -9,9 +9,9 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
                        ref_siblings, ref_targets, enum_type, property_schemas,
                        tuple_items, sampling, thinking_params, output_format,
                        gemini_keywords, thinking_options, thinking_budget, effort_levels,
-                       output_limit
+                       output_limit, request_fields, cached_content
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
-                       scope, collector, media, schema_walk, cache_marks, cached_content
+                       scope, collector, media, schema_walk, cache_marks
 
 A module imports only from its own floor or below; a room imports only itself and floors
 0-1. Within floors 0 and 1, modules may import each other as long as there is no cycle.
@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "json_values": 0, "tool_spec": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0,
     "profiles": 0, "scope": 0, "collector": 0, "media": 0, "schema_walk": 0, "cache_marks": 0,
-    "cached_content": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
     "options": 1, "strict_mode": 1, "array_items": 1, "empty_enum": 1, "root_union": 1,
@@ -38,7 +37,7 @@ FLOORS: dict[str, int] = {
     "ref_targets": 1, "enum_type": 1, "property_schemas": 1,
     "tuple_items": 1, "sampling": 1, "thinking_params": 1, "output_format": 1,
     "gemini_keywords": 1, "thinking_options": 1, "thinking_budget": 1, "effort_levels": 1,
-    "output_limit": 1, "request_fields": 1,
+    "output_limit": 1, "request_fields": 1, "cached_content": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "steps": 3, "option_steps": 3, "step": 3, "request": 3,
     "testing": 3, "strategies": 3,

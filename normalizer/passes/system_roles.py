@@ -29,9 +29,8 @@ def system_as_user(
     After:  [user "Answer in French.", user "Hi"]
     Lossy: the words stay, their standing as the model's instructions does not.
     """
-    rule = profile.rule(RULE)
-    if rule is None or not rule.enforced or not rule.applies_to(policy.model,
-                                                                when_unknown=False):
+    rule = profile.copy_for(RULE, policy.model)
+    if rule is None:
         return draft, ()
     refused = frozenset(rule.params.get("roles") or ("system", "developer"))
     messages = list(draft.history.messages)

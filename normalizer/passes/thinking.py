@@ -48,9 +48,7 @@ def takes_reasoning_input(profile: Profile, model: str | None = None) -> bool:
     names (OpenAI Responses: gpt-4.1, which does not reason). Where the model is not known,
     the one the body will name is asked about: the profile's default, which `render` writes
     when it is given none (OpenAI Responses: gpt-4.1-mini)."""
-    rule = profile.rule("reasoning-input-unsupported")
-    if rule is not None and rule.enforced and rule.applies_to(
-            model or profile.default_model, when_unknown=not rule.models):
+    if profile.copy_for("reasoning-input-unsupported", model or profile.default_model):
         return False
     allowed = profile.param("unknown-message-field", "allowed")  # {role: [field, ...]}
     field = _REASONING_FIELD.get(profile.protocol)
