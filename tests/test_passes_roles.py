@@ -17,6 +17,7 @@ from normalizer.passes.content import (
 )
 from normalizer.passes.role_order import BRIDGE_TEXT, fix_role_order
 from normalizer.passes.roles import (
+    CLOSING_TEXT,
     OPENING_TEXT,
     end_with_allowed_role,
     merge_consecutive_roles,
@@ -234,9 +235,26 @@ def test_last_assistant_becomes_prefix_when_allowed() -> None:
                                          last_rule, POLICY)
     assert out.history.messages[-1].extras["prefix"] is True
     assert changes[0].code == "mark-assistant-prefix"
+    # No prefix taken at all (Anthropic, Claude 4.6 and later): a labelled user message is
+    # added after the assistant message, which stays; the model no longer continues it.
     strict = profile("openai_chat", ("last-message-role", {"allowed": ["user", "tool"]}))
     start = draft(say("user", "q"), say("assistant", "a"))
-    assert end_with_allowed_role(start, strict, POLICY) == (start, ())
+    out, changes = end_with_allowed_role(start, strict, POLICY)
+    assert [(m.role, m.text) for m in out.history.messages] == [
+        ("user", "q"), ("assistant", "a"), ("user", CLOSING_TEXT)]
+    assert [(c.code, c.where, c.lossless) for c in changes] == [
+        ("insert-closing-user-message", "messages[2]", False)]
+    assert end_with_allowed_role(out, strict, POLICY) == (out, ())
+    # A final assistant message holding calls is not closed (its results are missing), nor
+    # a paused server-tool turn (sent back to be continued).
+    user_only = profile("anthropic", ("last-message-role", {"allowed": ["user"]}))
+    calls = draft(say("user", "q"), CALL)
+    assert end_with_allowed_role(calls, user_only, POLICY) == (calls, ())
+    paused = draft(say("user", "q"), Message("assistant", (
+        Text("Searching."), Opaque("anthropic", "server_tool_use", {"type": "server_tool_use"},
+                                   hosted=True))))
+    assert end_with_allowed_role(paused, user_only, POLICY) == (paused, ())
+    assert end_with_allowed_role(start, user_only, POLICY)[0].history.messages[-1].role == "user"
 
 
 def test_no_prefix_mark_where_the_profile_refuses_the_field() -> None:

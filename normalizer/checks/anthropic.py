@@ -151,6 +151,30 @@ def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Ite
         yield Finding(f"messages[{i}].content", {"index": i})
 
 
+def last_message_role(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`last-message-role`: a final assistant message (a prefill) sent to a model that takes
+    none (the profile scopes the rule to those models; params.allowed, default user). A
+    paused server-tool turn, whose last block is a server tool's call or result, is sent back
+    to be continued (stop_reason pause_turn) and is not flagged."""
+    found = messages(body)
+    if not found:
+        return
+    i, last = found[-1]
+    now = last.get("role")
+    if not isinstance(now, str) or now in set(rule.params.get("allowed") or ("user",)):
+        return
+    content = last.get("content")
+    if isinstance(content, list) and content and _server_tool_block(content[-1]):
+        return
+    yield Finding(f"messages[{i}]", {"index": i, "role": now})
+
+
+def _server_tool_block(block: Any) -> bool:
+    kind = block.get("type") if isinstance(block, Mapping) else None
+    return isinstance(kind, str) and kind != "tool_result" and (
+        kind in ("server_tool_use", "mcp_tool_use") or kind.endswith("_tool_result"))
+
+
 def tools_not_declared(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """`tools-not-declared`: tool calls or results in the history but no `tools` in the request."""
@@ -349,5 +373,6 @@ DETECTORS: dict[str, Detector] = {
     "content-part-type-unknown": anthropic_blocks.unknown_block_type,
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
     "media-role-unsupported": anthropic_blocks.media_role_unsupported,
+    "last-message-role": last_message_role,
     "output-schema-open-object": output_schema.open_output_object,
 }

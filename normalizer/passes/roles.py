@@ -21,6 +21,8 @@ _WIRE_ROLE: dict[str, dict[str, str]] = {
     "gemini": {"tool": "user"},
 }
 
+CLOSING_TEXT = ("[continue: the conversation ended with your message above; this note was "
+                "added because the model takes no assistant message last]")
 OPENING_TEXT = ("[conversation continues: the messages before this point are not included; "
                 "this note was added so the history starts with a user turn]")
 
@@ -270,16 +272,22 @@ def end_with_allowed_role(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes a last message of a role the vendor does not accept last (`last-message-role`,
-    `params.allowed`). When the vendor lets a final assistant message stand as a prefix to
-    continue (`params.prefix_ok`), it is marked so (`prefix: true`); otherwise it is left as
-    is, because the only other repairs are inventing a user turn or deleting the reply.
+    the copy that holds for the model, `params.allowed`). When the vendor lets a final
+    assistant message stand as a prefix to continue (`params.prefix_ok`), it is marked so
+    (`prefix: true`). Where it takes no prefix at all, a short user message that says it was
+    added is put after it, as open_with_user_message does at the start: the assistant
+    message is kept (clients that delete it lose its text). Lossy, said: the model answers
+    after the message instead of continuing it. A paused server-tool turn (its last part a
+    hosted call or result, sent back to be continued) is left as is.
 
     A final assistant message with calls, where a tool message may end the request, gets
     their results, saying the calls were interrupted, or (policy drop) loses them, as
     answer_unanswered_calls would do: a profile without its rule does not run it.
 
     Rejected by: Mistral "Expected last role User or Tool (or Assistant with prefix True) for
-    serving but got {role}" (its profile).
+    serving but got {role}" (its profile); Anthropic, Claude 4.6 and later, "This model does
+    not support assistant message prefill. The conversation must end with a user message."
+    (smallmain/vscode-unify-chat-provider#249, Claude Opus 4.8).
 
     Before: [user "Write a haiku", assistant "Autumn moon"]
     After:  the same, the assistant message with extras {"prefix": true}
@@ -288,8 +296,11 @@ def end_with_allowed_role(
     `prefix` field on assistant messages (unknown-message-field): left as is then.
     """
     messages = draft.history.messages
-    allowed = tuple(profile.param("last-message-role", "allowed", ()) or ())
-    least = int(profile.param("last-message-role", "min_messages", 1) or 1)
+    rule = profile.copy_for("last-message-role", policy.model or profile.default_model)
+    if rule is None:
+        return draft, ()
+    allowed = tuple(rule.params.get("allowed") or ())
+    least = int(rule.params.get("min_messages", 1) or 1)
     if len(messages) < least or not messages or wire_roles(messages[-1], profile)[-1] in allowed:
         return draft, ()
     messages, changes = _systems_not_last(messages, allowed)
@@ -307,9 +318,19 @@ def end_with_allowed_role(
         if not messages or wire_roles(messages[-1], profile)[-1] in allowed:
             return replace(draft, history=replace(draft.history, messages=messages)), changes
         last = messages[-1]
+    prefix_ok = bool(rule.params.get("prefix_ok", False))
+    if (last.role == "assistant" and not last.tool_calls and not prefix_ok
+            and "user" in allowed and not _paused_server_turn(last)):
+        closing = Message("user", (Text(CLOSING_TEXT),))
+        change = Change("end_with_allowed_role", "insert-closing-user-message",
+                        "added a user message asking to continue after the final assistant "
+                        "message: the model takes no assistant message last (no prefill), so "
+                        "it answers after that message instead of continuing it",
+                        f"messages[{len(messages)}]", lossless=False)
+        history = replace(draft.history, messages=(*messages, closing))
+        return replace(draft, history=history), (*changes, change)
     if (last.role != "assistant" or last.tool_calls or last.extras.get("prefix") is True
-            or not profile.param("last-message-role", "prefix_ok", False)
-            or not _prefix_field_taken(profile)):
+            or not prefix_ok or not _prefix_field_taken(profile)):
         return replace(draft, history=replace(draft.history, messages=messages)), changes
     marked = replace(last, extras=last.extras.merged(prefix=True))
     change = Change("end_with_allowed_role", "mark-assistant-prefix",
@@ -317,6 +338,13 @@ def end_with_allowed_role(
                     f"messages[{len(messages) - 1}]", lossless=True)
     history = replace(draft.history, messages=(*messages[:-1], marked))
     return replace(draft, history=history), (*changes, change)
+
+
+def _paused_server_turn(message: Message) -> bool:
+    """Whether `message` ends with server-side tool activity: Anthropic's paused turn
+    (stop_reason pause_turn), which the app sends back for the model to go on with."""
+    last = message.parts[-1] if message.parts else None
+    return isinstance(last, Opaque) and last.hosted
 
 
 def _prefix_field_taken(profile: Profile) -> bool:

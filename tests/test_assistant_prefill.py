@@ -1,0 +1,77 @@
+"""Claude Sonnet 4.6, Opus 4.6 and later models take no assistant message last ("This model
+does not support assistant message prefill. The conversation must end with a user
+message.", smallmain/vscode-unify-chat-provider#249; Anthropic's migration guide), where
+Claude Haiku 4.5 continues it. The repair adds a labelled user message after the assistant
+message, for those models only; a system message last and a paused server-tool turn are
+not refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+import pytest
+import sdk_calls as calls
+
+from conformance.emulator import Emulator
+from normalizer import check, normalize_request
+from normalizer.passes.roles import CLOSING_TEXT
+
+WORDS = ("This model does not support assistant message prefill. The conversation must end "
+         "with a user message.")
+
+
+def body(model: str, *last: dict[str, Any]) -> dict[str, Any]:
+    return {"model": model, "max_tokens": 256,
+            "messages": [{"role": "user", "content": "Is 391 a prime number?"}, *last]}
+
+
+PREFILL = {"role": "assistant", "content": "No: 391 is"}
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-6", "claude-opus-4-6", "claude-opus-4-8",
+                                   "claude-sonnet-5", "claude-opus-5-20260901"])
+def test_the_models_after_4_5_refuse_a_prefill(model: str) -> None:
+    (found,) = check(body(model, PREFILL), "anthropic")
+    assert (found.rule, found.location, found.message) == ("last-message-role", "messages[1]",
+                                                           WORDS)
+    assert found.error["type"] == "invalid_request_error"
+
+
+@pytest.mark.parametrize("model", ["claude-haiku-4-5", "claude-sonnet-4-5-20250929",
+                                   "claude-opus-4-5", "claude-3-7-sonnet-latest"])
+def test_earlier_models_take_it(model: str) -> None:
+    assert check(body(model, PREFILL), "anthropic") == ()
+
+
+def test_a_system_message_or_a_paused_server_tool_turn_last_is_not_a_prefill() -> None:
+    system = {"role": "system", "content": [{"type": "text", "text": "Be brief."}]}
+    assert "last-message-role" not in {v.rule for v in check(body("claude-opus-4-8", PREFILL,
+                                                                   {"role": "user",
+                                                                    "content": "Well?"},
+                                                                   system), "anthropic")}
+    paused = {"role": "assistant", "content": [
+        {"type": "text", "text": "Searching."},
+        {"type": "server_tool_use", "id": "srvtoolu_01", "name": "web_search",
+         "input": {"query": "391 prime"}}]}
+    assert "last-message-role" not in {v.rule for v in check(body("claude-sonnet-4-6", paused),
+                                                              "anthropic")}
+
+
+def test_sonnet_4_6_refuses_it_through_the_sdk_and_takes_the_repair(emu: Emulator) -> None:
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    raw = body("claude-sonnet-4-6", PREFILL)
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        calls.send("anthropic", sdk, raw)
+    assert calls.sdk_error(refused.value) == calls.SdkError(400, WORDS)
+    assert calls.send("anthropic", sdk, body("claude-haiku-4-5", PREFILL)) is not None
+
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("insert-closing-user-message", "messages[2]", False)]
+    assert fixed.body["messages"] == [raw["messages"][0], PREFILL,
+                                      {"role": "user", "content": CLOSING_TEXT}]
+    assert calls.send("anthropic", sdk, fixed.body) is not None
+    # Haiku 4.5 continues a prefill: nothing to repair.
+    assert normalize_request(body("claude-haiku-4-5", PREFILL), "anthropic",
+                             "anthropic").changes == ()
