@@ -73,6 +73,17 @@ def effort_level(request: Mapping[str, Any], protocol: str) -> tuple[str, str] |
     return (where, found) if isinstance(found, str) else None
 
 
+def null_effort(request: Mapping[str, Any], protocol: str) -> str | None:
+    """Where a Chat request sends `reasoning_effort: null` (gpt-5.1 refused it: "Unsupported
+    value: 'reasoning_effort' does not support null with this model. ...",
+    livekit/agents#3966); None where the field is absent or holds a value. Other
+    protocols' null efforts were not seen refused."""
+    if protocol == "openai_chat" and "reasoning_effort" in request \
+            and request["reasoning_effort"] is None:
+        return "reasoning_effort"
+    return None
+
+
 def with_effort_level(request: Mapping[str, Any], where: str, level: str) -> dict[str, Any]:
     """`request` with `level` at `where` (a place effort_level named)."""
     if where == "reasoning_effort":

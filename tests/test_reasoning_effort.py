@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import openai
+import pytest
 import sdk_calls as calls
 from google.genai import errors as genai_errors
 
@@ -288,3 +290,33 @@ def test_opus_5_cannot_stop_thinking_at_xhigh_or_max_and_the_effort_comes_down()
     kept = normalize_request(opus("claude-opus-4-6", "max"), "anthropic", "anthropic",
                              model="claude-opus-4-6")
     assert kept.body["output_config"] == {"effort": "max"} and kept.changes == ()
+
+
+NULL_WORDS = ("Unsupported value: 'reasoning_effort' does not support null with this model. "
+              "Supported values are: 'none', 'low', 'medium', and 'high'.")
+
+
+def test_gpt_5_1_refuses_a_null_effort_naming_it_bare_and_it_is_left_out() -> None:
+    (found,) = check(chat("gpt-5.1", reasoning_effort=None), "openai")
+    assert (found.rule, found.location, found.message) == (
+        "reasoning-effort-value-unsupported", "reasoning_effort", NULL_WORDS)
+    assert "'xhigh' with this model" in check(chat("gpt-5.1", reasoning_effort="xhigh"),
+                                              "openai")[0].message
+    # The string "null" is a level like any other, quoted; no other model refuses a null.
+    assert "support 'null' with" in check(chat("gpt-5.1", reasoning_effort="null"),
+                                           "openai")[0].message
+    for model in ("gpt-5.2", "gpt-5-mini", "gpt-5.2-chat-latest", "gpt-4.1-mini"):
+        assert check(chat(model, reasoning_effort=None), "openai") == (), model
+    with serve() as emu:  # through the openai SDK, which sends the null as given
+        sdk = calls.client("openai_chat", emu.sdk_base_url("openai"))
+        with pytest.raises(openai.BadRequestError) as refused:
+            calls.send("openai_chat", sdk, chat("gpt-5.1", reasoning_effort=None))
+        assert calls.sdk_error(refused.value) == calls.SdkError(400, NULL_WORDS)
+        fixed = normalize_request(chat("gpt-5.1", reasoning_effort=None), "openai_chat",
+                                  "openai")
+        assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+            ("drop-null-reasoning-effort", "reasoning_effort", True)]
+        assert "reasoning_effort" not in fixed.body
+        assert calls.send("openai_chat", sdk, fixed.body) is not None
+    kept = normalize_request(chat("gpt-5.2", reasoning_effort=None), "openai_chat", "openai")
+    assert kept.changes == () and kept.body["reasoning_effort"] is None

@@ -31,6 +31,7 @@ from normalizer.effort_levels import (
     effort_beside_tools,
     effort_level,
     listed,
+    null_effort,
     refused_level,
     verbosity_level,
 )
@@ -71,10 +72,16 @@ def _level_detector(protocol: str, read: Callable[[Mapping[str, Any], str],
         found = read(body, protocol) if isinstance(body, Mapping) else None
         supported = tuple(rule.params.get("supported") or ())
         value = refused_level(found[1], supported) if found is not None else None
+        where = null_effort(body, protocol) if found is None and isinstance(body, Mapping) \
+            and rule.params.get("null_refused") else None
+        if where is not None:
+            found, value = (where, "null"), "null"
         if found is not None and value is not None:
             # Gemini names the level as its enum does ("Thinking level MEDIUM ..."),
-            # Anthropic lists the levels in alphabetical order ("high, low, max, medium").
-            yield Finding(found[0], {"value": value, "level": value.upper(),
+            # Anthropic lists the levels in alphabetical order ("high, low, max, medium"),
+            # OpenAI a null bare ("does not support null") and a level quoted.
+            shown = "null" if where is not None else f"'{value}'"
+            yield Finding(found[0], {"value": value, "shown": shown, "level": value.upper(),
                                      "supported": listed(supported),
                                      "levels": ", ".join(sorted(supported)),
                                      "model": model or body.get("model")})

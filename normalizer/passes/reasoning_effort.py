@@ -14,6 +14,7 @@ from normalizer.effort_levels import (
     effort_beside_tools,
     effort_level,
     nearest_level,
+    null_effort,
     off_at_level,
     refused_level,
     verbosity_level,
@@ -129,7 +130,14 @@ def fit_reasoning_effort(
 
     Before: model gpt-5.1, reasoning_effort "xhigh"
     After:  model gpt-5.1, reasoning_effort "high"
+
+    A null effort, where the copy says the model refuses one (params.null_refused: gpt-5.1,
+    "'reasoning_effort' does not support null with this model", livekit/agents#3966), is
+    left out: the model then reasons at its default, which is what null asks for (lossless).
     """
+    left_out = _null_left_out(draft, profile, policy)
+    if left_out is not None:
+        return left_out
     refused = _refused_level(draft, profile, policy, LEVEL_RULE, effort_level)
     if refused is None:
         return draft, ()
@@ -140,6 +148,22 @@ def fit_reasoning_effort(
     change = Change("fit_reasoning_effort", "fit-reasoning-effort",
                     f"reasoning effort {value!r} written as {level!r}, the nearest "
                     f"level {policy.model} takes", where, False)
+    return replace(draft, options=JsonMap(options)), (change,)
+
+
+def _null_left_out(draft: Draft, profile: Profile,
+                   policy: Policy) -> tuple[Draft, tuple[Change, ...]] | None:
+    """The draft without its null effort, where the copy for the model refuses one."""
+    rule = profile.copy_for(LEVEL_RULE, policy.model)
+    where = null_effort(draft.options, profile.protocol) \
+        if rule is not None and rule.params.get("null_refused") else None
+    if where is None:
+        return None
+    options = {k: v for k, v in thaw(draft.options).items() if k != where}
+    change = Change("fit_reasoning_effort", "drop-null-reasoning-effort",
+                    f"reasoning_effort null left out: {policy.model} refuses a null effort; "
+                    "without the field it reasons at its default, which null asks for",
+                    where, True)
     return replace(draft, options=JsonMap(options)), (change,)
 
 
