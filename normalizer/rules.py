@@ -106,6 +106,9 @@ RULE_IDS: dict[str, str] = {
     "cached-content-with-prompt-fields": "a named cache (Gemini's `cachedContent`) together "
                                          "with a system instruction, tools or a tool config, "
                                          "which belong in the cache",
+    "hosted-tool-with-functions": "a built-in (hosted) tool declared beside function "
+                                  "declarations, which the model refuses, or takes only "
+                                  "with a flag set",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",
     "reasoning-effort-unsupported": "a reasoning effort or thinking setting sent to a model "

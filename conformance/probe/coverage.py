@@ -140,6 +140,10 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("cached-content-with-prompt-fields", p): "a cache named by reference is Gemini's "
        "(cachedContent); the other wires cache by breakpoints or by prefix, with the "
        "prompt in the request" for p in ("openai_chat", "openai_responses", "anthropic")},
+    **{("hosted-tool-with-functions", p): "hosted tools and function tools are declared "
+       "together on this wire, and no refusal of the pair is known (OpenAI's web_search "
+       "beside functions, Anthropic's server tools beside custom tools)"
+       for p in ("openai_chat", "openai_responses", "anthropic")},
     ("content-part-type-missing", "gemini"): "a Gemini part has no type field: it is known "
         "by the one data field it holds (text, inlineData, functionCall, ...)",
     ("too-many-tool-calls", "openai_responses"):

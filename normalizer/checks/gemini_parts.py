@@ -1,6 +1,6 @@
 """Detectors for Gemini function-response names and request options that rule out others:
 function calling beside a JSON response type, a system instruction or tools beside a named
-cache."""
+cache, built-in tools beside function declarations."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from normalizer.cached_content import names_cache, set_beside_cache
 from normalizer.check import Finding
 from normalizer.profiles import Rule
+from normalizer.tool_combination import declared, invocations_on, mixed
 
 
 def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
@@ -60,6 +61,17 @@ def cached_content_with_prompt_fields(body: Mapping[str, Any], rule: Rule,
     if fields:
         yield Finding(location="cachedContent" if "cachedContent" in body else "cached_content",
                       fields={"fields": ", ".join(fields)})
+
+
+def hosted_tool_with_functions(body: Mapping[str, Any], rule: Rule,
+                               model: str | None) -> Iterator[Finding]:
+    """A built-in tool (googleSearch, urlContext, ...) declared beside function
+    declarations: one finding, at the first Tool object declaring one. Where the copy names
+    the flag that lets the model take the pair (params.flag), a body setting it is not
+    flagged."""
+    at = mixed(declared(body))
+    if at and not (rule.params.get("flag") and invocations_on(body)):
+        yield Finding(location=f"tools[{at[0]}]", fields={"index": at[0]})
 
 
 def system_instruction_unsupported(body: Mapping[str, Any], rule: Rule,
