@@ -106,6 +106,8 @@ RULE_IDS: dict[str, str] = {
     "cached-content-with-prompt-fields": "a named cache (Gemini's `cachedContent`) together "
                                          "with a system instruction, tools or a tool config, "
                                          "which belong in the cache",
+    "prefill-trailing-whitespace": "a final assistant message (a prefill) whose text ends "
+                                   "with whitespace",
     "hosted-tool-with-functions": "a built-in (hosted) tool declared beside function "
                                   "declarations, which the model refuses, or takes only "
                                   "with a flag set",

@@ -47,6 +47,7 @@ from normalizer.passes.pairing import (
 )
 from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
+from normalizer.passes.prefill import trim_prefill_whitespace
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
@@ -146,6 +147,8 @@ STEPS: dict[str, Step] = {
     "end_with_allowed_role": Step(end_with_allowed_role, ("last-message-role",),
                                   ("fix_role_order", "answer_unanswered_calls",
                                    "fill_empty_content")),
+    "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),
+                                    ("end_with_allowed_role", "drop_empty_text_blocks")),
     "drop_foreign_thinking": Step(drop_foreign_thinking,
                                   ("thinking-signature-invalid", "thinking-signature-missing",
                                    "thought-signature-missing", "reasoning-input-unsupported",

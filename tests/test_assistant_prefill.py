@@ -3,7 +3,9 @@ does not support assistant message prefill. The conversation must end with a use
 message.", smallmain/vscode-unify-chat-provider#249; Anthropic's migration guide), where
 Claude Haiku 4.5 continues it. The repair adds a labelled user message after the assistant
 message, for those models only; a system message last and a paused server-tool turn are
-not refused."""
+not refused. A prefill ending in whitespace is refused by every model ("messages: final
+assistant content cannot end with trailing whitespace", tailcallhq/forgecode#1872): the
+whitespace goes."""
 
 from __future__ import annotations
 
@@ -75,3 +77,47 @@ def test_sonnet_4_6_refuses_it_through_the_sdk_and_takes_the_repair(emu: Emulato
     # Haiku 4.5 continues a prefill: nothing to repair.
     assert normalize_request(body("claude-haiku-4-5", PREFILL), "anthropic",
                              "anthropic").changes == ()
+
+
+TRAILING = "messages: final assistant content cannot end with trailing whitespace"
+
+
+@pytest.mark.parametrize("content", ["title: ", "title:\n", [{"type": "text", "text": "title:\t"}],
+                                     [{"type": "text", "text": "title:"},
+                                      {"type": "text", "text": " \n"}]])
+def test_a_prefill_ending_in_whitespace_is_refused_and_trimmed(content: Any) -> None:
+    raw = body("claude-haiku-4-5", {"role": "assistant", "content": content})
+    (found,) = check(raw, "anthropic")
+    assert (found.rule, found.message) == ("prefill-trailing-whitespace", TRAILING)
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    assert [(c.code, c.lossless) for c in fixed.changes] == [("trim-prefill-whitespace", False)]
+    last = fixed.body["messages"][-1]["content"]
+    assert (last if isinstance(last, str) else last[-1]["text"]) == "title:"
+    assert check(fixed.body, "anthropic") == ()
+
+
+def test_whitespace_before_a_tool_use_or_in_an_earlier_message_is_taken() -> None:
+    tool = {"name": "f", "description": "d", "input_schema": {"type": "object"}}
+    calling = {**body("claude-haiku-4-5", {"role": "assistant", "content": [
+        {"type": "text", "text": "Checking. "},
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]}), "tools": [tool]}
+    assert "prefill-trailing-whitespace" not in {v.rule for v in check(calling, "anthropic")}
+    earlier = body("claude-haiku-4-5", {"role": "assistant", "content": "Yes. "},
+                   {"role": "user", "content": "Why?"})
+    assert check(earlier, "anthropic") == ()
+
+
+def test_a_trimmed_prefill_goes_through_the_sdk(emu: Emulator) -> None:
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    raw = body("claude-haiku-4-5", {"role": "assistant", "content": "title: "})
+    with pytest.raises(anthropic.BadRequestError) as refused:
+        calls.send("anthropic", sdk, raw)
+    assert calls.sdk_error(refused.value) == calls.SdkError(400, TRAILING)
+    assert calls.send("anthropic", sdk, normalize_request(raw, "anthropic",
+                                                          "anthropic").body) is not None
+    # Sonnet 4.6 takes no prefill: the closing message comes, and the space stays inside.
+    newer = normalize_request(body("claude-sonnet-4-6", {"role": "assistant",
+                                                         "content": "title: "}),
+                              "anthropic", "anthropic")
+    assert [c.code for c in newer.changes] == ["insert-closing-user-message"]
+    assert calls.send("anthropic", sdk, newer.body) is not None

@@ -12,7 +12,8 @@ the other rules' counts unchanged; messy/groq again when Groq's assistant-conten
 ended on 2025-07-11, its 108 findings gone and the other counts unchanged; messy/deepseek for
 deepseek-reasoner's role-alternation, 122 findings added and the other counts unchanged; both
 openai_responses digests for reasoning-input-unsupported, the raw bodies naming gpt-4.1-mini,
-231 and 212 findings added and the other counts unchanged).
+231 and 212 findings added and the other counts unchanged; messy/anthropic for
+prefill-trailing-whitespace, 16 findings added and the other counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

@@ -169,6 +169,27 @@ def last_message_role(body: Mapping[str, Any], rule: Rule, model: str | None) ->
     yield Finding(f"messages[{i}]", {"index": i, "role": now})
 
 
+def prefill_trailing_whitespace(body: Mapping[str, Any], rule: Rule,
+                                model: str | None) -> Iterator[Finding]:
+    """`prefill-trailing-whitespace`: a final assistant message whose content ends with
+    whitespace: a string, or a last block that is text (a tool_use or thinking block last
+    ends it otherwise)."""
+    found = messages(body)
+    if not found:
+        return
+    i, last = found[-1]
+    if last.get("role") != "assistant":
+        return
+    content = last.get("content")
+    if isinstance(content, list) and content and isinstance(content[-1], Mapping) \
+            and content[-1].get("type") == "text":
+        text, where = content[-1].get("text"), f"messages[{i}].content[{len(content) - 1}].text"
+    else:
+        text, where = content, f"messages[{i}].content"
+    if isinstance(text, str) and text and text[-1].isspace():
+        yield Finding(where, {"index": i})
+
+
 def _server_tool_block(block: Any) -> bool:
     kind = block.get("type") if isinstance(block, Mapping) else None
     return isinstance(kind, str) and kind != "tool_result" and (
@@ -374,5 +395,6 @@ DETECTORS: dict[str, Detector] = {
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
     "media-role-unsupported": anthropic_blocks.media_role_unsupported,
     "last-message-role": last_message_role,
+    "prefill-trailing-whitespace": prefill_trailing_whitespace,
     "output-schema-open-object": output_schema.open_output_object,
 }
