@@ -32,6 +32,7 @@ from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
 from normalizer.passes.media_roles import move_media_to_user_turn
+from normalizer.passes.media_types import fix_image_media_types
 from normalizer.passes.names import rewrite_tool_names
 from normalizer.passes.options import (
     drop_unknown_tool_choice,
@@ -147,6 +148,8 @@ STEPS: dict[str, Step] = {
     "end_with_allowed_role": Step(end_with_allowed_role, ("last-message-role",),
                                   ("fix_role_order", "answer_unanswered_calls",
                                    "fill_empty_content")),
+    "fix_image_media_types": Step(fix_image_media_types, ("image-media-type-mismatch",),
+                                  local=True),
     "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),
                                     ("end_with_allowed_role", "drop_empty_text_blocks")),
     "drop_foreign_thinking": Step(drop_foreign_thinking,

@@ -396,5 +396,6 @@ DETECTORS: dict[str, Detector] = {
     "media-role-unsupported": anthropic_blocks.media_role_unsupported,
     "last-message-role": last_message_role,
     "prefill-trailing-whitespace": prefill_trailing_whitespace,
+    "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
     "output-schema-open-object": output_schema.open_output_object,
 }
