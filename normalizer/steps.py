@@ -26,6 +26,7 @@ from normalizer.passes.call_fields import (
 from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.documents import replace_file_data_urls, send_documents_as_urls
+from normalizer.passes.empty_images import replace_empty_images
 from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
@@ -148,6 +149,7 @@ STEPS: dict[str, Step] = {
     "end_with_allowed_role": Step(end_with_allowed_role, ("last-message-role",),
                                   ("fix_role_order", "answer_unanswered_calls",
                                    "fill_empty_content")),
+    "replace_empty_images": Step(replace_empty_images, ("image-data-empty",), local=True),
     "fix_image_media_types": Step(fix_image_media_types, ("image-media-type-mismatch",),
                                   local=True),
     "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),

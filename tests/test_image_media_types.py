@@ -1,8 +1,9 @@
 """An inline image whose bytes are another type than its label (rule
 image-media-type-mismatch): Anthropic reads the bytes ("messages.2.content.0.image.source.
 base64.data: Image does not match the provided media type image/png", anthropics/claude-code
-#6300), and the repair labels the image as its bytes are. Through the anthropic SDK against
-the emulator."""
+#6300), and the repair labels the image as its bytes are. An image with no data at all (rule
+image-data-empty): OpenAI's Responses API refuses it, and it becomes a text saying so. Through
+the official SDKs against the emulator."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import base64
 from typing import Any
 
 import anthropic
+import openai
 import pytest
 import sdk_calls as calls
 
@@ -78,3 +80,34 @@ def test_a_mislabelled_image_crossing_from_chat_is_relabelled(emu: Emulator) -> 
         calls.send("anthropic", sdk, body(image("image/jpeg", PNG)))
     assert calls.sdk_error(refused.value).status == 400
     assert calls.send("anthropic", sdk, fixed.body) is not None
+
+
+EMPTY_WORDS = ("Invalid 'input[0].content[1].image_url'. Expected a base64-encoded data URL "
+               "with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), "
+               "but got empty base64-encoded bytes.")
+
+
+def responses(url: str) -> dict[str, Any]:
+    return {"model": "gpt-5-mini", "input": [{"role": "user", "content": [
+        {"type": "input_text", "text": "What does it show?"},
+        {"type": "input_image", "image_url": url}]}]}
+
+
+def test_responses_refuses_an_image_with_no_data_and_gets_a_text_instead(
+        emu: Emulator) -> None:
+    raw = responses("data:image/png;base64,")
+    (found,) = check(raw, "openai_responses")
+    assert (found.rule, found.message, found.error["code"], found.error["param"]) == (
+        "image-data-empty", EMPTY_WORDS, "invalid_value", "input[0].content[1].image_url")
+    assert check(responses(f"data:image/png;base64,{PNG}"), "openai_responses") == ()
+    assert check(responses("https://example.com/a.png"), "openai_responses") == ()
+    fixed = normalize_request(raw, "openai_responses", "openai_responses")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("replace-empty-image", "messages[0].parts[1]", True)]
+    assert fixed.body["input"][0]["content"][1] == {
+        "type": "input_text", "text": "[an image was attached here with no data]"}
+    sdk = calls.client("openai_responses", emu.sdk_base_url("openai_responses"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_responses", sdk, raw)
+    assert calls.sdk_error(refused.value) == calls.SdkError(400, EMPTY_WORDS)
+    assert calls.send("openai_responses", sdk, fixed.body) is not None

@@ -58,13 +58,18 @@ def generated(rng: random.Random, protocol: str, n: int) -> Profile:
     """A profile none of the built-ins is: a random subset of a base's probe-able rules,
     some switched off, and (openai_chat) random id and name limits."""
     base = scoped(load_profile(rng.choice(BASES[protocol])), model=MODELS[protocol])
-    sendable = {c.rule for c in probe_set(protocol).sendable}
+    cases = {c.rule: c for c in probe_set(protocol).sendable}
     # Rules for other models than the one probed (Gemini 2.5's JSON type with tools,
-    # devstral's content beside tool_calls) cannot be measured with it.
-    rules = [r for r in base.rules if r.id in sendable and r.enforced
-             and r.applies_to(MODELS[protocol], when_unknown=True)]
+    # devstral's content beside tool_calls) cannot be measured with it; nor error fields
+    # the profile leaves unknown (the emulator answers them in its own words).
+    rules = [r for r in base.rules if r.id in cases and r.enforced
+             and r.applies_to(MODELS[protocol], when_unknown=True)
+             and "unknown" not in r.error.thaw().values()]
     kept = rng.sample(rules, k=rng.randint(1, len(rules)))
     rules = [replace(r, enforced=rng.random() > 0.2) for r in rules if r in kept]
+    # A rule whose both bodies break another enforced one is moot there: not measured.
+    on = {r.id for r in rules if r.enforced}
+    rules = [r for r in rules if not on & set(cases[r.id].moot_if)]
     if protocol == "openai_chat":
         rules = [r for r in rules if r.id not in ("tool-call-id-too-long", "tool-name-too-long")]
         rules = [_limit_rule("tool-call-id-too-long", rng.randint(*ID_LIMITS)),

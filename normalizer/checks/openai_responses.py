@@ -69,7 +69,7 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
     output) whose `file_data` is a data URL of a MIME type matching params.files (globs:
     `audio/*`), which the file input refuses whatever the model."""
     refused = tuple(str(g) for g in rule.params.get("files", ()))
-    for where, part in _file_parts(body):
+    for where, part in _typed_parts(body, "input_file"):
         data = part.get("file_data")
         mime = data[5:].split(";", 1)[0] if isinstance(data, str) and \
             data.startswith("data:") else None
@@ -77,14 +77,26 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
             yield Finding(f"{where}.file_data", {"param": f"{where}.file_data", "mime": mime})
 
 
-def _file_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """(path, part) of each input_file part of a message item's content or of a function
-    output's list."""
+def image_data_empty(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """`image-data-empty`: an `input_image` part (in a message item or a function output)
+    whose image_url is a data URL with nothing after its comma."""
+    for where, part in _typed_parts(body, "input_image"):
+        url = part.get("image_url")
+        if isinstance(url, str) and url.startswith("data:") and "," in url \
+                and not url.partition(",")[2].strip():
+            yield Finding(f"{where}.image_url", {"param": f"{where}.image_url"})
+
+
+def _typed_parts(body: Mapping[str, Any],
+                 kind: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(path, part) of each part of type `kind` in a message item's content or in a
+    function output's list."""
     for i, item, found, _ in items(body):
         key = _PART_LISTS.get(found)
         parts = item.get(key) if key is not None else None
         for j, part in enumerate(parts if isinstance(parts, list) else ()):
-            if isinstance(part, Mapping) and part.get("type") == "input_file":
+            if isinstance(part, Mapping) and part.get("type") == kind:
                 yield f"input[{i}].{key}[{j}]", part
 
 
@@ -196,6 +208,7 @@ DETECTORS: dict[str, Detector] = {
     "assistant-content-type": assistant_content_type,
     "content-part-type-unknown": content_part_type_unknown,
     "content-type-unsupported": content_type_unsupported,
+    "image-data-empty": image_data_empty,
     "unknown-message-field": unknown_message_field,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
