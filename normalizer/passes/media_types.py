@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.image_bytes import mismatched
-from normalizer.model import Change, Media, Message, Part, ToolResult
+from normalizer.model import Change, Media, Part
 from normalizer.passes import Draft, Policy
+from normalizer.passes._media_walk import map_media
 from normalizer.profiles import Profile
-
-_NAME = "fix_image_media_types"
 
 
 def fix_image_media_types(
@@ -27,47 +26,14 @@ def fix_image_media_types(
     Before: user [image(media_type image/png, data "/9j/4AAQ…")]
     After:  user [image(media_type image/jpeg, data "/9j/4AAQ…")]
     """
-    messages = list(draft.history.messages)
-    changes: list[Change] = []
-    for m, message in enumerate(messages):
-        if not any(type(p) is Media or type(p) is ToolResult for p in message.parts):
-            continue
-        fixed = _fixed_message(message, f"messages[{m}]", changes)
-        if fixed is not message:
-            messages[m] = fixed
-    if not changes:
-        return draft, ()
-    return replace(draft, history=replace(draft.history, messages=tuple(messages))), \
-        tuple(changes)
+    return map_media(draft, _relabelled)
 
 
-def _fixed_message(message: Message, where: str, changes: list[Change]) -> Message:
-    parts: list[Part] | None = None
-    for j, part in enumerate(message.parts):
-        new = _fixed(part, f"{where}.parts[{j}]", changes)
-        if new is not part:
-            parts = parts if parts is not None else list(message.parts)
-            parts[j] = new
-    return message if parts is None else message.with_parts(tuple(parts))
-
-
-def _fixed(part: Part, where: str, changes: list[Change]) -> Part:
-    if isinstance(part, Media):
-        return _relabelled(part, where, changes)
-    if isinstance(part, ToolResult) and not isinstance(part.content, str):
-        content = tuple(_relabelled(inner, f"{where}.content[{n}]", changes)
-                        if isinstance(inner, Media) else inner
-                        for n, inner in enumerate(part.content))
-        if any(a is not b for a, b in zip(content, part.content, strict=True)):
-            return replace(part, content=content)
-    return part
-
-
-def _relabelled(media: Media, where: str, changes: list[Change]) -> Media:
+def _relabelled(media: Media, where: str) -> tuple[Part, Change] | None:
     real = mismatched(media.media_type, media.data) if media.kind == "image" else None
     if real is None:
-        return media
-    changes.append(Change(_NAME, "correct-image-media-type",
-                          f"image labelled {media.media_type} holds {real} data: labelled "
-                          f"{real}, as its bytes are", where, True))
-    return replace(media, media_type=real)
+        return None
+    return replace(media, media_type=real), Change(
+        "fix_image_media_types", "correct-image-media-type",
+        f"image labelled {media.media_type} holds {real} data: labelled {real}, as its bytes "
+        "are", where, True)
