@@ -106,6 +106,7 @@ RULE_IDS: dict[str, str] = {
     "cached-content-with-prompt-fields": "a named cache (Gemini's `cachedContent`) together "
                                          "with a system instruction, tools or a tool config, "
                                          "which belong in the cache",
+    "conversation-empty": "a request with no message besides the system instruction",
     "image-data-empty": "an inline image with no data (a data URL with nothing after its "
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "

@@ -54,6 +54,9 @@ SDK_REWRITES = {
     ("gemini", "unknown-block-field"):
         "google-genai refuses a part field it does not know before sending (pydantic "
         "extra_forbidden): only a client of Gemini's REST API can send one",
+    ("gemini", "conversation-empty"):
+        "google-genai refuses empty contents before sending (ValueError: contents are "
+        "required.): only a client of Gemini's REST API can send them",
 }
 
 

@@ -3,7 +3,9 @@ Gemma on the Gemini API ("Developer instruction is not enabled for models/gemma-
 0xPlaygrounds/rig#788) and OpenAI's o1-mini ("Unsupported value: 'messages[0].role' does
 not support 'system' with this model.", pydantic-ai's recorded cassettes): the repair sends
 the instruction as a user message, for the models the rule names only. deepseek-reasoner
-refused two user or two assistant messages in a row: they are merged."""
+refused two user or two assistant messages in a row: they are merged. Gemini wants a turn
+besides the system instruction ("* GenerateContentRequest.contents: contents is not
+specified", langchain-ai/langchain-google#1393): a labelled user message is added."""
 
 from __future__ import annotations
 
@@ -112,3 +114,25 @@ def test_deepseek_reasoner_gets_successive_messages_merged(emu: Emulator) -> Non
     assert [p["text"] for p in user["content"]] == ["Hi", "Is 391 a prime number?"]
     assert check(fixed.body, "deepseek") == ()
     assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, fixed.body))
+
+
+CONTENTS_WORDS = "* GenerateContentRequest.contents: contents is not specified"
+
+
+def test_a_system_prompt_alone_reaches_gemini_with_a_labelled_user_turn(emu: Emulator) -> None:
+    alone = {"systemInstruction": {"parts": [{"text": "Write a haiku about the sea."}]}}
+    for body in (alone, {**alone, "contents": []}):
+        (found,) = check(body, "gemini", model="gemini-2.5-flash")
+        assert (found.rule, found.location, found.message) == (
+            "conversation-empty", "contents", CONTENTS_WORDS)
+    chat = {"model": "gpt-4.1-mini",
+            "messages": [{"role": "system", "content": "Write a haiku about the sea."}]}
+    fixed = normalize_request(chat, "openai_chat", "gemini", model="gemini-2.5-flash")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes if c.code != "replace-model"] \
+        == [("insert-opening-user-message", "messages[1]", True)]
+    assert fixed.body["systemInstruction"] == alone["systemInstruction"]
+    assert [c["role"] for c in fixed.body["contents"]] == ["user"]
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    assert calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash") is not None
+    # The other vendors take a system prompt alone: nothing is added for them.
+    assert normalize_request(chat, "openai_chat", "openai").changes == ()

@@ -358,6 +358,7 @@ DETECTORS: dict[str, Detector] = {
     "response-format-with-tools": gemini_parts.response_format_with_tools,
     "cached-content-with-prompt-fields": gemini_parts.cached_content_with_prompt_fields,
     "hosted-tool-with-functions": gemini_parts.hosted_tool_with_functions,
+    "conversation-empty": gemini_parts.conversation_empty,
     "role-unsupported-by-model": gemini_parts.system_instruction_unsupported,
     "content-type-unsupported": content_type_unsupported,
     "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,

@@ -63,6 +63,15 @@ def cached_content_with_prompt_fields(body: Mapping[str, Any], rule: Rule,
                       fields={"fields": ", ".join(fields)})
 
 
+def conversation_empty(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """No content to answer: `contents` absent or an empty list (a history that held a
+    system prompt alone, which goes in systemInstruction)."""
+    contents = body.get("contents")
+    if contents is None or contents == []:
+        yield Finding(location="contents", fields={})
+
+
 def hosted_tool_with_functions(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """A built-in tool (googleSearch, urlContext, ...) declared beside function

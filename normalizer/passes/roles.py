@@ -23,6 +23,8 @@ _WIRE_ROLE: dict[str, dict[str, str]] = {
 
 CLOSING_TEXT = ("[continue: the conversation ended with your message above; this note was "
                 "added because the model takes no assistant message last]")
+EMPTY_TEXT = ("[no user message was sent; this note was added so the request has one: "
+              "follow the instructions]")
 OPENING_TEXT = ("[conversation continues: the messages before this point are not included; "
                 "this note was added so the history starts with a user turn]")
 
@@ -240,6 +242,7 @@ def open_with_user_message(
     with a call turn (`call-turn-placement`). A short user message that says it was added is
     put before it; nothing is removed (dropping the opening assistant turns, as some clients
     do, loses them, and seed 002's "Please continue." filler did not say it was synthetic).
+    A history of system messages alone (`conversation-empty`) gets one after them.
 
     Rejected by: Gemini "Please ensure that function call turn comes immediately after a
     user turn or after a function response turn."; others per their profiles.
@@ -250,7 +253,9 @@ def open_with_user_message(
     """
     messages = draft.history.messages
     lead = _leading_systems(messages)
-    if lead == len(messages) or not _bad_opening(messages[lead], profile):
+    if lead == len(messages):  # no conversation at all: a system prompt alone, or nothing
+        return _opened_empty(draft, profile)
+    if not _bad_opening(messages[lead], profile):
         return draft, ()
     opening = Message("user", (Text(OPENING_TEXT),))
     history = replace(draft.history, messages=(*messages[:lead], opening, *messages[lead:]))
@@ -258,6 +263,20 @@ def open_with_user_message(
                     f"added a user message saying the history starts mid-conversation, before "
                     f"the opening {messages[lead].role} message", f"messages[{lead}]",
                     lossless=True)
+    return replace(draft, history=history), (change,)
+
+
+def _opened_empty(draft: Draft, profile: Profile) -> tuple[Draft, tuple[Change, ...]]:
+    """A history with nothing but system messages, for a vendor that wants a turn to answer
+    (rule conversation-empty): a labelled user message goes after the system prompt, which
+    stays an instruction."""
+    if not profile.enforces("conversation-empty"):
+        return draft, ()
+    messages = draft.history.messages
+    history = replace(draft.history, messages=(*messages, Message("user", (Text(EMPTY_TEXT),))))
+    change = Change("open_with_user_message", "insert-opening-user-message",
+                    "added a user message saying none was sent: the history holds no message "
+                    "besides the system prompt", f"messages[{len(messages)}]", lossless=True)
     return replace(draft, history=history), (change,)
 
 
