@@ -22,6 +22,7 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     anthropic_blocks,
+    anthropic_prefill,
     cache_breakpoints,
     output_limit,
     output_schema,
@@ -149,51 +150,6 @@ def empty_content(body: Mapping[str, Any], rule: Rule, model: str | None) -> Ite
         if i == last and message.get("role") == "assistant":
             continue  # "except for the optional final assistant message" (prefill)
         yield Finding(f"messages[{i}].content", {"index": i})
-
-
-def last_message_role(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`last-message-role`: a final assistant message (a prefill) sent to a model that takes
-    none (the profile scopes the rule to those models; params.allowed, default user). A
-    paused server-tool turn, whose last block is a server tool's call or result, is sent back
-    to be continued (stop_reason pause_turn) and is not flagged."""
-    found = messages(body)
-    if not found:
-        return
-    i, last = found[-1]
-    now = last.get("role")
-    if not isinstance(now, str) or now in set(rule.params.get("allowed") or ("user",)):
-        return
-    content = last.get("content")
-    if isinstance(content, list) and content and _server_tool_block(content[-1]):
-        return
-    yield Finding(f"messages[{i}]", {"index": i, "role": now})
-
-
-def prefill_trailing_whitespace(body: Mapping[str, Any], rule: Rule,
-                                model: str | None) -> Iterator[Finding]:
-    """`prefill-trailing-whitespace`: a final assistant message whose content ends with
-    whitespace: a string, or a last block that is text (a tool_use or thinking block last
-    ends it otherwise)."""
-    found = messages(body)
-    if not found:
-        return
-    i, last = found[-1]
-    if last.get("role") != "assistant":
-        return
-    content = last.get("content")
-    if isinstance(content, list) and content and isinstance(content[-1], Mapping) \
-            and content[-1].get("type") == "text":
-        text, where = content[-1].get("text"), f"messages[{i}].content[{len(content) - 1}].text"
-    else:
-        text, where = content, f"messages[{i}].content"
-    if isinstance(text, str) and text and text[-1].isspace():
-        yield Finding(where, {"index": i})
-
-
-def _server_tool_block(block: Any) -> bool:
-    kind = block.get("type") if isinstance(block, Mapping) else None
-    return isinstance(kind, str) and kind != "tool_result" and (
-        kind in ("server_tool_use", "mcp_tool_use") or kind.endswith("_tool_result"))
 
 
 def tools_not_declared(body: Mapping[str, Any], rule: Rule,
@@ -394,8 +350,8 @@ DETECTORS: dict[str, Detector] = {
     "content-part-type-unknown": anthropic_blocks.unknown_block_type,
     "content-type-unsupported": anthropic_blocks.content_type_unsupported,
     "media-role-unsupported": anthropic_blocks.media_role_unsupported,
-    "last-message-role": last_message_role,
-    "prefill-trailing-whitespace": prefill_trailing_whitespace,
+    "last-message-role": anthropic_prefill.last_message_role,
+    "prefill-trailing-whitespace": anthropic_prefill.prefill_trailing_whitespace,
     "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
     "output-schema-open-object": output_schema.open_output_object,
 }
