@@ -121,3 +121,19 @@ def test_a_trimmed_prefill_goes_through_the_sdk(emu: Emulator) -> None:
                               "anthropic", "anthropic")
     assert [c.code for c in newer.changes] == ["insert-closing-user-message"]
     assert calls.send("anthropic", sdk, newer.body) is not None
+
+
+def test_a_system_prompt_alone_reaches_claude_with_a_labelled_user_turn(emu: Emulator) -> None:
+    empty = {"model": "claude-haiku-4-5", "max_tokens": 64, "system": "Write a haiku.",
+             "messages": []}
+    (found,) = check(empty, "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "conversation-empty", "messages", "messages: at least one message is required")
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    with pytest.raises(anthropic.BadRequestError):
+        calls.send("anthropic", sdk, empty)
+    fixed = normalize_request(empty, "anthropic", "anthropic")
+    assert [(c.code, c.lossless) for c in fixed.changes] == [
+        ("insert-opening-user-message", True)]
+    assert fixed.body["system"] == "Write a haiku." and len(fixed.body["messages"]) == 1
+    assert calls.send("anthropic", sdk, fixed.body) is not None

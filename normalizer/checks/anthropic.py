@@ -352,6 +352,7 @@ DETECTORS: dict[str, Detector] = {
     "media-role-unsupported": anthropic_blocks.media_role_unsupported,
     "last-message-role": anthropic_prefill.last_message_role,
     "prefill-trailing-whitespace": anthropic_prefill.prefill_trailing_whitespace,
+    "conversation-empty": anthropic_prefill.conversation_empty,
     "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
     "output-schema-open-object": output_schema.open_output_object,
 }

@@ -1,6 +1,7 @@
-"""Detectors for the final assistant message of an Anthropic request (a prefill, which the
-model continues): refused outright by Claude 4.6 and later models, and, for every model,
-when its content ends with whitespace."""
+"""Detectors for the ends of an Anthropic conversation: the final assistant message (a
+prefill, which the model continues), refused outright by Claude 4.6 and later models and,
+for every model, when its content ends with whitespace; and a conversation with no message
+at all (a system prompt alone goes in `system`)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,9 @@ def _server_tool_block(block: Any) -> bool:
     kind = block.get("type") if isinstance(block, Mapping) else None
     return isinstance(kind, str) and kind != "tool_result" and (
         kind in ("server_tool_use", "mcp_tool_use") or kind.endswith("_tool_result"))
+
+
+def conversation_empty(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`conversation-empty`: `messages` absent or an empty list."""
+    if body.get("messages") in (None, []):
+        yield Finding("messages", {})
