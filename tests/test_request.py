@@ -16,7 +16,10 @@ def test_a_body_that_names_no_model_gets_one_said_or_none_for_a_stored_prompt() 
     assert same.body == body and same.changes == ()
     chat = normalize_request(body, "openai_responses", "openai")
     assert chat.body["model"] == load_profile("openai").default_model
-    assert [c.code for c in chat.changes] == ["drop-option", "add-model"]
+    # The stored prompt has no Chat counterpart: the messages list would be empty, which
+    # OpenAI refuses (conversation-empty), so a labelled user message is added.
+    assert [c.code for c in chat.changes] == ["drop-option", "add-model",
+                                              "insert-opening-user-message"]
     given = normalize_request(body, "openai_responses", "openai_responses", model="gpt-5")
     assert given.body["model"] == "gpt-5" and given.changes == ()
     gemini = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}

@@ -136,3 +136,24 @@ def test_a_system_prompt_alone_reaches_gemini_with_a_labelled_user_turn(emu: Emu
     assert calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash") is not None
     # The other vendors take a system prompt alone: nothing is added for them.
     assert normalize_request(chat, "openai_chat", "openai").changes == ()
+
+
+EMPTY_ARRAY = ("Invalid 'messages': empty array. Expected an array with minimum length 1, but "
+               "got an empty array instead.")
+
+
+def test_openai_refuses_no_message_at_all_and_takes_a_system_prompt_alone(emu: Emulator) -> None:
+    (found,) = check({"model": "gpt-5-nano", "messages": []}, "openai")
+    assert (found.rule, found.message, found.error["code"]) == (
+        "conversation-empty", EMPTY_ARRAY, "empty_array")
+    alone = chat("gpt-5-nano")
+    alone["messages"] = alone["messages"][:1]  # the system message alone fills the list
+    assert check(alone, "openai") == ()
+    assert normalize_request(alone, "openai_chat", "openai").changes == ()
+    sdk = calls.client("openai_chat", emu.sdk_base_url("openai"))
+    with pytest.raises(openai.BadRequestError) as refused:
+        calls.send("openai_chat", sdk, {"model": "gpt-5-nano", "messages": []})
+    assert calls.sdk_error(refused.value) == calls.SdkError(400, EMPTY_ARRAY)
+    fixed = normalize_request({"model": "gpt-5-nano", "messages": []}, "openai_chat", "openai")
+    assert [c.code for c in fixed.changes] == ["insert-opening-user-message"]
+    assert calls.send("openai_chat", sdk, fixed.body) is not None

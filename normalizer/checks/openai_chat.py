@@ -62,6 +62,7 @@ DETECTORS: dict[str, Detector] = {
     "empty-content": messages.empty_content,
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,
+    "conversation-empty": messages.conversation_empty,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
     "unknown-request-field": request_fields.unknown_request_field,

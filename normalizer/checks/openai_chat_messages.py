@@ -199,6 +199,13 @@ def first_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
         yield Finding(location="messages[0].role", fields={"index": 0, "role": now})
 
 
+def conversation_empty(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`conversation-empty`: `messages` absent or an empty list (a system message, on this
+    wire, is a message: a history of one fills the list)."""
+    if isinstance(body, Mapping) and body.get("messages") in (None, []):
+        yield Finding(location="messages", fields={})
+
+
 def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """The last message's role not in params.allowed, unless it is an assistant message
     with `prefix: true` and params.prefix_ok. Checked only from params.min_messages on."""

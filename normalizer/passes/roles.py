@@ -21,6 +21,8 @@ _WIRE_ROLE: dict[str, dict[str, str]] = {
     "gemini": {"tool": "user"},
 }
 
+# Wires whose message list holds the system messages: a system prompt alone fills it.
+_SYSTEM_LISTED = ("openai_chat", "openai_responses")
 CLOSING_TEXT = ("[continue: the conversation ended with your message above; this note was "
                 "added because the model takes no assistant message last]")
 EMPTY_TEXT = ("[no user message was sent; this note was added so the request has one: "
@@ -267,12 +269,14 @@ def open_with_user_message(
 
 
 def _opened_empty(draft: Draft, profile: Profile) -> tuple[Draft, tuple[Change, ...]]:
-    """A history with nothing but system messages, for a vendor that wants a turn to answer
-    (rule conversation-empty): a labelled user message goes after the system prompt, which
-    stays an instruction."""
-    if not profile.enforces("conversation-empty"):
-        return draft, ()
+    """A history with nothing but system messages (on Chat and Responses, where those fill
+    the list: no message at all), for a vendor that wants a turn to answer (rule
+    conversation-empty): a labelled user message goes after the system prompt, which stays
+    an instruction."""
     messages = draft.history.messages
+    listed = messages and profile.protocol in _SYSTEM_LISTED  # the system prompt fills it
+    if listed or not profile.enforces("conversation-empty"):
+        return draft, ()
     history = replace(draft.history, messages=(*messages, Message("user", (Text(EMPTY_TEXT),))))
     change = Change("open_with_user_message", "insert-opening-user-message",
                     "added a user message saying none was sent: the history holds no message "
