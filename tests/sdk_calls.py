@@ -44,6 +44,17 @@ def send(protocol: str, sdk: Any, body: Mapping[str, Any], *, model: str | None 
     return call(protocol, sdk, body, model=model)
 
 
+def refused(protocol: str, sdk: Any, body: Mapping[str, Any], *,
+            model: str | None = None) -> SdkError:
+    """What the vendor (the emulator) answers `body` with, which must be an error status:
+    an AssertionError where the SDK call succeeds."""
+    try:
+        send(protocol, sdk, body, model=model)
+    except (genai_errors.APIError, anthropic.APIStatusError, openai.APIStatusError) as exc:
+        return sdk_error(exc)
+    raise AssertionError(f"{protocol}: the body was accepted")
+
+
 def sdk_error(exc: BaseException) -> SdkError:
     """Status and the vendor's message text, from whichever SDK raised `exc`."""
     if isinstance(exc, genai_errors.APIError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anthropic
 import pytest
 import sdk_calls as calls
 
@@ -63,9 +62,7 @@ def test_a_system_message_or_a_paused_server_tool_turn_last_is_not_a_prefill() -
 def test_sonnet_4_6_refuses_it_through_the_sdk_and_takes_the_repair(emu: Emulator) -> None:
     sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
     raw = body("claude-sonnet-4-6", PREFILL)
-    with pytest.raises(anthropic.BadRequestError) as refused:
-        calls.send("anthropic", sdk, raw)
-    assert calls.sdk_error(refused.value) == calls.SdkError(400, WORDS)
+    assert calls.refused("anthropic", sdk, raw) == calls.SdkError(400, WORDS)
     assert calls.send("anthropic", sdk, body("claude-haiku-4-5", PREFILL)) is not None
 
     fixed = normalize_request(raw, "anthropic", "anthropic")
@@ -110,9 +107,7 @@ def test_whitespace_before_a_tool_use_or_in_an_earlier_message_is_taken() -> Non
 def test_a_trimmed_prefill_goes_through_the_sdk(emu: Emulator) -> None:
     sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
     raw = body("claude-haiku-4-5", {"role": "assistant", "content": "title: "})
-    with pytest.raises(anthropic.BadRequestError) as refused:
-        calls.send("anthropic", sdk, raw)
-    assert calls.sdk_error(refused.value) == calls.SdkError(400, TRAILING)
+    assert calls.refused("anthropic", sdk, raw) == calls.SdkError(400, TRAILING)
     assert calls.send("anthropic", sdk, normalize_request(raw, "anthropic",
                                                           "anthropic").body) is not None
     # Sonnet 4.6 takes no prefill: the closing message comes, and the space stays inside.
@@ -130,8 +125,7 @@ def test_a_system_prompt_alone_reaches_claude_with_a_labelled_user_turn(emu: Emu
     assert (found.rule, found.location, found.message) == (
         "conversation-empty", "messages", "messages: at least one message is required")
     sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
-    with pytest.raises(anthropic.BadRequestError):
-        calls.send("anthropic", sdk, empty)
+    assert calls.refused("anthropic", sdk, empty).status == 400
     fixed = normalize_request(empty, "anthropic", "anthropic")
     assert [(c.code, c.lossless) for c in fixed.changes] == [
         ("insert-opening-user-message", True)]
