@@ -5,7 +5,8 @@ provider's is sent verbatim; to another protocol a naive client carries the hist
 normalized: `normalizer.request.normalize_parts`, the path `normalize_request` takes after
 parsing a body (the same as `conformance normalize` and the library's users), from the
 scenario's history, tools and options; a `wire` body's own options (thinking, tool_choice,
-max_tokens, ...) go with it, converted to another protocol by `normalizer.options.convert`
+max_tokens, ...) and hosted tool declarations go with it, converted to another protocol by
+`normalizer.options.convert`
 as `normalize_request` converts them, with what the conversion said. Pure: no server, no
 SDK (a streaming scenario's turn was read when the run was planned).
 Every request gets small-output defaults (few tokens, temperature 0) that do not touch the
@@ -27,7 +28,13 @@ from conformance.providers import Provider
 from conformance.scenarios.load import Scenario
 from normalizer.model import Change, History, Message, Text, thaw
 from normalizer.options import convert
-from normalizer.request import RequestParts, normalize_parts, request_options
+from normalizer.request import (
+    RequestParts,
+    hosted_dropped,
+    normalize_parts,
+    request_options,
+    split_request,
+)
 from normalizer.wire import render
 
 MODES = ("raw", "normalized")
@@ -86,9 +93,25 @@ def build(scenario: Scenario, provider: Provider, mode: str) -> Request:
     # normalized: the library's one request-level path (from the history it already holds)
     carried, said = wire_options(scenario, provider.protocol)
     options = _layered(_beneath(defaults, own, carried), own, carried)
-    parts = RequestParts(history, scenario.tools, options, model)
+    hosted, declared = wire_declarations(scenario)
+    if hosted and scenario.wire_protocol != provider.protocol:  # as normalize_request does
+        said += tuple(hosted_dropped(d, provider.protocol) for d in hosted)
+        hosted, declared = (), None
+    parts = RequestParts(history, scenario.tools, options, model, hosted, declared)
     fixed = normalize_parts(parts, provider.protocol, provider.load_profile(), model=model)
     return Request(fixed.body, model, said + fixed.changes)
+
+
+def wire_declarations(scenario: Scenario) -> tuple[tuple[Any, ...], Any]:
+    """A `wire` scenario's hosted tool declarations (web search, Google Search, ...) and
+    its body's whole `tools` value, as `split_request` gives them to normalize_request:
+    kept for the body's own protocol, left out and said for another. None for a scenario
+    given as a history, or a body that declares no hosted tool."""
+    if scenario.wire_protocol is None or not isinstance(scenario.wire_body.get("tools"),
+                                                        (list, tuple)):
+        return (), None
+    found = split_request(thaw(scenario.wire_body), scenario.wire_protocol)
+    return (found.hosted, found.declared) if found.hosted else ((), None)
 
 
 def wire_options(scenario: Scenario, protocol: str) -> tuple[dict[str, Any], tuple[Change, ...]]:

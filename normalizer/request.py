@@ -151,7 +151,7 @@ def normalize_parts(
         changes += [left_out] if left_out else []
         options, dropped = convert(options, from_protocol, target)
         changes += dropped
-        changes += [_hosted_dropped(d, target) for d in hosted]
+        changes += [hosted_dropped(d, target) for d in hosted]
         hosted = ()
     keep_model = same or {from_protocol, target} <= _OPENAI
     chosen = model or (parts.model if keep_model else None)
@@ -296,7 +296,8 @@ def _unshadowed(tools: tuple[ToolSpec, ...], hosted: tuple[Any, ...],
                   for t in tools if t.name in names]
 
 
-def _hosted_dropped(decl: Any, target: str) -> Change:
+def hosted_dropped(decl: Any, target: str) -> Change:
+    """The change that says a hosted tool declaration was left out for `target`."""
     kind = decl.get("type") or decl.get("name") or next(iter(decl), "?") \
         if isinstance(decl, Mapping) else "?"
     return Change("normalize_request", "drop-hosted-tool",
