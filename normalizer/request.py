@@ -37,15 +37,9 @@ from normalizer.passes.cache_breakpoints import (
 )
 from normalizer.passes.cached_content import RULE as CACHED_RULE
 from normalizer.passes.cached_content import without_prompt_fields
+from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS
-from normalizer.tool_combination import (
-    declared,
-    invocations_on,
-    mixed,
-    with_invocations,
-    without_built_ins,
-)
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
 from normalizer.wire import parse
@@ -183,7 +177,7 @@ def normalize_parts(
         out, more = without_prompt_fields(out)
         changes += more
     if target == "gemini" and hosted:  # built-in tools sent as they came
-        out, more = _fit_tool_combination(out, profile, chosen)
+        out, more = fit_tool_combination(out, profile, chosen)
         changes += more
     if tool_marked(out.get("tools")):  # declarations sent as they came, with cache marks
         out, more = _fit_tool_marks(out, profile, fixed)
@@ -212,33 +206,6 @@ def _fit_tool_marks(out: dict[str, Any], profile: Profile,
         out, more = shorten_body_ttls(out)
         changes += more
     return out, changes
-
-
-COMBINATION_RULE = "hosted-tool-with-functions"
-
-
-def _fit_tool_combination(out: dict[str, Any], profile: Profile,
-                          model: str | None) -> tuple[dict[str, Any], tuple[Change, ...]]:
-    """Gemini's built-in tools beside function declarations, for the model the copy of
-    the rule names: Gemini 3 takes the pair with toolConfig.includeServerSideToolInvocations
-    set (params.flag), which is set; Gemini 2 refuses it, and the built-in tools are left out
-    (the function declarations are what the history's calls name)."""
-    rule = profile.copy_for(COMBINATION_RULE, model)
-    if rule is None or not mixed(declared(out)):
-        return out, ()
-    if rule.params.get("flag"):
-        if invocations_on(out):
-            return out, ()
-        return with_invocations(out), (Change(
-            "normalize_request", "enable-tool-combination",
-            f"set toolConfig.includeServerSideToolInvocations: {model} takes built-in tools "
-            "beside function declarations with it (its answers then carry the server's tool "
-            "calls and responses as parts)", "toolConfig", True),)
-    kept, dropped = without_built_ins(out)
-    return kept, tuple(Change(
-        "normalize_request", "drop-built-in-tool",
-        f"left out the built-in tool {name!r}: {model} refuses built-in tools beside function "
-        "declarations; the function declarations stay", "tools", False) for name in dropped)
 
 
 def _declarations(body: Mapping[str, Any],

@@ -32,9 +32,10 @@ NO_REPAIR = {
 BY_REQUEST = {
     "empty-tools": "normalizer/request.py leaves an empty `tools` list out for a target "
                    "that enforces the rule (normalize renders no empty list itself)",
-    "hosted-tool-with-functions": "normalizer/request.py: a Gemini request's built-in tools "
-                                  "are kept as they came, outside the history; it sets the "
-                                  "flag Gemini 3 asks for, or leaves them out for Gemini 2",
+    "hosted-tool-with-functions": "normalizer/request.py (passes/tool_combination.py): the "
+                                  "built-in tools are kept as they came, outside the "
+                                  "history; it sets the flag Gemini 3 asks for, or leaves "
+                                  "them out for Gemini 2",
 }
 
 

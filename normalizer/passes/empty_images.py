@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from normalizer.model import Change, Media, Part, Text
 from normalizer.passes import Draft, Policy
-from normalizer.passes._media_walk import map_media
+from normalizer.passes._content_walk import map_content_parts
 from normalizer.profiles import Profile
 
 EMPTY_IMAGE_TEXT = "[an image was attached here with no data]"
@@ -24,7 +24,7 @@ def replace_empty_images(
     Before: user [text "see", image(data_url "data:image/png;base64,")]
     After:  user [text "see", text "[an image was attached here with no data]"]
     """
-    return map_media(draft, _as_text)
+    return map_content_parts(draft, Media, _as_text)
 
 
 def _as_text(media: Media, where: str) -> tuple[Part, Change] | None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from normalizer.image_bytes import mismatched
 from normalizer.model import Change, Media, Part
 from normalizer.passes import Draft, Policy
-from normalizer.passes._media_walk import map_media
+from normalizer.passes._content_walk import map_content_parts
 from normalizer.profiles import Profile
 
 
@@ -26,7 +26,7 @@ def fix_image_media_types(
     Before: user [image(media_type image/png, data "/9j/4AAQ…")]
     After:  user [image(media_type image/jpeg, data "/9j/4AAQ…")]
     """
-    return map_media(draft, _relabelled)
+    return map_content_parts(draft, Media, _relabelled)
 
 
 def _relabelled(media: Media, where: str) -> tuple[Part, Change] | None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from normalizer.crossing import typed_part
 from normalizer.model import Change, Message, Opaque, Part, ToolResult
 from normalizer.passes import Draft, Policy
+from normalizer.passes._content_walk import map_content_parts
 from normalizer.profiles import Profile
 
 RULE = "content-part-type-missing"
@@ -31,43 +30,11 @@ def type_untyped_parts(
     """
     if not _any_untyped(draft.history.messages):  # nearly every history: one quick look
         return draft, ()
-    messages = list(draft.history.messages)
-    changes: list[Change] = []
-    for m, message in enumerate(messages):
-        typed = _typed_message(message, f"messages[{m}]", changes)
-        if typed is not message:
-            messages[m] = typed
-    if not changes:
-        return draft, ()
-    return replace(draft, history=replace(draft.history, messages=tuple(messages))), \
-        tuple(changes)
+    return map_content_parts(draft, Opaque, _typed)
 
 
-def _typed_message(message: Message, where: str, changes: list[Change]) -> Message:
-    parts: list[Part] | None = None
-    for j, part in enumerate(message.parts):
-        new = _typed(part, f"{where}.parts[{j}]", changes)
-        if new is not part:
-            parts = parts if parts is not None else list(message.parts)
-            parts[j] = new
-    return message if parts is None else message.with_parts(tuple(parts))
-
-
-def _typed(part: Part, where: str, changes: list[Change]) -> Part:
-    if _untyped(part):
-        text, change = typed_part(part, _NAME, where)  # type: ignore[arg-type]
-        changes.append(change)
-        return text
-    if isinstance(part, ToolResult) and not isinstance(part.content, str) \
-            and any(map(_untyped, part.content)):
-        content = []
-        for n, inner in enumerate(part.content):
-            if _untyped(inner):
-                inner, change = typed_part(inner, _NAME, f"{where}.content[{n}]")  # type: ignore[arg-type]
-                changes.append(change)
-            content.append(inner)
-        return replace(part, content=tuple(content))
-    return part
+def _typed(part: Opaque, where: str) -> tuple[Part, Change] | None:
+    return typed_part(part, _NAME, where) if _untyped(part) else None
 
 
 def _any_untyped(messages: tuple[Message, ...]) -> bool:

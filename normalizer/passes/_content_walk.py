@@ -1,0 +1,76 @@
+"""The parts of one type in a history, in messages and in tool results' content, rewritten
+one at a time: the walk the content passes share (fix_image_media_types and
+replace_empty_images on Media parts, type_untyped_parts on Opaque ones)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from normalizer.model import Change, Message, Part, ToolResult
+from normalizer.passes import Draft
+
+# (part, where it is) -> its replacement and the change, or None to keep it.
+PartFn = Callable[[Any, str], "tuple[Part, Change] | None"]
+
+
+def map_content_parts(draft: Draft, kind: type, fn: PartFn) -> tuple[Draft, tuple[Change, ...]]:
+    """`draft` with `fn` applied to every part of exactly type `kind`, in messages and in
+    tool results' content; messages with none are shared."""
+    messages = draft.history.messages
+    out: list[Message] | None = None
+    changes: list[Change] = []
+    for m, message in enumerate(messages):
+        if not _holds(message, kind):  # nearly every message: one look at its parts
+            continue
+        fixed = _message(message, f"messages[{m}]", kind, fn, changes)
+        if fixed is not message:
+            out = out if out is not None else list(messages)
+            out[m] = fixed
+    if out is None:
+        return draft, ()
+    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def _holds(message: Message, kind: type) -> bool:
+    for part in message.parts:  # a loop, not any(): no generator per message
+        found = type(part)
+        if found is kind:
+            return True
+        if found is ToolResult and not isinstance(part.content, str):  # type: ignore[union-attr]
+            for inner in part.content:  # type: ignore[union-attr]
+                if type(inner) is kind:
+                    return True
+    return False
+
+
+def _message(message: Message, where: str, kind: type, fn: PartFn,
+             changes: list[Change]) -> Message:
+    parts: list[Part] | None = None
+    for j, part in enumerate(message.parts):
+        new = _part(part, f"{where}.parts[{j}]", kind, fn, changes)
+        if new is not part:
+            parts = parts if parts is not None else list(message.parts)
+            parts[j] = new
+    return message if parts is None else message.with_parts(tuple(parts))
+
+
+def _part(part: Part, where: str, kind: type, fn: PartFn, changes: list[Change]) -> Part:
+    if type(part) is kind:
+        return _apply(part, where, fn, changes)
+    if isinstance(part, ToolResult) and not isinstance(part.content, str):
+        content = tuple(_apply(inner, f"{where}.content[{n}]", fn, changes)
+                        if type(inner) is kind else inner
+                        for n, inner in enumerate(part.content))
+        if any(a is not b for a, b in zip(content, part.content, strict=True)):
+            return replace(part, content=content)  # type: ignore[arg-type]
+    return part
+
+
+def _apply(part: Any, where: str, fn: PartFn, changes: list[Change]) -> Part:
+    done = fn(part, where)
+    if done is None:
+        return part
+    changes.append(done[1])
+    return done[0]
