@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Callable
 
 # The four types Anthropic takes, by the bytes each starts with (WebP: RIFF, a size, WEBP).
 _SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -38,3 +39,98 @@ def mismatched(declared: object, data: object) -> str | None:
         return None
     found = sniffed_image_type(data)
     return found if found is not None and found != declared else None
+
+
+# JPEG's start-of-frame markers (baseline, progressive, lossless, ...): every 0xC0-0xCF but
+# DHT (C4), JPG (C8) and DAC (CC), which share the range and hold no size.
+_JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def image_dimensions(data: str) -> tuple[int, int] | None:
+    """(width, height) in pixels of the PNG, JPEG, GIF or WebP image whose base64 `data`
+    this is, read off its header; None where the data is not base64 or not one of those
+    four, or its header is cut short. Only as much of the data is decoded as the header
+    needs (a JPEG's frame header may follow tens of kilobytes of metadata)."""
+    size = 64
+    while True:
+        head = _decoded(data, size)
+        if head is None:
+            return None
+        found = _dimensions(head)
+        if found != _MORE:
+            return found
+        if size >= len(data):
+            return None
+        size *= 8
+
+
+_MORE = (-1, -1)  # the header goes on past the bytes decoded so far
+
+
+def _decoded(data: str, chars: int) -> bytes | None:
+    text = data[:chars].strip()
+    text = text[: len(text) - len(text) % 4] if chars < len(data) else text
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _dimensions(head: bytes) -> tuple[int, int] | None:
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return _more_or(head, 24, lambda: (int.from_bytes(head[16:20], "big"),
+                                           int.from_bytes(head[20:24], "big")))
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return _more_or(head, 10, lambda: (int.from_bytes(head[6:8], "little"),
+                                           int.from_bytes(head[8:10], "little")))
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return _webp(head)
+    if head.startswith(b"\xff\xd8\xff"):
+        return _jpeg(head)
+    return None
+
+
+def _more_or(head: bytes, needed: int, read: Callable[[], tuple[int, int]]
+             ) -> tuple[int, int]:
+    return read() if len(head) >= needed else _MORE
+
+
+def _webp(head: bytes) -> tuple[int, int] | None:
+    """The three WebP forms: lossy (VP8), lossless (VP8L) and extended (VP8X)."""
+    if len(head) < 30:
+        return _MORE
+    chunk = head[12:16]
+    if chunk == b"VP8 ":
+        return (int.from_bytes(head[26:28], "little") & 0x3FFF,
+                int.from_bytes(head[28:30], "little") & 0x3FFF)
+    if chunk == b"VP8L":
+        bits = int.from_bytes(head[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X":
+        return (int.from_bytes(head[24:27], "little") + 1,
+                int.from_bytes(head[27:30], "little") + 1)
+    return None
+
+
+def _jpeg(head: bytes) -> tuple[int, int] | None:
+    """The size in the first start-of-frame segment (FF Cn, length, precision, height,
+    width), walking the segments before it."""
+    at = 2
+    while at + 4 <= len(head):
+        if head[at] != 0xFF:
+            return None  # not at a marker: not a JPEG this can read
+        marker = head[at + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            at += 1
+        elif marker in _JPEG_FRAMES:
+            if at + 9 > len(head):
+                return _MORE
+            return (int.from_bytes(head[at + 7:at + 9], "big"),
+                    int.from_bytes(head[at + 5:at + 7], "big"))
+        elif marker in (0xD9, 0xDA):  # the end, or the scan, before any frame header
+            return None
+        elif 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers with no length
+            at += 2
+        else:
+            at += 2 + int.from_bytes(head[at + 2:at + 4], "big")
+    return _MORE

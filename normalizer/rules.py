@@ -111,6 +111,11 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "image-dimensions-too-large": "an inline image wider or taller than the vendor takes "
+                                  "(params.max_pixels)",
+    "many-image-dimensions-too-large": "in a request holding many images (more than "
+                                       "params.max_items), an inline image wider or taller "
+                                       "than params.max_pixels",
     "prefill-trailing-whitespace": "a final assistant message (a prefill) whose text ends "
                                    "with whitespace",
     "hosted-tool-with-functions": "a built-in (hosted) tool declared beside function "

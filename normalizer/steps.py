@@ -41,6 +41,7 @@ from normalizer.passes.options import (
 )
 from normalizer.passes.ordering import move_results_next_to_calls, order_results_like_calls
 from normalizer.passes.output_schema import close_output_schema_objects
+from normalizer.passes.oversized_images import replace_oversized_images
 from normalizer.passes.pairing import (
     ORPHAN_RULES,
     answer_unanswered_calls,
@@ -153,6 +154,10 @@ STEPS: dict[str, Step] = {
     "replace_empty_images": Step(replace_empty_images, ("image-data-empty",), local=True),
     "fix_image_media_types": Step(fix_image_media_types, ("image-media-type-mismatch",),
                                   local=True),
+    # Not local: whether an image is over the many-image limit depends on how many there are.
+    "replace_oversized_images": Step(replace_oversized_images,
+                                     ("many-image-dimensions-too-large",
+                                      "image-dimensions-too-large")),
     "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),
                                     ("end_with_allowed_role", "drop_empty_text_blocks")),
     "drop_foreign_thinking": Step(drop_foreign_thinking,

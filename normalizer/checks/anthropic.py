@@ -22,6 +22,7 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     anthropic_blocks,
+    anthropic_images,
     anthropic_prefill,
     cache_breakpoints,
     output_limit,
@@ -354,5 +355,7 @@ DETECTORS: dict[str, Detector] = {
     "prefill-trailing-whitespace": anthropic_prefill.prefill_trailing_whitespace,
     "conversation-empty": anthropic_prefill.conversation_empty,
     "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
+    "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
+    "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "output-schema-open-object": output_schema.open_output_object,
 }

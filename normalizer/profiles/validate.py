@@ -33,7 +33,7 @@ RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
 # positive integers where present
-_LENGTHS = ("max_length", "min_messages", "max_items", "minimum", "maximum")
+_LENGTHS = ("max_length", "min_messages", "max_items", "minimum", "maximum", "max_pixels")
 # regular expressions where present
 _PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
@@ -49,7 +49,9 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "sampling-parameter-unsupported": ("fields",),
              "max-tokens-field-unsupported": ("field", "use"),
              "max-completion-tokens-unsupported": ("field", "use"),
-             "max-tokens-too-large": ("maximum",), "max-tokens-too-small": ("minimum",)}
+             "max-tokens-too-large": ("maximum",), "max-tokens-too-small": ("minimum",),
+             "image-dimensions-too-large": ("max_pixels",),
+             "many-image-dimensions-too-large": ("max_items", "max_pixels")}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",),
                          ("anthropic", "thinking-off-unsupported"): ("levels",)}

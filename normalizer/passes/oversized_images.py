@@ -1,0 +1,147 @@
+"""Content pass: inline images larger than the target takes, in pixels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from normalizer.image_bytes import image_dimensions
+from normalizer.model import Change, Media, Message, Part, Text, ToolResult
+from normalizer.passes import Draft, Policy
+from normalizer.passes._content_walk import map_content_parts
+from normalizer.profiles import Profile
+
+
+@dataclass(frozen=True, slots=True)
+class _Image:
+    where: str  # messages[m].parts[j], or …parts[j].content[n] inside a tool result
+    size: tuple[int, int] | None  # (width, height) of an inline image whose header says
+
+
+def replace_oversized_images(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes inline images wider or taller than the target takes (rules
+    image-dimensions-too-large, many-image-dimensions-too-large), in messages and in tool
+    results' content: each such image becomes a short text saying what was left out and
+    why. An image stays in the history once sent, so until then every later request is
+    refused with it ("the session is permanently bricked", NousResearch/hermes-agent
+    #25837); no image library is at hand to scale it down. Lossy: the picture is gone.
+
+    Where a request holds more images than the many-image limit allows at full size, the
+    fewest images are left out: either those over that limit's pixels, or, where fewer,
+    the oldest images until the count is within the limit (the others then only need to
+    meet the single-image limit).
+
+    Rejected by: Anthropic "messages.86.content.2.image.source.base64.data: At least one of
+    the image dimensions exceed max allowed size: 8000 pixels" (cline/cline#3308), and
+    "…exceed max allowed size for many-image requests: 2000 pixels" with more than 20
+    images (anthropics/claude-code#17513).
+
+    Before: tool result [image(8570 px tall screenshot)]
+    After:  tool result [text "[an image of 1440x8570 pixels was left out here: …]"]
+    """
+    single = _limit(profile, "image-dimensions-too-large")
+    many = _limit(profile, "many-image-dimensions-too-large")
+    if single is None and many is None:
+        return draft, ()
+    messages = draft.history.messages
+    if not _may_hold_images(messages):  # nearly every history: one plain look at its parts
+        return draft, ()
+    images = _images(messages)
+    if not images:
+        return draft, ()
+    left_out = _left_out(images, single, many,
+                         profile.param("many-image-dimensions-too-large", "max_items"))
+    if not left_out:
+        return draft, ()
+
+    def replaced(media: Media, where: str) -> tuple[Part, Change] | None:
+        why = left_out.get(where)
+        if why is None:
+            return None
+        return Text(why[0]), Change("replace_oversized_images", "replace-oversized-image",
+                                    why[1], where, False)
+
+    return map_content_parts(draft, Media, replaced)
+
+
+def _limit(profile: Profile, rule: str) -> int | None:
+    if not profile.enforces(rule):
+        return None
+    value = profile.param(rule, "max_pixels")
+    return value if isinstance(value, int) else None
+
+
+def _left_out(images: list[_Image], single: int | None, many: int | None,
+              count: object) -> dict[str, tuple[str, str]]:
+    """Where each image to leave out is: the text that takes its place, and the change's."""
+    out: dict[str, tuple[str, str]] = {}
+    kept: list[_Image] = []
+    for image in images:
+        if single is not None and image.size is not None and max(image.size) > single:
+            out[image.where] = _said(image, single, "")
+        else:
+            kept.append(image)
+    if many is None or not isinstance(count, int) or len(kept) <= count:
+        return out
+    over = [i for i in kept if i.size is not None and max(i.size) > many]
+    excess = len(kept) - count
+    if not over:
+        return out
+    if len(over) <= excess:
+        for image in over:
+            out[image.where] = _said(image, many, f" in a request of more than {count} images")
+    else:
+        for image in kept[:excess]:
+            out[image.where] = (
+                _OLDEST.format(count=count, limit=many),
+                f"image left out (one of the {excess} oldest): the request held {len(kept)} "
+                f"images, {len(over)} of them over {many} pixels a side, which the target "
+                f"takes only in a request of at most {count} images")
+    return out
+
+
+_OLDEST = ("[an image was left out here: the target takes at most {count} images in a "
+           "request holding one over {limit} pixels a side]")
+
+
+def _said(image: _Image, limit: int, when: str) -> tuple[str, str]:
+    width, height = image.size or (0, 0)
+    return (f"[an image of {width}x{height} pixels was left out here: the target takes at "
+            f"most {limit} pixels a side{when}]",
+            f"image of {width}x{height} pixels left out: the target refuses an image over "
+            f"{limit} pixels a side{when}")
+
+
+def _may_hold_images(messages: tuple[Message, ...]) -> bool:
+    """Whether some part is media, or a tool result with content parts. The pass runs in
+    every round on the whole history (it is not local): this loop costs half of `_images`
+    on a history with none."""
+    for message in messages:
+        for part in message.parts:
+            kind = type(part)
+            if kind is Media or (kind is ToolResult
+                                 and type(part.content) is not str):  # type: ignore[union-attr]
+                return True
+    return False
+
+
+def _images(messages: tuple[Message, ...]) -> list[_Image]:
+    """Every image part, in messages and in tool results' content, in order."""
+    found: list[_Image] = []
+    for m, message in enumerate(messages):
+        for j, part in enumerate(message.parts):
+            kind = type(part)
+            if kind is Media:
+                _add(found, part, f"messages[{m}].parts[{j}]")  # type: ignore[arg-type]
+            elif kind is ToolResult and not isinstance(part.content, str):  # type: ignore[union-attr]
+                for n, inner in enumerate(part.content):  # type: ignore[union-attr]
+                    if type(inner) is Media:
+                        _add(found, inner, f"messages[{m}].parts[{j}].content[{n}]")
+    return found
+
+
+def _add(found: list[_Image], media: Media, where: str) -> None:
+    if media.kind == "image":
+        found.append(_Image(where, image_dimensions(media.data)
+                            if media.data is not None else None))
