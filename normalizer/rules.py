@@ -111,6 +111,8 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "image-too-large": "an inline image whose base64 data is longer than the vendor takes "
+                       "(params.max_bytes characters)",
     "image-dimensions-too-large": "an inline image wider or taller than the vendor takes "
                                   "(params.max_pixels)",
     "many-image-dimensions-too-large": "in a request holding many images (more than "

@@ -156,7 +156,7 @@ STEPS: dict[str, Step] = {
                                   local=True),
     # Not local: whether an image is over the many-image limit depends on how many there are.
     "replace_oversized_images": Step(replace_oversized_images,
-                                     ("many-image-dimensions-too-large",
+                                     ("image-too-large", "many-image-dimensions-too-large",
                                       "image-dimensions-too-large")),
     "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),
                                     ("end_with_allowed_role", "drop_empty_text_blocks")),

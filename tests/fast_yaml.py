@@ -7,7 +7,10 @@ from typing import Any
 
 import yaml
 
-LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from conformance.sized_yaml import with_sized_strings
+
+# With the tag for long base64 data, as the project's own loaders (conformance/sized_yaml.py).
+LOADER: type[yaml.SafeLoader] = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def load(text: str) -> Any:

@@ -13,7 +13,7 @@ PACKAGE = ROOT / "conformance"
 # Floors of docs/architecture.md, lowest first; a module may import its own floor or lower.
 # The longest matching prefix decides (so `scenarios.replay` is not taken for `scenarios`).
 FLOORS: tuple[tuple[str, ...], ...] = (
-    ("errors", "options", "sdk_refusals", "classify", "cassettes",
+    ("errors", "options", "sdk_refusals", "classify", "cassettes", "sized_yaml",
      "cassette_replay", "netguard", "providers",
      "expectations", "evidence",
      "emulator", "scenarios.format", "scenarios.history", "scenarios.stream", "scenarios.load",

@@ -1,9 +1,10 @@
 """Inline images larger than Anthropic takes, in pixels (rules image-dimensions-too-large and
 many-image-dimensions-too-large): "messages.7.content.2.image.source.base64.data: At least
 one of the image dimensions exceed max allowed size: 8000 pixels" (anthropics/claude-code
-#4778), and "…for many-image requests: 2000 pixels" past 20 images (#17513). The sizes are
-read off the images' headers; the repair leaves the fewest images out, each replaced by a
-text saying so. Through the official SDK against the emulator."""
+#4778), and "…for many-image requests: 2000 pixels" past 20 images (#17513); or in the
+length of their base64 data (rule image-too-large: 5 MB, 10 MB since mid-2026). The sizes
+are read off the images' headers; the repair leaves the fewest images out, each replaced by
+a text saying so. Through the official SDK against the emulator."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 import sdk_calls as calls
 
 from conformance.emulator import Emulator
+from conformance.sized_yaml import filled
 from normalizer import check, normalize_request
 from normalizer.image_bytes import image_dimensions
 
@@ -163,4 +165,38 @@ def test_a_tall_screenshot_crossing_from_chat_is_left_out_for_anthropic(emu: Emu
     fixed = normalize_request(chat, "openai_chat", "anthropic")
     assert "replace-oversized-image" in [c.code for c in fixed.changes]
     sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    assert calls.send("anthropic", sdk, fixed.body) is not None
+
+
+def long_image(length: int) -> dict[str, Any]:
+    """A 1x1 PNG followed by zeros: `length` characters of base64 (conformance/sized_yaml)."""
+    return image(filled(png(1, 1), length))
+
+
+def test_data_over_10_mb_is_refused_today_and_over_5_mb_before_mid_2026() -> None:
+    raw = body(long_image(10_485_761))
+    (found,) = check(raw, "anthropic")
+    assert (found.rule, found.message) == (
+        "image-too-large", "messages.0.content.1.image.source.base64: image exceeds 10 MB "
+        "maximum: 10485761 bytes > 10485760 bytes")
+    assert check(body(long_image(10_485_760)), "anthropic") == ()
+    # The words of anthropics/claude-code#11181 (2025-11-07), on that day's limit.
+    (then,) = check(body(long_image(11_641_928)), "anthropic", on="2025-11-07")
+    assert then.message == ("messages.0.content.1.image.source.base64: image exceeds 5 MB "
+                            "maximum: 11641928 bytes > 5242880 bytes")
+    assert check(body(long_image(5_242_880)), "anthropic", on="2025-11-07") == ()
+
+
+def test_data_too_long_is_left_out_and_the_sdk_takes_the_repair(emu: Emulator) -> None:
+    raw = body(image(png(1, 1)), long_image(10_485_761))
+    fixed = normalize_request(raw, "anthropic", "anthropic")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("replace-oversized-image", "messages[0].parts[2]", False)]
+    assert fixed.body["messages"][0]["content"][2] == {
+        "type": "text", "text": "[an image was left out here: its data, 10,485,761 characters "
+                                "of base64, is over the target's limit of 10,485,760]"}
+    assert fixed.body["messages"][0]["content"][1] == image(png(1, 1))  # the small one stays
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    refused = calls.refused("anthropic", sdk, raw)
+    assert refused.status == 400 and "image exceeds 10 MB maximum" in refused.message
     assert calls.send("anthropic", sdk, fixed.body) is not None

@@ -15,12 +15,13 @@ import pytest
 import yaml
 
 from conformance.probe.cases import RULES_DIR, ProbeCase, probe_set
+from conformance.sized_yaml import with_sized_strings
 from normalizer.check import check
 from normalizer.profiles import Profile, builtin_profiles, load_profile
 from normalizer.scope import scoped
 from normalizer.wire import PROTOCOLS
 
-FastLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FastLoader = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 RULE_CASES = RULES_DIR
 # The strictest model each protocol's rules know (some rules apply to some models only).
 MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",

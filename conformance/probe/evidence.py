@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import yaml
-
 from conformance.classify import Outcome, classify
 from conformance.probe.observe import Observation
 from conformance.probe.profile import Probed
+from conformance.sized_yaml import dump
 
 # The path each official SDK appends to its base URL.
 _PATHS = {"openai_chat": "/chat/completions", "openai_responses": "/responses",
@@ -87,7 +86,7 @@ def write_evidence(folder: Path, files: dict[str, dict[str, Any]], vendor: str) 
     written = []
     for slug, data in files.items():
         path = target / f"{slug}.yaml"
-        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100),
+        path.write_text(dump(data, sort_keys=False, allow_unicode=True, width=100),
                         encoding="utf-8")
         written.append(path)
     return written

@@ -19,13 +19,15 @@ from typing import Any
 import yaml
 
 from conformance.classify import REJECT_STATUSES
+from conformance.sized_yaml import with_sized_strings
 from normalizer.profiles import PROVIDERS
 
 Observation = Mapping[str, Any]
 CONFIDENCE = ("recorded", "pasted", "documented", "reported")
 VERDICTS = ("accepted", "rejected", "other")
 NO_RULE = "(no rule: a plain tool round trip)"
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOADER: type[yaml.SafeLoader] = with_sized_strings(getattr(yaml, "CSafeLoader",
+                                                              yaml.SafeLoader))
 
 
 def read_observations(root: Path) -> list[tuple[str, dict[str, Any]]]:

@@ -357,5 +357,6 @@ DETECTORS: dict[str, Detector] = {
     "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
     "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
+    "image-too-large": anthropic_images.image_too_large,
     "output-schema-open-object": output_schema.open_output_object,
 }

@@ -1,10 +1,12 @@
-"""Detectors for Anthropic's limits on inline images: the pixels of one image, and of every
-image once a request holds many.
+"""Detectors for Anthropic's limits on inline images: the length of one image's base64
+data, the pixels of one image, and of every image once a request holds many.
 
 Anthropic's vision guide, "General limits": an image larger than 8000x8000 px is rejected,
 and where a request holds more than 20 images, one larger than 2000x2000 px. The sizes are
 read off the image's header (normalizer/image_bytes.py); an image given by URL or file id,
-or whose bytes are none of the four types Anthropic takes, is not judged.
+or whose bytes are none of the four types Anthropic takes, is not judged. The data's length
+is its base64 text's, in characters, as the API counts it ("image exceeds 5 MB maximum:
+5327908 bytes > 5242880 bytes", nraiden/cofounder#53).
 """
 
 from __future__ import annotations
@@ -17,31 +19,48 @@ from normalizer.checks.anthropic_walk import blocks_by_type, result_parts
 from normalizer.image_bytes import image_dimensions
 from normalizer.profiles import Rule
 
-# (where the image's data is, as the API prints it; the image block)
+# (the path of the image's base64 source, as the API prints it; the image block)
 Placed = tuple[str, Mapping[str, Any]]
 
 
 def images(body: Mapping[str, Any]) -> list[Placed]:
     """Every image block, in messages and in tool_result blocks' content, in body order,
-    with the path of its base64 data (`messages.18.content.1.image.source.base64.data`; in
-    a tool result, `messages.3.content.0.tool_result.content.1.image.source.base64.data`)."""
+    with the path of its base64 source (`messages.18.content.1.image.source.base64`; in a
+    tool result, `messages.169.content.0.tool_result.content.1.image.source.base64`)."""
     by_type = blocks_by_type(body)
     found: list[tuple[tuple[int, int, int], Placed]] = [
-        ((i, j, -1), (f"messages.{i}.content.{j}.image.source.base64.data", block))
+        ((i, j, -1), (f"messages.{i}.content.{j}.image.source.base64", block))
         for i, j, block in by_type.get("image", ())]
     found += [((i, j, k), (f"messages.{i}.content.{j}.tool_result.content.{k}.image.source"
-                           ".base64.data", part))
+                           ".base64", part))
               for i, j, k, part, kind in result_parts(by_type) if kind == "image"]
     return [placed for _, placed in sorted(found, key=lambda pair: pair[0])]
 
 
-def inline_dimensions(block: Mapping[str, Any]) -> tuple[int, int] | None:
-    """The (width, height) of an inline (base64) image block, where its header says."""
+def inline_data(block: Mapping[str, Any]) -> str | None:
+    """The base64 data of an inline image block."""
     source = block.get("source")
     if not isinstance(source, Mapping) or source.get("type") != "base64":
         return None
     data = source.get("data")
-    return image_dimensions(data) if isinstance(data, str) else None
+    return data if isinstance(data, str) else None
+
+
+def inline_dimensions(block: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The (width, height) of an inline (base64) image block, where its header says."""
+    data = inline_data(block)
+    return image_dimensions(data) if data is not None else None
+
+
+def image_too_large(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`image-too-large`: an inline image whose base64 data is longer than
+    params.max_bytes characters (`megabytes` is that limit in MiB, as the text says it)."""
+    limit = int(rule.params["max_bytes"])
+    for at, block in images(body):
+        data = inline_data(block)
+        if data is not None and len(data) > limit:
+            yield Finding(location=at, fields={"at": at, "size": len(data), "max_bytes": limit,
+                                               "megabytes": limit // (1024 * 1024)})
 
 
 def image_dimensions_too_large(body: Mapping[str, Any], rule: Rule,
@@ -65,5 +84,6 @@ def _over(found: list[Placed], limit: int) -> Iterator[Finding]:
     for at, block in found:
         size = inline_dimensions(block)
         if size is not None and max(size) > limit:
-            yield Finding(location=at, fields={"at": at, "width": size[0], "height": size[1],
-                                               "max_pixels": limit})
+            where = f"{at}.data"
+            yield Finding(location=where, fields={"at": where, "width": size[0],
+                                                  "height": size[1], "max_pixels": limit})

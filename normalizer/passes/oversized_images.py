@@ -1,4 +1,4 @@
-"""Content pass: inline images larger than the target takes, in pixels."""
+"""Content pass: inline images larger than the target takes, in bytes or in pixels."""
 
 from __future__ import annotations
 
@@ -15,34 +15,39 @@ from normalizer.profiles import Profile
 class _Image:
     where: str  # messages[m].parts[j], or …parts[j].content[n] inside a tool result
     size: tuple[int, int] | None  # (width, height) of an inline image whose header says
+    length: int  # of its base64 data (0: not inline)
 
 
 def replace_oversized_images(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
-    """Fixes inline images wider or taller than the target takes (rules
-    image-dimensions-too-large, many-image-dimensions-too-large), in messages and in tool
-    results' content: each such image becomes a short text saying what was left out and
-    why. An image stays in the history once sent, so until then every later request is
-    refused with it ("the session is permanently bricked", NousResearch/hermes-agent
-    #25837); no image library is at hand to scale it down. Lossy: the picture is gone.
+    """Fixes inline images larger than the target takes: base64 data too long (rule
+    image-too-large), or too wide or tall (rules image-dimensions-too-large,
+    many-image-dimensions-too-large), in messages and in tool results' content: each such
+    image becomes a short text saying what was left out and why. An image stays in the
+    history once sent, so until then every later request is refused with it ("the session
+    is permanently bricked", NousResearch/hermes-agent#25837); no image library is at hand
+    to scale it down. Lossy: the picture is gone.
 
     Where a request holds more images than the many-image limit allows at full size, the
     fewest images are left out: either those over that limit's pixels, or, where fewer,
     the oldest images until the count is within the limit (the others then only need to
     meet the single-image limit).
 
-    Rejected by: Anthropic "messages.86.content.2.image.source.base64.data: At least one of
-    the image dimensions exceed max allowed size: 8000 pixels" (cline/cline#3308), and
+    Rejected by: Anthropic "messages.0.content.1.image.source.base64: image exceeds 5 MB
+    maximum: 5327908 bytes > 5242880 bytes" (nraiden/cofounder#53; 10 MB since mid-2026),
+    "messages.86.content.2.image.source.base64.data: At least one of the image dimensions
+    exceed max allowed size: 8000 pixels" (cline/cline#3308), and
     "…exceed max allowed size for many-image requests: 2000 pixels" with more than 20
     images (anthropics/claude-code#17513).
 
     Before: tool result [image(8570 px tall screenshot)]
     After:  tool result [text "[an image of 1440x8570 pixels was left out here: …]"]
     """
-    single = _limit(profile, "image-dimensions-too-large")
-    many = _limit(profile, "many-image-dimensions-too-large")
-    if single is None and many is None:
+    single = _limit(profile, "image-dimensions-too-large", "max_pixels")
+    many = _limit(profile, "many-image-dimensions-too-large", "max_pixels")
+    max_bytes = _limit(profile, "image-too-large", "max_bytes")
+    if single is None and many is None and max_bytes is None:
         return draft, ()
     messages = draft.history.messages
     if not _may_hold_images(messages):  # nearly every history: one plain look at its parts
@@ -50,8 +55,9 @@ def replace_oversized_images(
     images = _images(messages)
     if not images:
         return draft, ()
-    left_out = _left_out(images, single, many,
-                         profile.param("many-image-dimensions-too-large", "max_items"))
+    left_out = _too_long(images, max_bytes)
+    left_out.update(_left_out([i for i in images if i.where not in left_out], single, many,
+                              profile.param("many-image-dimensions-too-large", "max_items")))
     if not left_out:
         return draft, ()
 
@@ -65,11 +71,22 @@ def replace_oversized_images(
     return map_content_parts(draft, Media, replaced)
 
 
-def _limit(profile: Profile, rule: str) -> int | None:
+def _limit(profile: Profile, rule: str, param: str) -> int | None:
     if not profile.enforces(rule):
         return None
-    value = profile.param(rule, "max_pixels")
+    value = profile.param(rule, param)
     return value if isinstance(value, int) else None
+
+
+def _too_long(images: list[_Image], max_bytes: int | None) -> dict[str, tuple[str, str]]:
+    """The images whose base64 data is longer than `max_bytes` characters."""
+    if max_bytes is None:
+        return {}
+    return {i.where: (f"[an image was left out here: its data, {i.length:,} characters of "
+                      f"base64, is over the target's limit of {max_bytes:,}]",
+                      f"image with {i.length:,} characters of base64 data left out: the "
+                      f"target refuses more than {max_bytes:,}")
+            for i in images if i.length > max_bytes}
 
 
 def _left_out(images: list[_Image], single: int | None, many: int | None,
@@ -143,5 +160,6 @@ def _images(messages: tuple[Message, ...]) -> list[_Image]:
 
 def _add(found: list[_Image], media: Media, where: str) -> None:
     if media.kind == "image":
-        found.append(_Image(where, image_dimensions(media.data)
-                            if media.data is not None else None))
+        data = media.data
+        found.append(_Image(where, image_dimensions(data) if data is not None else None,
+                            len(data) if data is not None else 0))

@@ -33,7 +33,8 @@ RULE_KEYS = frozenset({"id", "forbids", "status", "error", "message", "source",
                        "inherited", "notes", *SCOPE_KEYS})
 CONFIDENCES = ("high", "low")
 # positive integers where present
-_LENGTHS = ("max_length", "min_messages", "max_items", "minimum", "maximum", "max_pixels")
+_LENGTHS = ("max_length", "min_messages", "max_items", "minimum", "maximum", "max_pixels",
+            "max_bytes")
 # regular expressions where present
 _PATTERNS = ("pattern", "default_on_model", "thinking_off_models")
 _LISTS = ("check", "roles", "empty", "allowed_after", "forbidden", "unsupported",
@@ -50,7 +51,7 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "max-tokens-field-unsupported": ("field", "use"),
              "max-completion-tokens-unsupported": ("field", "use"),
              "max-tokens-too-large": ("maximum",), "max-tokens-too-small": ("minimum",),
-             "image-dimensions-too-large": ("max_pixels",),
+             "image-dimensions-too-large": ("max_pixels",), "image-too-large": ("max_bytes",),
              "many-image-dimensions-too-large": ("max_items", "max_pixels")}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",),

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from conformance.sized_yaml import with_sized_strings
 from normalizer.model import JsonMap
 from normalizer.wire import PROTOCOLS
 
@@ -101,7 +102,7 @@ class ProbeSet:
 
 
 RULES_DIR = Path(__file__).parent / "rules"
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOADER = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _read(name: str) -> Any:
