@@ -29,6 +29,7 @@ from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
 from normalizer.options import thinking_enabled
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import forget_pairing
+from normalizer.passes._content_walk import forget_media_count
 from normalizer.passes._known_ids import forget_ids
 from normalizer.passes.crossing import cross_parts
 from normalizer.passes.rounds import run_rounds
@@ -118,6 +119,7 @@ def _normalize(history: History, profile: Profile, policy: Policy, tools: Sequen
     finally:
         forget_pairing()
         forget_ids()
+        forget_media_count()
     changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,

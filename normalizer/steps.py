@@ -32,6 +32,7 @@ from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
+from normalizer.passes.media_count import leave_out_oldest_media
 from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.media_types import fix_image_media_types
 from normalizer.passes.names import rewrite_tool_names
@@ -154,10 +155,13 @@ STEPS: dict[str, Step] = {
     "replace_empty_images": Step(replace_empty_images, ("image-data-empty",), local=True),
     "fix_image_media_types": Step(fix_image_media_types, ("image-media-type-mismatch",),
                                   local=True),
-    # Not local: whether an image is over the many-image limit depends on how many there are.
+    # Neither is local: both depend on how many images the whole request holds. The oldest
+    # go first when there are too many, so that fewer are over the many-image limit.
+    "leave_out_oldest_media": Step(leave_out_oldest_media, ("too-many-media",)),
     "replace_oversized_images": Step(replace_oversized_images,
                                      ("image-too-large", "many-image-dimensions-too-large",
-                                      "image-dimensions-too-large")),
+                                      "image-dimensions-too-large"),
+                                     ("leave_out_oldest_media",)),
     "trim_prefill_whitespace": Step(trim_prefill_whitespace, ("prefill-trailing-whitespace",),
                                     ("end_with_allowed_role", "drop_empty_text_blocks")),
     "drop_foreign_thinking": Step(drop_foreign_thinking,

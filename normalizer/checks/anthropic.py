@@ -358,5 +358,6 @@ DETECTORS: dict[str, Detector] = {
     "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "image-too-large": anthropic_images.image_too_large,
+    "too-many-media": anthropic_images.too_many_media,
     "output-schema-open-object": output_schema.open_output_object,
 }

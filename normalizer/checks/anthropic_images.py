@@ -1,5 +1,6 @@
-"""Detectors for Anthropic's limits on inline images: the length of one image's base64
-data, the pixels of one image, and of every image once a request holds many.
+"""Detectors for Anthropic's limits on images: how many images and documents a request
+holds, the length of one image's base64 data, the pixels of one image, and of every image
+once a request holds many.
 
 Anthropic's vision guide, "General limits": an image larger than 8000x8000 px is rejected,
 and where a request holds more than 20 images, one larger than 2000x2000 px. The sizes are
@@ -87,3 +88,19 @@ def _over(found: list[Placed], limit: int) -> Iterator[Finding]:
             where = f"{at}.data"
             yield Finding(location=where, fields={"at": where, "width": size[0],
                                                   "height": size[1], "max_pixels": limit})
+
+
+def too_many_media(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`too-many-media`: more image and document blocks in the request, in messages and in
+    tool results, than params.max_items."""
+    by_type = blocks_by_type(body)
+    counts = {"image": len(by_type.get("image", ())),
+              "document": len(by_type.get("document", ()))}
+    for *_, kind in result_parts(by_type):
+        if kind in counts:
+            counts[kind] += 1
+    limit = int(rule.params["max_items"])
+    if counts["image"] + counts["document"] > limit:
+        yield Finding(location="messages", fields={"images": counts["image"],
+                                                   "documents": counts["document"],
+                                                   "max_items": limit})

@@ -1,14 +1,16 @@
 """The parts of one type in a history, in messages and in tool results' content, rewritten
 one at a time: the walk the content passes share (fix_image_media_types and
-replace_empty_images on Media parts, type_untyped_parts on Opaque ones)."""
+replace_empty_images on Media parts, type_untyped_parts on Opaque ones); and how many media
+parts a message tuple holds, remembered for the next pass that asks."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from normalizer.model import Change, Message, Part, ToolResult
+from normalizer.model import Change, Media, Message, Part, ToolResult
 from normalizer.passes import Draft
 
 # (part, where it is) -> its replacement and the change, or None to keep it.
@@ -74,3 +76,34 @@ def _apply(part: Any, where: str, fn: PartFn, changes: list[Change]) -> Part:
         return part
     changes.append(done[1])
     return done[0]
+
+
+_LAST = threading.local()
+
+
+def media_count(messages: tuple[Message, ...]) -> int:
+    """How many media parts `messages` hold, in messages and in tool results' content. Two
+    passes that run in every round on the whole history ask it in a row
+    (leave_out_oldest_media, replace_oversized_images) and nearly every history holds
+    none: the count of the last tuple asked about is kept (a tuple never changes, so
+    identity is a safe key), and the walk is a plain loop."""
+    last: tuple[tuple[Message, ...], int] | None = getattr(_LAST, "count", None)
+    if last is not None and last[0] is messages:
+        return last[1]
+    found = 0
+    for message in messages:
+        for part in message.parts:
+            kind = type(part)
+            if kind is Media:
+                found += 1
+            elif kind is ToolResult and type(part.content) is not str:  # type: ignore[union-attr]
+                for inner in part.content:  # type: ignore[union-attr]
+                    if type(inner) is Media:
+                        found += 1
+    _LAST.count = (messages, found)
+    return found
+
+
+def forget_media_count() -> None:
+    """Drop this thread's remembered count (and the tuple it belongs to)."""
+    _LAST.count = None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from normalizer.image_bytes import image_dimensions
 from normalizer.model import Change, Media, Message, Part, Text, ToolResult
 from normalizer.passes import Draft, Policy
-from normalizer.passes._content_walk import map_content_parts
+from normalizer.passes._content_walk import map_content_parts, media_count
 from normalizer.profiles import Profile
 
 
@@ -50,7 +50,7 @@ def replace_oversized_images(
     if single is None and many is None and max_bytes is None:
         return draft, ()
     messages = draft.history.messages
-    if not _may_hold_images(messages):  # nearly every history: one plain look at its parts
+    if not media_count(messages):  # nearly every history (the count is shared: see there)
         return draft, ()
     images = _images(messages)
     if not images:
@@ -128,19 +128,6 @@ def _said(image: _Image, limit: int, when: str) -> tuple[str, str]:
             f"most {limit} pixels a side{when}]",
             f"image of {width}x{height} pixels left out: the target refuses an image over "
             f"{limit} pixels a side{when}")
-
-
-def _may_hold_images(messages: tuple[Message, ...]) -> bool:
-    """Whether some part is media, or a tool result with content parts. The pass runs in
-    every round on the whole history (it is not local): this loop costs half of `_images`
-    on a history with none."""
-    for message in messages:
-        for part in message.parts:
-            kind = type(part)
-            if kind is Media or (kind is ToolResult
-                                 and type(part.content) is not str):  # type: ignore[union-attr]
-                return True
-    return False
 
 
 def _images(messages: tuple[Message, ...]) -> list[_Image]:
