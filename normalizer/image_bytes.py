@@ -50,7 +50,8 @@ def image_dimensions(data: str) -> tuple[int, int] | None:
     """(width, height) in pixels of the PNG, JPEG, GIF or WebP image whose base64 `data`
     this is, read off its header; None where the data is not base64 or not one of those
     four, or its header is cut short. Only as much of the data is decoded as the header
-    needs (a JPEG's frame header may follow tens of kilobytes of metadata)."""
+    needs (a JPEG's frame header may follow tens of kilobytes of metadata), and no more than
+    _HEADER_CHARS: a frame header further in is not looked for (the size is then unknown)."""
     size = 64
     while True:
         head = _decoded(data, size)
@@ -59,9 +60,15 @@ def image_dimensions(data: str) -> tuple[int, int] | None:
         found = _dimensions(head)
         if found != _MORE:
             return found
-        if size >= len(data):
+        if size >= len(data) or size >= _HEADER_CHARS:
             return None
         size *= 8
+
+
+# Base64 characters of a header at most: 1.5 MB of bytes, far past the metadata segments a
+# real JPEG puts before its frame header (64 KB each), and a bound on the walk of a hostile
+# one made of tiny segments.
+_HEADER_CHARS = 64 * 8 ** 5  # 2,097,152
 
 
 _MORE = (-1, -1)  # the header goes on past the bytes decoded so far

@@ -85,6 +85,14 @@ def test_the_size_is_read_off_each_kind_of_header() -> None:
     assert image_dimensions(WEBP_LOSSLESS_2016X8) == (2016, 8)
     assert image_dimensions(WEBP_ALPHA_2016X8) == (2016, 8)
     assert image_dimensions(png(3, 2)[:20]) is None  # cut before the size
+    # A frame header past the first 2 MB of base64 is not looked for: a JPEG made of
+    # hundreds of thousands of empty segments costs a bounded walk, and its size is unknown.
+    empty_segments = b"\xff\xfe\x00\x02" * 600_000
+    frame = b"\xff\xc0\x00\x11\x08\x00\x10\x00\x10"
+    assert image_dimensions(base64.b64encode(b"\xff\xd8" + empty_segments + frame).decode()
+                            ) is None
+    assert image_dimensions(base64.b64encode(b"\xff\xd8" + empty_segments[:400_000] + frame
+                                             ).decode()) == (16, 16)
     assert image_dimensions("not base64!") is None
     assert image_dimensions(base64.b64encode(b"%PDF-1.7 " * 8).decode()) is None
 
