@@ -354,7 +354,7 @@ DETECTORS: dict[str, Detector] = {
     "last-message-role": anthropic_prefill.last_message_role,
     "prefill-trailing-whitespace": anthropic_prefill.prefill_trailing_whitespace,
     "conversation-empty": anthropic_prefill.conversation_empty,
-    "image-media-type-mismatch": anthropic_blocks.image_media_type_mismatch,
+    "image-media-type-mismatch": anthropic_images.image_media_type_mismatch,
     "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "image-too-large": anthropic_images.image_too_large,

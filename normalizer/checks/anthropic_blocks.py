@@ -11,7 +11,6 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, messages, result_parts
-from normalizer.image_bytes import mismatched
 from normalizer.profiles import Rule
 from normalizer.protocols import anthropic_hosted, server_result_kind
 
@@ -199,33 +198,6 @@ def _unsupported_source(block: Mapping[str, Any], kind: str, allowed: tuple[str,
             f"{', '.join(quoted[:-1])} or {quoted[-1]}"
         where = f"{at}.{kind}.source.base64.media_type"
         yield Finding(location=where, fields={"at": where, "mime": mime, "expected": expected})
-
-
-def image_media_type_mismatch(body: Mapping[str, Any], rule: Rule,
-                              model: str | None) -> Iterator[Finding]:
-    """An inline (base64) image, in a message's content or inside a tool_result's, whose
-    bytes are a PNG, JPEG, GIF or WebP other than its media_type says, at the path the API
-    prints (`messages.18.content.1.image.source.base64.data`)."""
-    by_type = blocks_by_type(body)
-    found: list[tuple[tuple[int, int, int], Finding]] = []
-    for i, j, block in by_type.get("image", ()):
-        found += [((i, j, -1), f) for f in _mismatched_image(block, f"messages.{i}.content.{j}")]
-    for i, j, k, part, kind in result_parts(by_type):
-        if kind == "image":
-            found += [((i, j, k), f) for f in _mismatched_image(
-                part, f"messages.{i}.content.{j}.tool_result.content.{k}")]
-    yield from (f for _, f in sorted(found, key=lambda pair: pair[0]))
-
-
-def _mismatched_image(block: Mapping[str, Any], at: str) -> Iterator[Finding]:
-    source = block.get("source")
-    if not isinstance(source, Mapping) or source.get("type") != "base64":
-        return
-    real = mismatched(source.get("media_type"), source.get("data"))
-    if real is not None:
-        where = f"{at}.image.source.base64.data"
-        yield Finding(location=where, fields={"at": where, "mime": source["media_type"],
-                                              "found": real})
 
 
 # The block type of each media kind a rule's params.kinds may name.

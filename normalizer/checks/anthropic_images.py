@@ -13,29 +13,52 @@ is its base64 text's, in characters, as the API counts it ("image exceeds 5 MB m
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, result_parts
-from normalizer.image_bytes import image_dimensions
+from normalizer.image_bytes import image_dimensions, mismatched
 from normalizer.profiles import Rule
+from normalizer.shared_reading import shared
 
 # (the path of the image's base64 source, as the API prints it; the image block)
 Placed = tuple[str, Mapping[str, Any]]
 
 
-def images(body: Mapping[str, Any]) -> list[Placed]:
-    """Every image block, in messages and in tool_result blocks' content, in body order,
-    with the path of its base64 source (`messages.18.content.1.image.source.base64`; in a
-    tool result, `messages.169.content.0.tool_result.content.1.image.source.base64`)."""
+@dataclass(frozen=True, slots=True)
+class Media:
+    """The image blocks (in body order, with the path of each one's base64 source) and how
+    many document blocks there are, in messages and in tool_result blocks' content."""
+
+    images: tuple[Placed, ...]
+    documents: int
+
+
+@shared
+def media(body: Mapping[str, Any]) -> Media:
+    """The body's images and documents, read once for all the detectors here (the tool
+    results' content is walked once)."""
     by_type = blocks_by_type(body)
     found: list[tuple[tuple[int, int, int], Placed]] = [
         ((i, j, -1), (f"messages.{i}.content.{j}.image.source.base64", block))
         for i, j, block in by_type.get("image", ())]
-    found += [((i, j, k), (f"messages.{i}.content.{j}.tool_result.content.{k}.image.source"
-                           ".base64", part))
-              for i, j, k, part, kind in result_parts(by_type) if kind == "image"]
-    return [placed for _, placed in sorted(found, key=lambda pair: pair[0])]
+    documents = len(by_type.get("document", ()))
+    for i, j, k, part, kind in result_parts(by_type):
+        if kind == "image":
+            found.append(((i, j, k), (f"messages.{i}.content.{j}.tool_result.content.{k}"
+                                      ".image.source.base64", part)))
+        elif kind == "document":
+            documents += 1
+    found.sort(key=lambda pair: pair[0])
+    return Media(tuple(placed for _, placed in found), documents)
+
+
+def images(body: Mapping[str, Any]) -> tuple[Placed, ...]:
+    """Every image block, in messages and in tool_result blocks' content, in body order,
+    with the path of its base64 source (`messages.18.content.1.image.source.base64`; in a
+    tool result, `messages.169.content.0.tool_result.content.1.image.source.base64`)."""
+    return media(body).images
 
 
 def inline_data(block: Mapping[str, Any]) -> str | None:
@@ -81,7 +104,7 @@ def many_image_dimensions_too_large(body: Mapping[str, Any], rule: Rule,
         yield from _over(found, int(rule.params["max_pixels"]))
 
 
-def _over(found: list[Placed], limit: int) -> Iterator[Finding]:
+def _over(found: tuple[Placed, ...], limit: int) -> Iterator[Finding]:
     for at, block in found:
         size = inline_dimensions(block)
         if size is not None and max(size) > limit:
@@ -93,14 +116,26 @@ def _over(found: list[Placed], limit: int) -> Iterator[Finding]:
 def too_many_media(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
     """`too-many-media`: more image and document blocks in the request, in messages and in
     tool results, than params.max_items."""
-    by_type = blocks_by_type(body)
-    counts = {"image": len(by_type.get("image", ())),
-              "document": len(by_type.get("document", ()))}
-    for *_, kind in result_parts(by_type):
-        if kind in counts:
-            counts[kind] += 1
+    found = media(body)
     limit = int(rule.params["max_items"])
-    if counts["image"] + counts["document"] > limit:
-        yield Finding(location="messages", fields={"images": counts["image"],
-                                                   "documents": counts["document"],
+    if len(found.images) + found.documents > limit:
+        yield Finding(location="messages", fields={"images": len(found.images),
+                                                   "documents": found.documents,
                                                    "max_items": limit})
+
+
+def image_media_type_mismatch(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """`image-media-type-mismatch`: an inline (base64) image, in a message's content or
+    inside a tool_result's, whose bytes are a PNG, JPEG, GIF or WebP other than its
+    media_type says, at the path the API prints
+    (`messages.18.content.1.image.source.base64.data`)."""
+    for at, block in images(body):
+        source = block.get("source")
+        if not isinstance(source, Mapping) or source.get("type") != "base64":
+            continue
+        real = mismatched(source.get("media_type"), source.get("data"))
+        if real is not None:
+            where = f"{at}.data"
+            yield Finding(location=where, fields={"at": where, "mime": source["media_type"],
+                                                  "found": real})
