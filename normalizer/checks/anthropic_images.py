@@ -27,7 +27,7 @@ Placed = tuple[str, Mapping[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
-class Media:
+class MediaBlocks:
     """The image blocks (in body order, with the path of each one's base64 source) and how
     many document blocks there are, in messages and in tool_result blocks' content."""
 
@@ -36,7 +36,7 @@ class Media:
 
 
 @shared
-def media(body: Mapping[str, Any]) -> Media:
+def media(body: Mapping[str, Any]) -> MediaBlocks:
     """The body's images and documents, read once for all the detectors here (the tool
     results' content is walked once)."""
     by_type = blocks_by_type(body)
@@ -51,7 +51,7 @@ def media(body: Mapping[str, Any]) -> Media:
         elif kind == "document":
             documents += 1
     found.sort(key=lambda pair: pair[0])
-    return Media(tuple(placed for _, placed in found), documents)
+    return MediaBlocks(tuple(placed for _, placed in found), documents)
 
 
 def images(body: Mapping[str, Any]) -> tuple[Placed, ...]:
