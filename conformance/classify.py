@@ -2,9 +2,10 @@
 results and exceptions into an Outcome first).
 
     2xx                                  accept
-    400, 422                             reject (about the history), unless the vendor's
+    400, 413, 422                        reject (about the history), unless the vendor's
                                          error type, code or text says it is about the
                                          key, the context length or the model: inconclusive
+                                         (413: a body too large, made so by its images)
     401 403 404 408 409 429 5xx, other   inconclusive (never a verdict about the history)
     timeout, connection error            inconclusive
     the SDK refused before sending       inconclusive (reported with the SDK's reason)
@@ -22,7 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 Kind = Literal["accept", "reject", "inconclusive"]
-REJECT_STATUSES = frozenset({400, 422})
+# 413: Anthropic's "Request exceeds the maximum size" (32 MB), which a history's images
+# reach (anthropics/claude-code#13501); a 413 about the context window is "context" below.
+REJECT_STATUSES = frozenset({400, 413, 422})
 
 # 4xx answers that are about the key, the context window or the model, not the history.
 # Matched on the vendor's error type/code (and Gemini's details[].reason), lower-cased, or
@@ -33,7 +36,8 @@ _NOT_ABOUT_THE_HISTORY: tuple[tuple[str, frozenset[str], re.Pattern[str]], ...] 
      re.compile(r"api key not (valid|found)|invalid (x-)?api[ _-]key|incorrect api key",
                 re.I)),
     ("context", frozenset({"context_length_exceeded"}),
-     re.compile(r"prompt is too long|maximum context length|context length exceeded", re.I)),
+     re.compile(r"prompt is too long|maximum context length|context length exceeded|"
+                r"exceeds model context window", re.I)),
     ("model", frozenset({"model_not_found", "invalid_model"}),
      re.compile(r"\bmodel\b[^.]*\bdoes not exist|not found for api version|"
                 r"invalid model", re.I)),
@@ -83,8 +87,8 @@ class Verdict:
 
 
 def classify(outcome: Outcome) -> Verdict:
-    """The verdict of one outcome: 2xx accept; 400/422 reject unless the error body is about the
-    key, the context length or the model; anything else, or no HTTP answer, inconclusive."""
+    """The verdict of one outcome: 2xx accept; 400/413/422 reject unless the error body is about
+    the key, the context length or the model; anything else, or no HTTP answer, inconclusive."""
     if outcome.failure is not None:
         return Verdict("inconclusive", None, reason=f"{outcome.failure}: {outcome.detail}".strip())
     status = outcome.status or 0

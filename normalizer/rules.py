@@ -111,6 +111,8 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "request-too-large": "a request body longer than the vendor takes (params.max_bytes), "
+                         "which a history's images and documents reach",
     "too-many-media": "more images and documents in one request than the vendor takes "
                       "(params.max_items)",
     "image-too-large": "an inline image whose base64 data is longer than the vendor takes "

@@ -157,7 +157,8 @@ STEPS: dict[str, Step] = {
                                   local=True),
     # Neither is local: both depend on how many images the whole request holds. The oldest
     # go first when there are too many, so that fewer are over the many-image limit.
-    "leave_out_oldest_media": Step(leave_out_oldest_media, ("too-many-media",)),
+    "leave_out_oldest_media": Step(leave_out_oldest_media,
+                                   ("too-many-media", "request-too-large")),
     "replace_oversized_images": Step(replace_oversized_images,
                                      ("image-too-large", "many-image-dimensions-too-large",
                                       "image-dimensions-too-large"),

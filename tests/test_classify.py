@@ -10,7 +10,7 @@ from conformance.classify import Outcome, classify, error_fields
 @pytest.mark.parametrize(("status", "kind"), [
     (200, "accept"), (201, "accept"), (400, "reject"), (422, "reject"), (401, "inconclusive"),
     (403, "inconclusive"), (404, "inconclusive"), (408, "inconclusive"), (409, "inconclusive"),
-    (413, "inconclusive"), (429, "inconclusive"), (500, "inconclusive"), (503, "inconclusive"),
+    (413, "reject"), (429, "inconclusive"), (500, "inconclusive"), (503, "inconclusive"),
 ])
 def test_status_table(status: int, kind: str) -> None:
     assert classify(Outcome(status, {})).kind == kind
@@ -67,6 +67,10 @@ OPENAI_CONTEXT = {"error": {  # github.com/crewAIInc/crewAI-examples/issues/121
 ANTHROPIC_CONTEXT = {"type": "error", "error": {  # github.com/sojohnnysaid/project-guide/issues/2
     "type": "invalid_request_error",
     "message": "prompt is too long: 208656 tokens > 200000 maximum"}}
+# A 413 about the context window, not the body's size (anthropics/claude-code#6380, with its
+# request id req_011CSPcw1jaHBKxvgq8Kga6G).
+ANTHROPIC_CONTEXT_413 = {"type": "error", "error": {
+    "type": "invalid_request_error", "message": "Request size exceeds model context window"}}
 # Mistral's flat body (github.com/tmc/langchaingo/issues/1233). The issue does not show the
 # HTTP status; 400 here is the case that matters (a 4xx other than 400/422 is inconclusive
 # anyway).
@@ -85,6 +89,7 @@ GEMINI_MODEL = {"error": {  # 404, github.com/swuecho/chat/issues/597
     ("gemini", 400, GEMINI_BAD_KEY, "auth"),
     ("openai", 400, OPENAI_CONTEXT, "context"),
     ("anthropic", 400, ANTHROPIC_CONTEXT, "context"),
+    ("anthropic", 413, ANTHROPIC_CONTEXT_413, "context"),
     ("mistral", 400, MISTRAL_MODEL, "model"),
     ("openai", 404, OPENAI_MODEL, "model"),
     ("gemini", 404, GEMINI_MODEL, "model"),
@@ -105,6 +110,14 @@ def test_a_400_about_the_history_stays_a_reject_without_a_failure_field() -> Non
     verdict = classify(Outcome(400, body))
     assert verdict.kind == "reject" and verdict.failure == ""
     assert "failure" not in verdict.to_json()  # older matrices read the same
+
+
+def test_a_413_for_the_body_s_size_is_a_reject() -> None:
+    # The edge's answer, without the usual "type": "error" (anthropics/claude-code#13501).
+    body = {"error": {"type": "request_too_large", "message": "Request exceeds the maximum size"}}
+    verdict = classify(Outcome(413, body))
+    assert (verdict.kind, verdict.error_type, verdict.message) == (
+        "reject", "request_too_large", "Request exceeds the maximum size")
 
 
 def test_verdict_json_round_trips() -> None:

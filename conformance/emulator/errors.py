@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normalizer.json_values import thaw
+from normalizer.profiles import Profile
 
 ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral")
 # Profiles may name their error format after the protocol; these are the same shapes.
@@ -156,10 +157,18 @@ def wrong_shape(path: str, problem: str) -> VendorError:
     return VendorError(400, unknown_text(f"'{path}': {problem}"), param=path)
 
 
-def too_large(size: int, limit: int) -> VendorError:
-    """A 413 for a body over the emulator's size limit, in our own words."""
-    return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
-                                         f"emulator's limit of {limit} bytes"))
+def too_large(size: int, limit: int, profile: Profile | None = None) -> VendorError | None:
+    """The answer to a body of `size` bytes, before it is read: over the limit of the
+    profile's rule request-too-large (Anthropic's 32 MiB), the vendor's answer in its words;
+    over the emulator's own `limit`, a 413 in our own; else None."""
+    rule = profile.rule("request-too-large") if profile is not None else None
+    vendor = rule.params.get("max_bytes") if rule is not None and rule.enforced else None
+    if rule is not None and isinstance(vendor, int) and vendor <= limit and size > vendor:
+        return VendorError.from_fields(rule.status, rule.message, rule.error)
+    if size > limit:
+        return VendorError(413, unknown_text(f"request body of {size} bytes is over the "
+                                             f"emulator's limit of {limit} bytes"))
+    return None
 
 
 def too_deep(depth: int) -> VendorError:

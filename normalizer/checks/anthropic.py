@@ -359,5 +359,6 @@ DETECTORS: dict[str, Detector] = {
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "image-too-large": anthropic_images.image_too_large,
     "too-many-media": anthropic_images.too_many_media,
+    "request-too-large": anthropic_images.request_too_large,
     "output-schema-open-object": output_schema.open_output_object,
 }

@@ -12,6 +12,7 @@ is its base64 text's, in characters, as the API counts it ("image exceeds 5 MB m
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,11 +29,13 @@ Placed = tuple[str, Mapping[str, Any]]
 
 @dataclass(frozen=True, slots=True)
 class MediaBlocks:
-    """The image blocks (in body order, with the path of each one's base64 source) and how
-    many document blocks there are, in messages and in tool_result blocks' content."""
+    """The image blocks (in body order, with the path of each one's base64 source), how many
+    document blocks there are, in messages and in tool_result blocks' content, and how many
+    characters of data their sources hold."""
 
     images: tuple[Placed, ...]
     documents: int
+    data: int
 
 
 @shared
@@ -43,15 +46,25 @@ def media(body: Mapping[str, Any]) -> MediaBlocks:
     found: list[tuple[tuple[int, int, int], Placed]] = [
         ((i, j, -1), (f"messages.{i}.content.{j}.image.source.base64", block))
         for i, j, block in by_type.get("image", ())]
-    documents = len(by_type.get("document", ()))
+    top_documents = [block for *_, block in by_type.get("document", ())]
+    inner_documents: list[Mapping[str, Any]] = []
     for i, j, k, part, kind in result_parts(by_type):
         if kind == "image":
             found.append(((i, j, k), (f"messages.{i}.content.{j}.tool_result.content.{k}"
                                       ".image.source.base64", part)))
         elif kind == "document":
-            documents += 1
+            inner_documents.append(part)
     found.sort(key=lambda pair: pair[0])
-    return MediaBlocks(tuple(placed for _, placed in found), documents)
+    blocks = [block for _, (_, block) in found] + top_documents + inner_documents
+    return MediaBlocks(tuple(placed for _, placed in found),
+                       len(top_documents) + len(inner_documents), sum(map(_data, blocks)))
+
+
+def _data(block: Mapping[str, Any]) -> int:
+    """The length of a block's source data (base64, or a plain-text document's text)."""
+    source = block.get("source")
+    data = source.get("data") if isinstance(source, Mapping) else None
+    return len(data) if isinstance(data, str) else 0
 
 
 def images(body: Mapping[str, Any]) -> tuple[Placed, ...]:
@@ -139,3 +152,18 @@ def image_media_type_mismatch(body: Mapping[str, Any], rule: Rule,
             where = f"{at}.data"
             yield Finding(location=where, fields={"at": where, "mime": source["media_type"],
                                                   "found": real})
+
+
+def request_too_large(body: Mapping[str, Any], rule: Rule,
+                      model: str | None) -> Iterator[Finding]:
+    """`request-too-large`: a body longer than params.max_bytes as the SDK sends it (compact
+    JSON, UTF-8). Only a body whose images and documents hold more than half the limit is
+    serialized to be measured: the rest of a request is text, and 16 MB of it would be
+    several times the largest context window."""
+    limit = int(rule.params["max_bytes"])
+    if media(body).data <= limit // 2:
+        return
+    size = len(json.dumps(body, ensure_ascii=False, separators=(",", ":"),
+                          default=str).encode("utf-8"))
+    if size > limit:
+        yield Finding(location="messages", fields={"size": size, "max_bytes": limit})

@@ -52,7 +52,7 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "max-completion-tokens-unsupported": ("field", "use"),
              "max-tokens-too-large": ("maximum",), "max-tokens-too-small": ("minimum",),
              "image-dimensions-too-large": ("max_pixels",), "image-too-large": ("max_bytes",),
-             "too-many-media": ("max_items",),
+             "too-many-media": ("max_items",), "request-too-large": ("max_bytes",),
              "many-image-dimensions-too-large": ("max_items", "max_pixels")}
 _REQUIRED_BY_PROTOCOL = {("openai_chat", "tool-call-id-pattern"): ("pattern",),
                          ("openai_chat", "tool-name-invalid"): ("pattern",),
