@@ -32,8 +32,9 @@ def leave_out_oldest_media(
     Before: 104 screenshots and a PDF in the history
     After:  the 5 oldest screenshots are texts "[an image was left out here: …]"
     """
-    max_items = _limit(profile, "too-many-media", "max_items")
-    max_bytes = _limit(profile, "request-too-large", "max_bytes")
+    # None where the rule is off (profiles/validate.py makes these positive integers)
+    max_items: int | None = profile.param("too-many-media", "max_items")
+    max_bytes: int | None = profile.param("request-too-large", "max_bytes")
     if max_items is None and max_bytes is None:
         return draft, ()
     total = media_count(draft.history.messages)
@@ -63,13 +64,6 @@ def leave_out_oldest_media(
             f"more data than fits in a request of {max_bytes:,} bytes", where, False)
 
     return map_content_parts(draft, Media, replaced)
-
-
-def _limit(profile: Profile, rule: str, param: str) -> int | None:
-    if not profile.enforces(rule):
-        return None
-    value = profile.param(rule, param)
-    return value if isinstance(value, int) else None
 
 
 def _data_sizes(messages: tuple[Message, ...]) -> list[int]:

@@ -44,9 +44,10 @@ def replace_oversized_images(
     Before: tool result [image(8570 px tall screenshot)]
     After:  tool result [text "[an image of 1440x8570 pixels was left out here: …]"]
     """
-    single = _limit(profile, "image-dimensions-too-large", "max_pixels")
-    many = _limit(profile, "many-image-dimensions-too-large", "max_pixels")
-    max_bytes = _limit(profile, "image-too-large", "max_bytes")
+    # None where the rule is off (profiles/validate.py makes these positive integers)
+    single = profile.param("image-dimensions-too-large", "max_pixels")
+    many = profile.param("many-image-dimensions-too-large", "max_pixels")
+    max_bytes = profile.param("image-too-large", "max_bytes")
     if single is None and many is None and max_bytes is None:
         return draft, ()
     messages = draft.history.messages
@@ -69,13 +70,6 @@ def replace_oversized_images(
                                     why[1], where, False)
 
     return map_content_parts(draft, Media, replaced)
-
-
-def _limit(profile: Profile, rule: str, param: str) -> int | None:
-    if not profile.enforces(rule):
-        return None
-    value = profile.param(rule, param)
-    return value if isinstance(value, int) else None
 
 
 def _too_long(images: list[_Image], max_bytes: int | None) -> dict[str, tuple[str, str]]:
