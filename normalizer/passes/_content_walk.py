@@ -83,10 +83,11 @@ _LAST = threading.local()
 
 def media_count(messages: tuple[Message, ...]) -> int:
     """How many media parts `messages` hold, in messages and in tool results' content. Two
-    passes that run in every round on the whole history ask it in a row
-    (leave_out_oldest_media, replace_oversized_images) and nearly every history holds
-    none: the count of the last tuple asked about is kept (a tuple never changes, so
-    identity is a safe key), and the walk is a plain loop."""
+    passes that run in every round on the whole history ask it (leave_out_oldest_media,
+    replace_oversized_images), and nearly every history holds none: the count of the last
+    tuple asked about is kept (a tuple never changes, so identity is a safe key), which
+    spares a walk wherever no pass changed the history in between (the confirming round),
+    and the walk is a plain loop."""
     last: tuple[tuple[Message, ...], int] | None = getattr(_LAST, "count", None)
     if last is not None and last[0] is messages:
         return last[1]
