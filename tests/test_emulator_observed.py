@@ -51,3 +51,33 @@ def test_a_body_not_observed_is_decided_by_check() -> None:
     changed = {**obs.request, "temperature": 0.5}
     status, answer = ask(obs, changed)
     assert status == 200 and "choices" in answer  # check() does not model this rejection
+
+
+def test_concurrent_first_requests_read_the_evidence_once(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A fresh server's first requests come together, one thread each: each used to read the
+    # whole evidence folder (32 clients at once took 43 s).
+    import shutil
+    import threading
+
+    from conformance.emulator import observed
+
+    source = EVIDENCE_DIR / "anthropic" / "too-many-media-rejected-claude-code-2026-02.yaml"
+    (tmp_path / "anthropic").mkdir()
+    shutil.copy(source, tmp_path / "anthropic" / source.name)
+    reads: list[object] = []
+
+    def counted(root):  # type: ignore[no-untyped-def]
+        reads.append(root)
+        return load_evidence(root)
+
+    monkeypatch.setattr(observed, "load_evidence", counted)
+    (obs,) = load_evidence(tmp_path).observations
+    found: list[object] = []
+    threads = [threading.Thread(target=lambda: found.append(
+        observed.lookup("anthropic", obs.request, root=tmp_path))) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(reads) == 1
+    assert found == [obs] * 16
