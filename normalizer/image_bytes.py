@@ -19,10 +19,8 @@ def sniffed_image_type(data: str) -> str | None:
     """The type of the image whose base64 `data` this is, when its first bytes are those of
     a PNG, JPEG, GIF or WebP file; None otherwise (or where the data is not base64). Only
     the first 16 characters are decoded."""
-    head = data[:16].strip()
-    try:
-        first = base64.b64decode(head + "=" * (-len(head) % 4), validate=True)
-    except (binascii.Error, ValueError):
+    first = _decoded(data, 16)
+    if first is None:
         return None
     for signature, mime in _SIGNATURES:
         if first.startswith(signature):

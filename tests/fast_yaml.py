@@ -1,18 +1,9 @@
-"""Test data read with libyaml. `yaml.safe_load` is the pure-Python loader, ~7x slower, and
-the data files are read at collection (for parametrize) in every xdist worker."""
+"""Test data read with libyaml and the project's one tag: conformance/sized_yaml.py's
+loader. `yaml.safe_load` is the pure-Python loader, ~7x slower, and the data files are read
+at collection (for parametrize) in every xdist worker."""
 
 from __future__ import annotations
 
-from typing import Any
+from conformance.sized_yaml import safe_load as load
 
-import yaml
-
-from conformance.sized_yaml import with_sized_strings
-
-# With the tag for long base64 data, as the project's own loaders (conformance/sized_yaml.py).
-LOADER: type[yaml.SafeLoader] = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-def load(text: str) -> Any:
-    """What `yaml.safe_load(text)` gives, through libyaml when it is there."""
-    return yaml.load(text, Loader=LOADER)  # a safe loader
+__all__ = ["load"]

@@ -12,16 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from conformance.probe.cases import RULES_DIR, ProbeCase, probe_set
-from conformance.sized_yaml import with_sized_strings
+from conformance.sized_yaml import safe_load
 from normalizer.check import check
 from normalizer.profiles import Profile, builtin_profiles, load_profile
 from normalizer.scope import scoped
 from normalizer.wire import PROTOCOLS
 
-FastLoader = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 RULE_CASES = RULES_DIR
 # The strictest model each protocol's rules know (some rules apply to some models only).
 MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",
@@ -115,7 +113,7 @@ def rule_cases(provider: str) -> list[dict[str, Any]]:
 
 @cache
 def yaml_file(path: Path) -> list[dict[str, Any]]:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=FastLoader) or []
+    return safe_load(path.read_text(encoding="utf-8")) or []
 
 
 def only(profile: Profile, rule_id: str) -> Profile:

@@ -19,15 +19,13 @@ from typing import Any
 import yaml
 
 from conformance.classify import REJECT_STATUSES
-from conformance.sized_yaml import with_sized_strings
+from conformance.sized_yaml import safe_load
 from normalizer.profiles import PROVIDERS
 
 Observation = Mapping[str, Any]
 CONFIDENCE = ("recorded", "pasted", "documented", "reported")
 VERDICTS = ("accepted", "rejected", "other")
 NO_RULE = "(no rule: a plain tool round trip)"
-_LOADER: type[yaml.SafeLoader] = with_sized_strings(getattr(yaml, "CSafeLoader",
-                                                              yaml.SafeLoader))
 
 
 def read_observations(root: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -37,7 +35,7 @@ def read_observations(root: Path) -> list[tuple[str, dict[str, Any]]]:
     found = []
     for path in sorted(root.glob("*/*.yaml")):
         try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+            data = safe_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue
         if isinstance(data, dict):

@@ -17,16 +17,15 @@ from typing import Any
 import yaml
 
 from conformance.errors import Problem
-from conformance.sized_yaml import TAG, with_sized_strings
+from conformance.sized_yaml import LOADER, TAG
 
 # Scenario files nest a handful of levels (wire bodies a few more); 100 is far beyond any
 # real one and far below Python's recursion limit, which PyYAML's composer recurses into.
 MAX_DEPTH = 100
 # A file with thousands of anchors needs no more than this many lines to be understood.
 MAX_PROBLEMS = 50
-# libyaml's safe loader where present: the pure-Python one took seconds for evidence/. It
-# reads one tag, long base64 data written short (conformance/sized_yaml.py).
-LOADER: type[yaml.SafeLoader] = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+# LOADER: libyaml's safe loader where present (the pure-Python one took seconds for
+# evidence/), reading one tag, long base64 data written short (conformance/sized_yaml.py).
 
 
 @dataclass(slots=True)

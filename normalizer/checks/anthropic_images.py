@@ -144,13 +144,12 @@ def image_media_type_mismatch(body: Mapping[str, Any], rule: Rule,
     media_type says, at the path the API prints
     (`messages.18.content.1.image.source.base64.data`)."""
     for at, block in images(body):
-        source = block.get("source")
-        if not isinstance(source, Mapping) or source.get("type") != "base64":
-            continue
-        real = mismatched(source.get("media_type"), source.get("data"))
+        data = inline_data(block)
+        declared = block["source"].get("media_type") if data is not None else None
+        real = mismatched(declared, data)
         if real is not None:
             where = f"{at}.data"
-            yield Finding(location=where, fields={"at": where, "mime": source["media_type"],
+            yield Finding(location=where, fields={"at": where, "mime": declared,
                                                   "found": real})
 
 

@@ -1,7 +1,8 @@
 """The parts of one type in a history, in messages and in tool results' content, rewritten
 one at a time: the walk the content passes share (fix_image_media_types and
-replace_empty_images on Media parts, type_untyped_parts on Opaque ones); and how many media
-parts a message tuple holds, remembered for the next pass that asks."""
+replace_empty_images on Media parts, type_untyped_parts on Opaque ones); every media part
+with its place; and how many media parts a message tuple holds, remembered for the next
+pass that asks."""
 
 from __future__ import annotations
 
@@ -76,6 +77,21 @@ def _apply(part: Any, where: str, fn: PartFn, changes: list[Change]) -> Part:
         return part
     changes.append(done[1])
     return done[0]
+
+
+def placed_media(messages: tuple[Message, ...]) -> list[tuple[str, Media]]:
+    """Every media part, in messages and in tool results' content, oldest first, with where
+    it is (`messages[m].parts[j]`, `…parts[j].content[n]`: map_content_parts's places)."""
+    found: list[tuple[str, Media]] = []
+    for m, message in enumerate(messages):
+        for j, part in enumerate(message.parts):
+            if type(part) is Media:
+                found.append((f"messages[{m}].parts[{j}]", part))  # type: ignore[arg-type]
+            elif type(part) is ToolResult and not isinstance(part.content, str):  # type: ignore[union-attr]
+                found += [(f"messages[{m}].parts[{j}].content[{n}]", inner)
+                          for n, inner in enumerate(part.content)  # type: ignore[union-attr]
+                          if type(inner) is Media]
+    return found
 
 
 _LAST = threading.local()

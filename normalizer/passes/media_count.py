@@ -3,9 +3,9 @@ or by the bytes of their data."""
 
 from __future__ import annotations
 
-from normalizer.model import Change, Media, Message, Part, Text, ToolResult
+from normalizer.model import Change, Media, Message, Part, Text
 from normalizer.passes import Draft, Policy
-from normalizer.passes._content_walk import map_content_parts, media_count
+from normalizer.passes._content_walk import map_content_parts, media_count, placed_media
 from normalizer.profiles import Profile
 
 # What a request's other parts (its text, calls and results) are taken to need of a byte
@@ -69,19 +69,7 @@ def leave_out_oldest_media(
 def _data_sizes(messages: tuple[Message, ...]) -> list[int]:
     """The length of each media part's data (base64, or a document's text), oldest first,
     in messages and in tool results' content."""
-    sizes: list[int] = []
-    for message in messages:
-        for part in message.parts:
-            if type(part) is Media:
-                sizes.append(_size(part))  # type: ignore[arg-type]
-            elif type(part) is ToolResult and not isinstance(part.content, str):  # type: ignore[union-attr]
-                sizes.extend(_size(p) for p in part.content  # type: ignore[union-attr]
-                             if type(p) is Media)
-    return sizes
-
-
-def _size(media: Media) -> int:
-    return len(media.data or media.text or "")
+    return [len(media.data or media.text or "") for _, media in placed_media(messages)]
 
 
 def _oldest_to_drop(sizes: list[int], budget: int) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from normalizer.image_bytes import image_dimensions
-from normalizer.model import Change, Media, Message, Part, Text, ToolResult
+from normalizer.model import Change, Media, Message, Part, Text
 from normalizer.passes import Draft, Policy
-from normalizer.passes._content_walk import map_content_parts, media_count
+from normalizer.passes._content_walk import map_content_parts, media_count, placed_media
 from normalizer.profiles import Profile
 
 
@@ -126,21 +126,6 @@ def _said(image: _Image, limit: int, when: str) -> tuple[str, str]:
 
 def _images(messages: tuple[Message, ...]) -> list[_Image]:
     """Every image part, in messages and in tool results' content, in order."""
-    found: list[_Image] = []
-    for m, message in enumerate(messages):
-        for j, part in enumerate(message.parts):
-            kind = type(part)
-            if kind is Media:
-                _add(found, part, f"messages[{m}].parts[{j}]")  # type: ignore[arg-type]
-            elif kind is ToolResult and not isinstance(part.content, str):  # type: ignore[union-attr]
-                for n, inner in enumerate(part.content):  # type: ignore[union-attr]
-                    if type(inner) is Media:
-                        _add(found, inner, f"messages[{m}].parts[{j}].content[{n}]")
-    return found
-
-
-def _add(found: list[_Image], media: Media, where: str) -> None:
-    if media.kind == "image":
-        data = media.data
-        found.append(_Image(where, image_dimensions(data) if data is not None else None,
-                            len(data) if data is not None else 0))
+    return [_Image(where, image_dimensions(media.data) if media.data is not None else None,
+                   len(media.data) if media.data is not None else 0)
+            for where, media in placed_media(messages) if media.kind == "image"]

@@ -17,9 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from conformance.sized_yaml import with_sized_strings
+from conformance.sized_yaml import safe_load
 from normalizer.model import JsonMap
 from normalizer.wire import PROTOCOLS
 
@@ -102,12 +100,11 @@ class ProbeSet:
 
 
 RULES_DIR = Path(__file__).parent / "rules"
-_LOADER = with_sized_strings(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _read(name: str) -> Any:
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_LOADER)
+    return safe_load(text)
 
 
 @cache
