@@ -97,6 +97,12 @@ _BUILTIN: dict[str, tuple[str, str, str]] = {
     "moonshot": ("openai_chat", "https://api.moonshot.ai/v1", "MOONSHOT_API_KEY"),
     "dashscope": ("openai_chat", "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
                   "DASHSCOPE_API_KEY"),
+    # The same vendors' Responses endpoints (POST {base_url}/responses): one key each.
+    "xai_responses": ("openai_responses", "https://api.x.ai/v1", "XAI_API_KEY"),
+    "deepseek_responses": ("openai_responses", "https://api.deepseek.com", "DEEPSEEK_API_KEY"),
+    "azure_openai_responses": ("openai_responses",
+                               "https://YOUR-RESOURCE.openai.azure.com/openai/v1",
+                               "AZURE_OPENAI_API_KEY"),
 }
 assert tuple(_BUILTIN) == PROVIDERS, "providers.py and normalizer.profiles.PROVIDERS differ"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from normalizer.errors import WireFormatError
-from normalizer.model import EMPTY, Change, History, JsonMap, ToolSpec, thaw
+from normalizer.model import EMPTY, Change, History, JsonMap, Thinking, ToolSpec, thaw
 from normalizer.normalize import Normalized, normalize
 from normalizer.options import convert
 from normalizer.passes import Policy
@@ -39,7 +39,7 @@ from normalizer.passes.cached_content import RULE as CACHED_RULE
 from normalizer.passes.cached_content import without_prompt_fields
 from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
-from normalizer.protocols import FACTS
+from normalizer.protocols import FACTS, REFERENCE_PROVIDER
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
 from normalizer.wire import parse
@@ -116,9 +116,35 @@ def normalize_request(
 ) -> NormalizedRequest:
     """Repair `body` (a request in `from_protocol`) for `to_provider`; see the module
     docstring. `on`: the day whose rules apply (default today; rules may be scoped by date).
-    Raises WireFormatError for a body that is not a request of the protocol."""
-    return normalize_parts(split_request(body, from_protocol), from_protocol, to_provider,
-                           model=model, budget=budget, policy=policy, on=on)
+    Raises WireFormatError for a body that is not a request of the protocol.
+
+    A body in the target's own protocol is taken as written for the target: its reasoning
+    is the target's own (`as_targets_own`)."""
+    parts = split_request(body, from_protocol)
+    profile = load_profile(to_provider)
+    if profile.protocol == from_protocol:
+        parts = replace(parts, history=as_targets_own(parts.history, profile))
+    return normalize_parts(parts, from_protocol, profile, model=model, budget=budget,
+                           policy=policy, on=on)
+
+
+def as_targets_own(history: History, profile: Profile) -> History:
+    """`history` with the reasoning its parser labelled with the protocol's reference vendor
+    (a Responses reasoning item reads as OpenAI's) labelled as `provider`'s. A body names no
+    author: one in xAI's or DeepSeek's Responses wire was most likely written for that
+    vendor, and reasoning dropped as another vendor's is lost for good. A history whose
+    messages name their origin (a scenario's) keeps it: `normalize_parts` takes it as is."""
+    label, provider = REFERENCE_PROVIDER[profile.protocol], profile.provider
+    if label == provider:
+        return history
+    messages = list(history.messages)
+    for i, message in enumerate(messages):
+        if not any(isinstance(p, Thinking) and p.vendor == label for p in message.parts):
+            continue
+        messages[i] = message.with_parts(tuple(
+            replace(p, vendor=provider) if isinstance(p, Thinking) and p.vendor == label
+            else p for p in message.parts))
+    return replace(history, messages=tuple(messages))
 
 
 def normalize_parts(

@@ -23,6 +23,7 @@ from normalizer.passes.call_fields import (
     drop_unknown_tool_call_fields,
     split_text_from_tool_calls,
 )
+from normalizer.passes.call_order import move_text_before_calls
 from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.documents import replace_file_data_urls, send_documents_as_urls
@@ -197,6 +198,12 @@ STEPS: dict[str, Step] = {
                                     "move_results_next_to_calls", "drop_orphan_tool_results",
                                     "answer_unanswered_calls", "order_results_like_calls",
                                     "merge_consecutive_roles", "end_with_allowed_role"),
+                                   local=True),
+    # After the passes that make or join assistant turns; reads missing-tool-result's
+    # params.adjacent and does nothing without it.
+    "move_text_before_calls": Step(move_text_before_calls, ("missing-tool-result",),
+                                   ("merge_consecutive_roles", "split_large_call_turns",
+                                    "drop_foreign_thinking", "answer_unanswered_calls"),
                                    local=True),
     "split_text_from_tool_calls": Step(split_text_from_tool_calls, ("content-with-tool-calls",),
                                        ("drop_empty_text_blocks",), local=True),

@@ -13,7 +13,9 @@ ended on 2025-07-11, its 108 findings gone and the other counts unchanged; messy
 deepseek-reasoner's role-alternation, 122 findings added and the other counts unchanged; both
 openai_responses digests for reasoning-input-unsupported, the raw bodies naming gpt-4.1-mini,
 231 and 212 findings added and the other counts unchanged; messy/anthropic for
-prefill-trailing-whitespace, 16 findings added and the other counts unchanged).
+prefill-trailing-whitespace, 16 findings added and the other counts unchanged; the
+xai_responses, deepseek_responses and azure_openai_responses digests added with their
+profiles, the others unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

@@ -35,9 +35,10 @@ def run(args: argparse.Namespace, *, stop: threading.Event | None = None) -> int
     log = None if args.quiet else _log
     try:
         with serve(args.providers, host=args.host, port=args.port, log=log) as emu:
+            width = max([18, *map(len, emu)])
             for provider in emu:
-                print(f"{provider:<18} {emu.protocol(provider):<17} {emu.sdk_base_url(provider)}",
-                      flush=True)
+                print(f"{provider:<{width}} {emu.protocol(provider):<17} "
+                      f"{emu.sdk_base_url(provider)}", flush=True)
             for provider, reason in sorted(emu.skipped.items()):
                 print(f"skipped {provider}: {reason}", file=sys.stderr)
             if not emu:

@@ -60,15 +60,16 @@ def matrix_summary(results: list[Result], broken: int) -> str:
     """The run's summary as text: verdict counts per mode, failures, known gaps, broken scenario
     files, where check() predicted otherwise, provenance, and a table per provider."""
     s = summary(results)
+    width = max([18, *(len(p) + 1 for p in s["providers"])])
     lines = [f"{s['items']} items; raw: " + ", ".join(f"{v} {k}" for k, v in s["raw"].items())
              + "; normalized: " + ", ".join(f"{v} {k}" for k, v in s["normalized"].items()),
              f"failing their expectation: {s['failed']} (and {s['known_gaps']} declared known "
              f"gaps); broken scenario files: {broken}; "
              f"where check() predicted otherwise: {s['differs_from_check']}",
              provenance_line(results),
-             "", f"{'provider':<18}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
+             "", f"{'provider':<{width}}{'raw reject':>11}{'raw accept':>11}{'norm accept':>12}"]
     counts = Counter((r.provider, r.mode, r.verdict.kind) for r in results)
     for p in s["providers"]:
-        lines.append(f"{p:<18}{counts[(p, 'raw', 'reject')]:>11}"
+        lines.append(f"{p:<{width}}{counts[(p, 'raw', 'reject')]:>11}"
                      f"{counts[(p, 'raw', 'accept')]:>11}{counts[(p, 'normalized', 'accept')]:>12}")
     return "\n".join(lines[:2] + prediction_summary(results) + lines[2:])

@@ -49,15 +49,23 @@ class Agreement:
         return self.message.strip() == said or (bool(self.lines) and self.lines.strip() == said)
 
 
+# A vendor's profile for a second protocol it serves is named with this suffix
+# (xai_responses beside xai): the evidence names the vendor and the protocol.
+_PROTOCOL_SUFFIX = {"openai_responses": "_responses"}
+
+
 def profile_for(obs: Observation) -> tuple[Profile | None, str]:
     """The profile that models the observation's vendor and protocol, or why there is none."""
     if obs.vendor not in PROVIDERS and not (HERE / f"{obs.vendor}.yaml").is_file():
         return None, f"no profile for vendor {obs.vendor!r}"
     profile = load_profile(obs.vendor if obs.vendor in PROVIDERS
                            else HERE / f"{obs.vendor}.yaml")
-    if profile.protocol != obs.protocol:
-        return None, f"the {obs.vendor} profile models {profile.protocol}, not {obs.protocol}"
-    return profile, ""
+    if profile.protocol == obs.protocol:
+        return profile, ""
+    other = obs.vendor + _PROTOCOL_SUFFIX.get(obs.protocol, "-")
+    if other in PROVIDERS:
+        return load_profile(other), ""
+    return None, f"the {obs.vendor} profile models {profile.protocol}, not {obs.protocol}"
 
 
 def agreement(obs: Observation) -> Agreement:

@@ -27,6 +27,7 @@ from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
 from normalizer.protocols import answers_reasoning, output_answers
+from normalizer.shared_reading import Rows
 
 
 def _message_part_types(body: Mapping[str, Any]
@@ -174,18 +175,36 @@ def reasoning_not_stored(body: Mapping[str, Any], rule: Rule,
 
 def missing_tool_result(body: Mapping[str, Any], rule: Rule,
                         model: str | None) -> Iterator[Finding]:
-    """`missing-tool-result`: a tool call not answered before the next non-result message (includes
-    a message wedged between calls and results)."""
+    """`missing-tool-result`: a function_call with no function_call_output after it. With
+    params.adjacent, also one whose output comes only after a message item: a vendor that
+    turns the items into chat messages ends the call turn at the first message."""
     rows = items(body)
     last_output: dict[str, int] = {}  # call id -> position of its last result (one walk,
     for k, (_, _, found, call_id) in enumerate(rows):  # not a scan of the rest per call)
         if call_id is not None and found == "function_call_output":
             last_output[call_id] = k
+    cut_off = _cut_off_calls(rows) if rule.params.get("adjacent") else frozenset()
     for k, (i, _, found, call_id) in enumerate(rows):
         if found != "function_call" or call_id is None:
             continue
-        if last_output.get(call_id, -1) <= k:
+        if last_output.get(call_id, -1) <= k or k in cut_off:
             yield Finding(f"input[{i}].call_id", {"index": i, "call_id": call_id})
+
+
+def _cut_off_calls(rows: Rows) -> frozenset[int]:
+    """Positions of the function_calls still unanswered when a message item comes: their
+    outputs, if any, come after it. Other items (reasoning, hosted calls) end nothing."""
+    pending: dict[str, int] = {}
+    cut: set[int] = set()
+    for k, (_, _, found, call_id) in enumerate(rows):
+        if found == "function_call" and call_id is not None:
+            pending[call_id] = k
+        elif found == "function_call_output" and call_id is not None:
+            pending.pop(call_id, None)
+        elif found == "message" and pending:
+            cut.update(pending.values())
+            pending.clear()
+    return frozenset(cut)
 
 
 def orphan_tool_result(body: Mapping[str, Any], rule: Rule,

@@ -24,7 +24,7 @@ HERE = Path(__file__).parent  # the built-in YAML files sit beside this module
 PROVIDERS: tuple[str, ...] = (
     "openai", "openai_responses", "anthropic", "gemini", "mistral", "groq", "deepseek", "xai",
     "cerebras", "fireworks", "together", "openrouter", "ollama", "vllm", "azure_openai",
-    "moonshot", "dashscope",
+    "moonshot", "dashscope", "xai_responses", "deepseek_responses", "azure_openai_responses",
 )
 UNKNOWN = "unknown"
 
