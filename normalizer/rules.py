@@ -111,6 +111,9 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "image-format-unsupported": "an inline image whose bytes are not of an image format the "
+                                "vendor takes (params.images): the bytes decide, not the "
+                                "declared type",
     "request-too-large": "a request body longer than the vendor takes (params.max_bytes), "
                          "which a history's images and documents reach",
     "too-many-media": "more images and documents in one request than the vendor takes "

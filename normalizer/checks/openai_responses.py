@@ -25,6 +25,7 @@ from normalizer.checks import (
 )
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
+from normalizer.image_bytes import KNOWN, sniffed_image_type
 from normalizer.profiles import Rule
 from normalizer.protocols import answers_reasoning, output_answers
 from normalizer.shared_reading import Rows
@@ -86,6 +87,24 @@ def image_data_empty(body: Mapping[str, Any], rule: Rule,
         url = part.get("image_url")
         if isinstance(url, str) and url.startswith("data:") and "," in url \
                 and not url.partition(",")[2].strip():
+            yield Finding(f"{where}.image_url", {"param": f"{where}.image_url"})
+
+
+def image_format_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """`image-format-unsupported`: an `input_image` whose data URL holds bytes that are not
+    an image of a type in params.images (an SVG, a BMP), read off its first bytes; data
+    that is not base64 holds no image either. An empty one is image-data-empty's."""
+    taken = {str(t) for t in rule.params.get("images", KNOWN)}
+    for where, part in _typed_parts(body, "input_image"):
+        url = part.get("image_url")
+        if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
+            continue
+        head, _, data = url.partition(",")
+        if not data.strip():
+            continue
+        found = sniffed_image_type(data) if head.endswith(";base64") else None
+        if found not in taken:
             yield Finding(f"{where}.image_url", {"param": f"{where}.image_url"})
 
 
@@ -228,6 +247,7 @@ DETECTORS: dict[str, Detector] = {
     "content-part-type-unknown": content_part_type_unknown,
     "content-type-unsupported": content_type_unsupported,
     "image-data-empty": image_data_empty,
+    "image-format-unsupported": image_format_unsupported,
     "unknown-message-field": unknown_message_field,
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,

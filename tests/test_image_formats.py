@@ -1,0 +1,88 @@
+"""An image whose bytes are of a format the target does not take (rule
+image-format-unsupported): OpenAI's Responses API answers an SVG "The image data you provided
+does not represent a valid image. Please check your input and try again with one of the
+supported image formats: ['image/jpeg', 'image/png', 'image/gif', 'image/webp']."
+(openai/codex#7459). The bytes decide, not the declared type. The repair sends a text saying
+what was left out. Through the official SDK against the emulator."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+import sdk_calls as calls
+
+from conformance.emulator import Emulator
+from normalizer import check, normalize_request
+
+SVG = base64.b64encode(b'<svg xmlns="http://www.w3.org/2000/svg"/>').decode()
+BMP = base64.b64encode(b"BM" + bytes(60)).decode()
+PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElF"
+       "TkSuQmCC")
+WORDS = ("The image data you provided does not represent a valid image. Please check your input "
+         "and try again with one of the supported image formats: ['image/jpeg', 'image/png', "
+         "'image/gif', 'image/webp'].")
+
+
+def asking(url: str, *, in_output: bool = False) -> dict[str, Any]:
+    image = {"type": "input_image", "image_url": url}
+    if in_output:  # a tool that returned the image
+        return {"model": "gpt-5-mini", "input": [
+            {"role": "user", "content": "Open the logo."},
+            {"type": "function_call", "call_id": "call_1", "name": "open", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "call_1", "output": [image]}]}
+    return {"model": "gpt-5-mini", "input": [{"role": "user", "content": [
+        {"type": "input_text", "text": "What is this?"}, image]}]}
+
+
+def rules(body: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(v.rule, v.location) for v in check(body, "openai_responses")]
+
+
+def test_an_svg_or_a_bmp_is_refused_in_openais_words() -> None:
+    (found,) = check(asking(f"data:image/svg+xml;base64,{SVG}"), "openai_responses")
+    assert (found.rule, found.location, found.message) == (
+        "image-format-unsupported", "input[0].content[1].image_url", WORDS)
+    assert dict(found.error) == {"type": "invalid_request_error", "param": "input",
+                                 "code": "invalid_value"}
+    assert rules(asking(f"data:image/bmp;base64,{BMP}", in_output=True)) == [
+        ("image-format-unsupported", "input[2].output[0].image_url")]
+
+
+def test_the_bytes_decide_not_the_declared_type() -> None:
+    assert rules(asking(f"data:image/jpeg;base64,{PNG}")) == []  # a PNG labelled JPEG
+    assert rules(asking(f"data:image/png;base64,{SVG}")) == [  # an SVG labelled PNG
+        ("image-format-unsupported", "input[0].content[1].image_url")]
+    assert rules(asking("data:image/svg+xml,%3Csvg%2F%3E")) == [  # not base64: no image
+        ("image-format-unsupported", "input[0].content[1].image_url")]
+    assert rules(asking("https://example.com/logo.svg")) == []  # fetched by the vendor
+    assert rules(asking("data:image/png;base64,")) == [  # empty: the other rule's
+        ("image-data-empty", "input[0].content[1].image_url")]
+
+
+def test_the_image_becomes_a_text_naming_what_was_left_out() -> None:
+    fixed = normalize_request(asking(f"data:image/bmp;base64,{BMP}", in_output=True),
+                              "openai_responses", "openai_responses")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes] == [
+        ("replace-unsupported-image", "messages[2].parts[0].content[0]", False)]
+    assert fixed.body["input"][2]["output"] == [{
+        "type": "input_text",
+        "text": "[an image (image/bmp) was left out here: its bytes are not an image of a "
+                "format the target takes (image/jpeg, image/png, image/gif, image/webp)]"}]
+    assert check(fixed.body, "openai_responses") == ()
+    kept = asking(f"data:image/jpeg;base64,{PNG}")
+    assert normalize_request(kept, "openai_responses", "openai_responses").changes == ()
+
+
+def test_other_vendors_are_not_asked_to_refuse_it() -> None:
+    # Only OpenAI's Responses answer is known; the rule is its profile's alone.
+    for provider in ("xai_responses", "deepseek_responses", "azure_openai_responses"):
+        assert check(asking(f"data:image/svg+xml;base64,{SVG}"), provider) == ()
+
+
+def test_the_sdk_is_refused_and_takes_the_repair(emu: Emulator) -> None:
+    sdk = calls.client("openai_responses", emu.sdk_base_url("openai_responses"))
+    raw = asking(f"data:image/svg+xml;base64,{SVG}")
+    assert calls.refused("openai_responses", sdk, raw) == calls.SdkError(400, WORDS)
+    fixed = normalize_request(raw, "openai_responses", "openai_responses")
+    assert calls.send("openai_responses", sdk, fixed.body) is not None
