@@ -7,12 +7,25 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from collections.abc import Callable
 
 # The four types Anthropic takes, by the bytes each starts with (WebP: RIFF, a size, WEBP).
 _SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
                (b"GIF87a", "image/gif"), (b"GIF89a", "image/gif"))
 KNOWN = ("image/jpeg", "image/png", "image/gif", "image/webp")
+
+
+# Characters no base64 text holds, in either alphabet (standard or URL-safe), with or
+# without padding and line breaks: a URL's ':' and '.', a data URL's ';' and ','.
+_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=_\-\s]")
+
+
+def not_base64(data: str) -> bool:
+    """Whether `data` cannot be base64 text: it holds a character of neither alphabet (an
+    https URL, a file path, or a whole data URL where its bare base64 goes). Padding and
+    length are not judged: what a vendor's decoder forgives there is not known."""
+    return _NOT_BASE64.search(data) is not None
 
 
 def sniffed_image_type(data: str) -> str | None:

@@ -111,6 +111,8 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "image-data-not-base64": "an inline image whose data is not base64 text (an https URL, a "
+                             "file path, or a whole data URL where its bare base64 goes)",
     "image-format-unsupported": "an inline image whose bytes are not of an image format the "
                                 "vendor takes (params.images): the bytes decide, not the "
                                 "declared type",

@@ -31,6 +31,7 @@ from normalizer.passes.empty_images import replace_empty_images
 from normalizer.passes.enum_type import type_bare_enums
 from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
+from normalizer.passes.image_data import repair_image_data
 from normalizer.passes.image_formats import replace_unsupported_images
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
@@ -155,8 +156,13 @@ STEPS: dict[str, Step] = {
                                   ("fix_role_order", "answer_unanswered_calls",
                                    "fill_empty_content")),
     "replace_empty_images": Step(replace_empty_images, ("image-data-empty",), local=True),
+    # Before the passes that read an image's bytes (its type, its size, its pixels).
+    # A whole data URL is the same image for a target that reads the bytes' format too.
+    "repair_image_data": Step(repair_image_data, ("image-data-not-base64",
+                                                  "image-format-unsupported"), local=True),
     "replace_unsupported_images": Step(replace_unsupported_images,
-                                       ("image-format-unsupported",), local=True),
+                                       ("image-format-unsupported",), ("repair_image_data",),
+                                       local=True),
     "fix_image_media_types": Step(fix_image_media_types, ("image-media-type-mismatch",),
                                   local=True),
     # Neither is local: both depend on how many images the whole request holds. The oldest

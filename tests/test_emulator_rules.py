@@ -57,6 +57,9 @@ SDK_REWRITES = {
     ("gemini", "conversation-empty"):
         "google-genai refuses empty contents before sending (ValueError: contents are "
         "required.): only a client of Gemini's REST API can send them",
+    ("gemini", "image-data-not-base64"):
+        "google-genai refuses inline data that is not base64 before sending (its Blob.data "
+        "is bytes: bytes_invalid_encoding): only a client of Gemini's REST API can send it",
 }
 
 

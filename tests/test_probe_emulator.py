@@ -66,13 +66,14 @@ VARIANTS = (
     # tool-arguments-not-object is dropped: google-genai refuses a string functionCall.args
     # before sending, so no probe through the SDK can observe it (inconclusive by design);
     # so are unknown-message-field and unknown-block-field (google-genai refuses a content
-    # or part field it does not know), and conversation-empty (it refuses empty contents).
+    # or part field it does not know), conversation-empty (it refuses empty contents) and
+    # image-data-not-base64 (it refuses inline data that is not base64).
     # response-format-with-tools is dropped: it holds for Gemini 2.5 only, and this variant
     # serves gemini-3-pro-preview, which accepts the JSON type with tools.
     Variant("gemini", "acme-gemini", "gemini-3-pro-preview", off=("call-turn-placement",),
             drop=("tool-schema-unsupported", "tool-arguments-not-object",
                   "response-format-with-tools", "unknown-message-field",
-                  "unknown-block-field", "conversation-empty")),
+                  "unknown-block-field", "conversation-empty", "image-data-not-base64")),
 )
 BY_NAME = {v.name: v for v in VARIANTS}
 STRICT_CONTROL = "acme-strict"  # its id-length limit rejects the valid control request

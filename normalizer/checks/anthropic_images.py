@@ -19,7 +19,7 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, result_parts
-from normalizer.image_bytes import image_dimensions, mismatched
+from normalizer.image_bytes import image_dimensions, mismatched, not_base64
 from normalizer.profiles import Rule
 from normalizer.shared_reading import shared
 
@@ -87,6 +87,25 @@ def inline_dimensions(block: Mapping[str, Any]) -> tuple[int, int] | None:
     """The (width, height) of an inline (base64) image block, where its header says."""
     data = inline_data(block)
     return image_dimensions(data) if data is not None else None
+
+
+def image_data_empty(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """`image-data-empty`: an inline image whose base64 data is empty."""
+    for at, block in images(body):
+        data = inline_data(block)
+        if data is not None and not data.strip():
+            yield Finding(location=at, fields={"at": at})
+
+
+def image_data_not_base64(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """`image-data-not-base64`: an inline image whose data holds a character no base64
+    text does (a URL, a path, a whole data URL)."""
+    for at, block in images(body):
+        data = inline_data(block)
+        if data is not None and not_base64(data):
+            yield Finding(location=at, fields={"at": at})
 
 
 def image_too_large(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:

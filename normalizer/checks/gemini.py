@@ -29,6 +29,7 @@ from normalizer.checks.gemini_walk import (
 )
 from normalizer.empty_enum import empty_enum_values
 from normalizer.gemini_keywords import unsupported_keywords
+from normalizer.image_bytes import not_base64
 from normalizer.profiles import Rule
 
 
@@ -193,6 +194,18 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
         mime = get(inline, "mimeType", "mime_type") if isinstance(inline, Mapping) else None
         if isinstance(mime, str) and mime.startswith("image/") and mime not in images:
             yield Finding(f"{at}.inline_data.mime_type", {"mime": mime})
+
+
+def image_data_not_base64(body: Mapping[str, Any], rule: Rule,
+                          model: str | None) -> Iterator[Finding]:
+    """`image-data-not-base64`: an inlineData whose data is not base64 text (Google's JSON
+    parser decodes the bytes field before anything else is read)."""
+    for at, part in placed_parts(body):
+        inline = get(part, "inlineData", "inline_data")
+        data = inline.get("data") if isinstance(inline, Mapping) else None
+        if isinstance(data, str) and not_base64(data):
+            field = f"{at}.inline_data.data"
+            yield Finding(field, {"field": field, "value": data})
 
 
 def tool_schema_unsupported(body: Mapping[str, Any], rule: Rule,
@@ -361,6 +374,7 @@ DETECTORS: dict[str, Detector] = {
     "conversation-empty": gemini_parts.conversation_empty,
     "role-unsupported-by-model": gemini_parts.system_instruction_unsupported,
     "content-type-unsupported": content_type_unsupported,
+    "image-data-not-base64": image_data_not_base64,
     "thinking-budget-and-level": thinking_budget.gemini_budget_and_level,
     "thinking-level-unsupported": thinking_budget.gemini_level_unsupported,
     "thinking-off-unsupported": thinking_budget.gemini_thinking_off,

@@ -1,0 +1,53 @@
+"""Content pass: an image's data that is not base64 text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normalizer.image_bytes import not_base64
+from normalizer.model import Change, Media, Part, Text
+from normalizer.passes import Draft, Policy
+from normalizer.passes._content_walk import map_content_parts
+from normalizer.profiles import Profile
+
+NAME = "repair_image_data"
+# How much of the data a placeholder quotes: enough to name a URL or a path.
+_SHOWN = 200
+
+
+def repair_image_data(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes inline images whose data is not base64 text (rule image-data-not-base64), in
+    messages and in tool results' content. A whole data URL written where the bare base64
+    goes loses its header (lossless: the bytes are the same, and its type fills a missing
+    media type). Anything else (an https URL, a file path) becomes a text naming what the
+    data held, so the model still sees where the image was (lossy: no image is sent).
+
+    Rejected by: Anthropic "messages.2.content.0.tool_result.content.0.image.source.base64:
+    invalid base64 data" (anthropics/anthropic-sdk-typescript#603); Gemini "Invalid value
+    at 'contents[0].parts[2].inline_data.data' (TYPE_BYTES), Base64 decoding failed for
+    "https://…"" (danny-avila/LibreChat#6593).
+
+    Before: user [image(image/png, data "data:image/png;base64,iVBORw0KGgo…")]
+    After:  user [image(image/png, data "iVBORw0KGgo…")]
+    """
+    return map_content_parts(draft, Media, _repaired)
+
+
+def _repaired(media: Media, where: str) -> tuple[Part, Change] | None:
+    data = media.data
+    if media.kind != "image" or data is None or not not_base64(data):
+        return None
+    head, comma, rest = data.partition(",")
+    if data.startswith("data:") and comma and head.endswith(";base64") and not not_base64(rest):
+        declared = head[5:].split(";", 1)[0] or None
+        return replace(media, data=rest, media_type=media.media_type or declared), Change(
+            NAME, "strip-data-url-header",
+            f"an image's data was a whole data URL ({head},…): sent as its bare base64",
+            where, True)
+    shown = data if len(data) <= _SHOWN else data[:_SHOWN] + "…"
+    return Text(f"[an image was attached here whose data was not base64 but: {shown}]"), \
+        Change(NAME, "replace-unreadable-image",
+               f"an image ({media.media_type or 'no type'}) whose data is not base64 sent as a "
+               "text naming what it held: the target refuses it", where, False)
