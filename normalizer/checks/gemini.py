@@ -24,6 +24,7 @@ from normalizer.checks.gemini_walk import (
     call_parts,
     contents,
     get,
+    inline_parts,
     parts,
     placed_parts,
 )
@@ -189,9 +190,8 @@ def content_type_unsupported(body: Mapping[str, Any], rule: Rule,
     images = set(rule.params.get("images") or ())
     if not images:
         return
-    for at, part in placed_parts(body):
-        inline = get(part, "inlineData", "inline_data")
-        mime = get(inline, "mimeType", "mime_type") if isinstance(inline, Mapping) else None
+    for at, inline in inline_parts(body):
+        mime = get(inline, "mimeType", "mime_type")
         if isinstance(mime, str) and mime.startswith("image/") and mime not in images:
             yield Finding(f"{at}.inline_data.mime_type", {"mime": mime})
 
@@ -200,9 +200,8 @@ def image_data_not_base64(body: Mapping[str, Any], rule: Rule,
                           model: str | None) -> Iterator[Finding]:
     """`image-data-not-base64`: an inlineData whose data is not base64 text (Google's JSON
     parser decodes the bytes field before anything else is read)."""
-    for at, part in placed_parts(body):
-        inline = get(part, "inlineData", "inline_data")
-        data = inline.get("data") if isinstance(inline, Mapping) else None
+    for at, inline in inline_parts(body):
+        data = inline.get("data")
         if isinstance(data, str) and not_base64(data):
             field = f"{at}.inline_data.data"
             yield Finding(field, {"field": field, "value": data})

@@ -53,6 +53,24 @@ def placed_parts(body: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, An
                 yield f"contents[{i}].parts[{j}]", part
 
 
+@shared
+def inline_parts(body: Mapping[str, Any]) -> tuple[tuple[str, Mapping[str, Any]], ...]:
+    """(path, inlineData object) of every part that holds one (`contents[1].parts[0]`), read
+    once for the detectors that judge inline data: most parts hold none, and only the few
+    that do get a path."""
+    found = contents(body)
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    for i, content in zip(found.index, found.items, strict=True):
+        raw = content.get("parts")
+        for j, part in enumerate(raw if isinstance(raw, list) else ()):
+            if type(part) is not dict and not isinstance(part, Mapping):
+                continue
+            inline = get(part, "inlineData", "inline_data")
+            if isinstance(inline, Mapping):
+                out.append((f"contents[{i}].parts[{j}]", inline))
+    return tuple(out)
+
+
 def role(content: Mapping[str, Any]) -> str:
     """The content's role; "user" when it is not a string (the API's default)."""
     found = content.get("role")
