@@ -86,3 +86,38 @@ def test_the_sdk_is_refused_and_takes_the_repair(emu: Emulator) -> None:
     assert calls.refused("openai_responses", sdk, raw) == calls.SdkError(400, WORDS)
     fixed = normalize_request(raw, "openai_responses", "openai_responses")
     assert calls.send("openai_responses", sdk, fixed.body) is not None
+
+
+ICO = base64.b64encode(b"\x00\x00\x01\x00\x01\x00\x10\x10" + bytes(14)).decode()
+
+
+def chat(url: str) -> dict[str, Any]:
+    return {"model": "kimi-k2-0905-preview", "messages": [{"role": "user", "content": [
+        {"type": "text", "text": "What is this?"},
+        {"type": "image_url", "image_url": {"url": url}}]}]}
+
+
+def test_moonshot_names_the_type_of_the_bytes_as_a_go_server_sniffs_it() -> None:
+    # vercel/ai#19548: an SVG answered "...: text/plain; charset=utf-8", not image/svg+xml.
+    (found,) = check(chat(f"data:image/svg+xml;base64,{SVG}"), "moonshot")
+    assert (found.rule, found.location, found.message) == (
+        "image-format-unsupported", "messages[0].content[1].image_url",
+        "Invalid request: unsupported image format: text/plain; charset=utf-8")
+    assert check(chat(f"data:image/x-icon;base64,{ICO}"), "moonshot")[0].message == (
+        "Invalid request: unsupported image format: image/x-icon")
+    assert check(chat(f"data:image/png;base64,{BMP}"), "moonshot")[0].message.endswith(
+        "image/bmp")
+    assert check(chat(f"data:image/svg+xml;base64,{PNG}"), "moonshot") == ()  # the bytes
+    assert check(chat("data:image/png;base64,"), "moonshot") == ()  # not this rule's
+    assert check(chat(f"data:image/svg+xml;base64,{SVG}"), "openai") != ()  # declared type
+    assert check(chat(f"data:image/svg+xml;base64,{SVG}"), "groq") == ()
+
+
+def test_moonshot_is_refused_through_the_sdk_and_takes_the_repair(emu: Emulator) -> None:
+    sdk = calls.client("openai_chat", emu.sdk_base_url("moonshot"))
+    raw = chat(f"data:image/x-icon;base64,{ICO}")
+    assert calls.refused("openai_chat", sdk, raw) == calls.SdkError(
+        400, "Invalid request: unsupported image format: image/x-icon")
+    fixed = normalize_request(raw, "openai_chat", "moonshot")
+    assert [c.code for c in fixed.changes] == ["replace-unsupported-image"]
+    assert calls.send("openai_chat", sdk, fixed.body) is not None

@@ -82,6 +82,7 @@ DETECTORS: dict[str, Detector] = {
     "content-part-type-unknown": fields.content_part_type_unknown,
     "content-part-type-missing": fields.content_part_type_missing,
     "content-type-unsupported": fields.content_type_unsupported,
+    "image-format-unsupported": fields.image_format_unsupported,
     "media-role-unsupported": fields.media_role_unsupported,
     "system-message-placement": messages.system_message_placement,
     "response-format-json-word": json_mode.chat_json_word,

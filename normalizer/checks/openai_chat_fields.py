@@ -20,6 +20,7 @@ from normalizer.checks.openai_chat_walk import (
     with_calls,
 )
 from normalizer.checks.strict_schema import strict_schema_findings
+from normalizer.image_bytes import sniffed_content_type
 from normalizer.profiles import Rule
 from normalizer.shared_reading import Rows, shared
 
@@ -213,6 +214,30 @@ def _unsupported_images(i: int, content: Sequence[Any],
             if mime not in images:
                 yield Finding(location=f"messages[{i}].content[{j}].image_url",
                               fields={"index": i, "part": j, "mime": mime})
+
+
+def image_format_unsupported(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`image-format-unsupported`: an image_url part whose base64 data URL holds bytes of a
+    type not in params.images, the type named as Go's content sniffing names it (the bytes
+    decide, not the declared type). Empty data, data that is not base64, and images by URL
+    are not judged here."""
+    taken = frozenset(param(rule.params, "images", ()))
+    for i, _, content, kinds in _other_parts(body):
+        if "image_url" not in kinds:
+            continue
+        for j, part in enumerate(content):
+            if not isinstance(part, Mapping) or part.get("type") != "image_url":
+                continue
+            found = part.get("image_url")
+            url = found.get("url") if isinstance(found, Mapping) else found
+            if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
+                continue
+            head, _, data = url.partition(",")
+            sniffed = sniffed_content_type(data) \
+                if head.endswith(";base64") and data.strip() else None
+            if sniffed is not None and sniffed not in taken:
+                yield Finding(location=f"messages[{i}].content[{j}].image_url",
+                              fields={"index": i, "part": j, "format": sniffed})
 
 
 def content_part_type_unknown(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
