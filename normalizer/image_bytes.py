@@ -28,6 +28,27 @@ def not_base64(data: str) -> bool:
     return _NOT_BASE64.search(data) is not None
 
 
+def data_url(url: str) -> tuple[str, str] | None:
+    """(header, payload) of a data URL, split at its first comma (`data:image/png;base64`,
+    `iVBOR…`); None for anything else. The payload is base64 where the header ends in
+    `;base64`."""
+    if not url.startswith("data:"):
+        return None
+    head, comma, payload = url.partition(",")
+    return (head, payload) if comma else None
+
+
+def bytes_type(url: str) -> str | None:
+    """The type of the bytes a non-empty data URL holds, as `sniffed_content_type` names it:
+    None where the URL is not a data URL or is empty, "" where its payload is not base64
+    (no bytes, so no image of any type)."""
+    split = data_url(url)
+    if split is None or not split[1].strip():
+        return None
+    head, payload = split
+    return (sniffed_content_type(payload) or "") if head.endswith(";base64") else ""
+
+
 # Go's net/http content sniffing (DetectContentType), for what an image part carries: a
 # server written in Go that checks an upload names its type so. Moonshot's answer for an SVG,
 # "unsupported image format: text/plain; charset=utf-8", is that function's for text.
@@ -116,11 +137,16 @@ _HEADER_CHARS = 64 * 8 ** 5  # 2,097,152
 _MORE = (-1, -1)  # the header goes on past the bytes decoded so far
 
 
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
 def _decoded(data: str, chars: int) -> bytes | None:
-    text = data[:chars].strip()
-    text = text[: len(text) - len(text) % 4] if chars < len(data) else text
+    # Either alphabet (Gemini's recorded bodies carry URL-safe data), line breaks dropped.
+    text = "".join(data[:chars].split()).translate(_URL_SAFE)
+    # Whole quanta only: a head is read, never the end, and unpadded data ends short.
+    text = text[: len(text) - len(text) % 4]
     try:
-        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+        return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         return None
 

@@ -14,6 +14,7 @@ import sdk_calls as calls
 
 from conformance.emulator import Emulator
 from normalizer import check, normalize_request
+from normalizer.image_bytes import bytes_type
 
 SVG = base64.b64encode(b'<svg xmlns="http://www.w3.org/2000/svg"/>').decode()
 BMP = base64.b64encode(b"BM" + bytes(60)).decode()
@@ -121,3 +122,15 @@ def test_moonshot_is_refused_through_the_sdk_and_takes_the_repair(emu: Emulator)
     fixed = normalize_request(raw, "openai_chat", "moonshot")
     assert [c.code for c in fixed.changes] == ["replace-unsupported-image"]
     assert calls.send("openai_chat", sdk, fixed.body) is not None
+
+
+def test_the_bytes_are_read_in_either_base64_alphabet_and_across_line_breaks() -> None:
+    # A recorded Gemini body (scenarios/real/gemini-user-inline-image.yaml) carries URL-safe
+    # base64; a PEM-style client breaks lines. Both are a PNG's bytes.
+    head = "iVBORw0KGgoAAAANSUhEUgAAADwAAAAeCAIAAAD_-uoYAAAVQUlEQVR4AQE2Fcnq"
+    assert bytes_type(f"data:image/png;base64,{head}") == "image/png"
+    assert bytes_type(f"data:image/png;base64,{PNG[:20]}\n{PNG[20:]}") == "image/png"
+    assert bytes_type(f"data:image/png;base64,{PNG[:-1]}") == "image/png"  # cut short
+    assert bytes_type("data:image/png;base64,") is None  # empty: another rule's
+    assert bytes_type("data:image/svg+xml,%3Csvg%2F%3E") == ""  # not base64: no bytes
+    assert bytes_type("https://example.com/a.png") is None

@@ -20,7 +20,7 @@ from normalizer.checks.openai_chat_walk import (
     with_calls,
 )
 from normalizer.checks.strict_schema import strict_schema_findings
-from normalizer.image_bytes import sniffed_content_type
+from normalizer.image_bytes import bytes_type
 from normalizer.profiles import Rule
 from normalizer.shared_reading import Rows, shared
 
@@ -230,12 +230,8 @@ def image_format_unsupported(body: Body, rule: Rule, model: str | None) -> Itera
                 continue
             found = part.get("image_url")
             url = found.get("url") if isinstance(found, Mapping) else found
-            if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
-                continue
-            head, _, data = url.partition(",")
-            sniffed = sniffed_content_type(data) \
-                if head.endswith(";base64") and data.strip() else None
-            if sniffed is not None and sniffed not in taken:
+            sniffed = bytes_type(url) if isinstance(url, str) else None
+            if sniffed and sniffed not in taken:
                 yield Finding(location=f"messages[{i}].content[{j}].image_url",
                               fields={"index": i, "part": j, "format": sniffed})
 

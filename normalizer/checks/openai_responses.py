@@ -25,7 +25,7 @@ from normalizer.checks import (
 )
 from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_responses_walk import items
-from normalizer.image_bytes import KNOWN, sniffed_image_type
+from normalizer.image_bytes import KNOWN, bytes_type
 from normalizer.profiles import Rule
 from normalizer.protocols import answers_reasoning, output_answers
 from normalizer.shared_reading import Rows
@@ -98,13 +98,8 @@ def image_format_unsupported(body: Mapping[str, Any], rule: Rule,
     taken = {str(t) for t in rule.params.get("images", KNOWN)}
     for where, part in _typed_parts(body, "input_image"):
         url = part.get("image_url")
-        if not isinstance(url, str) or not url.startswith("data:") or "," not in url:
-            continue
-        head, _, data = url.partition(",")
-        if not data.strip():
-            continue
-        found = sniffed_image_type(data) if head.endswith(";base64") else None
-        if found not in taken:
+        found = bytes_type(url) if isinstance(url, str) else None
+        if found is not None and found not in taken:
             yield Finding(f"{where}.image_url", {"param": f"{where}.image_url"})
 
 

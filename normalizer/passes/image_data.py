@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from normalizer.image_bytes import not_base64
+from normalizer.image_bytes import data_url, not_base64
 from normalizer.model import Change, Media, Part, Text
 from normalizer.passes import Draft, Policy
 from normalizer.passes._content_walk import map_content_parts
@@ -39,8 +39,9 @@ def _repaired(media: Media, where: str) -> tuple[Part, Change] | None:
     data = media.data
     if media.kind != "image" or data is None or not not_base64(data):
         return None
-    head, comma, rest = data.partition(",")
-    if data.startswith("data:") and comma and head.endswith(";base64") and not not_base64(rest):
+    split = data_url(data)
+    head, rest = split if split is not None else ("", "")
+    if head.endswith(";base64") and not not_base64(rest):
         declared = head[5:].split(";", 1)[0] or None
         return replace(media, data=rest, media_type=media.media_type or declared), Change(
             NAME, "strip-data-url-header",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from normalizer.image_bytes import KNOWN, sniffed_image_type
+from normalizer.image_bytes import KNOWN, bytes_type, sniffed_content_type
 from normalizer.model import Change, Media, Part, Text
 from normalizer.passes import Draft, Policy
 from normalizer.passes._content_walk import map_content_parts
@@ -45,14 +45,10 @@ def replace_unsupported_images(
 
 
 def _unsupported(media: Media, taken: tuple[str, ...]) -> bool:
-    """Whether the image's inline bytes are of none of the `taken` types: base64 data read
-    off its first bytes, or a data URL that is not base64. Images by URL or file id are the
-    vendor's to fetch, and empty data is image-data-empty's."""
+    """Whether the image's inline bytes are of none of the `taken` types: base64 data, or a
+    data URL, read off its first bytes (one that is not base64 holds none). Images by URL or
+    file id are the vendor's to fetch, and empty data is image-data-empty's."""
     if media.data is not None:
-        return bool(media.data.strip()) and sniffed_image_type(media.data) not in taken
-    url = media.url or ""
-    if not url.startswith("data:") or "," not in url:
-        return False
-    head, _, data = url.partition(",")
-    return bool(data.strip()) and (not head.endswith(";base64")
-                                   or sniffed_image_type(data) not in taken)
+        return bool(media.data.strip()) and sniffed_content_type(media.data) not in taken
+    found = bytes_type(media.url or "")
+    return found is not None and found not in taken
