@@ -134,3 +134,34 @@ def test_the_bytes_are_read_in_either_base64_alphabet_and_across_line_breaks() -
     assert bytes_type("data:image/png;base64,") is None  # empty: another rule's
     assert bytes_type("data:image/svg+xml,%3Csvg%2F%3E") == ""  # not base64: no bytes
     assert bytes_type("https://example.com/a.png") is None
+
+
+def claude(data: str, media_type: str = "image/png") -> dict[str, Any]:
+    image = {"type": "image", "source": {"type": "base64", "media_type": media_type,
+                                         "data": data}}
+    return {"model": "claude-haiku-4-5", "max_tokens": 64, "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "What is this?"}, image]}]}
+
+
+def test_anthropic_cannot_process_bytes_of_no_format_it_takes() -> None:
+    # anthropics/claude-code#60920: "Unable to determine image format" in the client's log,
+    # then "Could not process image" with its request id.
+    (found,) = check(claude(BMP), "anthropic")
+    assert (found.rule, found.location, found.message) == (
+        "image-format-unsupported", "messages.0.content.1.image.source.base64",
+        "Could not process image")
+    # Bytes of another of the four types are the mismatch rule's, with the type named.
+    (found,) = check(claude(PNG, "image/jpeg"), "anthropic")
+    assert found.rule == "image-media-type-mismatch"
+    assert check(claude(PNG), "anthropic") == ()
+    fixed = normalize_request(claude(SVG), "anthropic", "anthropic")
+    assert [c.code for c in fixed.changes] == ["replace-unsupported-image"]
+    assert check(fixed.body, "anthropic") == ()
+
+
+def test_anthropic_is_refused_through_the_sdk_and_takes_the_repair(emu: Emulator) -> None:
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    assert calls.refused("anthropic", sdk, claude(BMP)) == calls.SdkError(
+        400, "Could not process image")
+    fixed = normalize_request(claude(BMP), "anthropic", "anthropic")
+    assert calls.send("anthropic", sdk, fixed.body) is not None

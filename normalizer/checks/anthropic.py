@@ -357,6 +357,7 @@ DETECTORS: dict[str, Detector] = {
     "image-media-type-mismatch": anthropic_images.image_media_type_mismatch,
     "image-data-empty": anthropic_images.image_data_empty,
     "image-data-not-base64": anthropic_images.image_data_not_base64,
+    "image-format-unsupported": anthropic_images.image_format_unsupported,
     "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "image-too-large": anthropic_images.image_too_large,

@@ -19,7 +19,12 @@ from typing import Any
 
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, result_parts
-from normalizer.image_bytes import image_dimensions, mismatched, not_base64
+from normalizer.image_bytes import (
+    image_dimensions,
+    mismatched,
+    not_base64,
+    sniffed_content_type,
+)
 from normalizer.profiles import Rule
 from normalizer.shared_reading import shared
 
@@ -105,6 +110,21 @@ def image_data_not_base64(body: Mapping[str, Any], rule: Rule,
     for at, block in images(body):
         data = inline_data(block)
         if data is not None and not_base64(data):
+            yield Finding(location=at, fields={"at": at})
+
+
+def image_format_unsupported(body: Mapping[str, Any], rule: Rule,
+                             model: str | None) -> Iterator[Finding]:
+    """`image-format-unsupported`: an inline image whose base64 data is none of the types in
+    params.images by its first bytes (a BMP, an SVG, bytes of no image format). Empty data and
+    data that is not base64 are the other image rules'."""
+    taken = {str(t) for t in rule.params.get("images", ())}
+    for at, block in images(body):
+        data = inline_data(block)
+        if data is None or not data.strip() or not_base64(data):
+            continue
+        found = sniffed_content_type(data)
+        if found is not None and found not in taken:
             yield Finding(location=at, fields={"at": at})
 
 
