@@ -15,7 +15,9 @@ openai_responses digests for reasoning-input-unsupported, the raw bodies naming 
 231 and 212 findings added and the other counts unchanged; messy/anthropic for
 prefill-trailing-whitespace, 16 findings added and the other counts unchanged; the
 xai_responses, deepseek_responses and azure_openai_responses digests added with their
-profiles, the others unchanged).
+profiles, the others unchanged; azure_openai_responses's again when its own pasted copies
+of three rules came in: the two seeded digests with their counts unchanged, messy/ with 439
+call-item-id-invalid and 269 reasoning-item-orphan findings added, the rest unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations
