@@ -1,7 +1,8 @@
-"""The image type that base64 data holds, read off its first bytes: a history crossing
-vendors may carry an image under another type than its bytes (a JPEG screenshot labelled
-image/png), which Anthropic refuses ("messages.18.content.1.image.source.base64.data: Image
-does not match the provided media type image/png", anthropics/claude-code#13131)."""
+"""What base64 image data holds, read off its first bytes: its type (a history crossing
+vendors may carry an image under another type than its bytes, a JPEG screenshot labelled
+image/png, which Anthropic refuses: "messages.18.content.1.image.source.base64.data: Image
+does not match the provided media type image/png", anthropics/claude-code#13131), its
+size in pixels, and whether it is base64 at all."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import binascii
 import re
 from collections.abc import Callable
 
-# The four types Anthropic takes, by the bytes each starts with (WebP: RIFF, a size, WEBP).
-_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
-               (b"GIF87a", "image/gif"), (b"GIF89a", "image/gif"))
+# The four image types every vendor here takes (Anthropic's list; OpenAI's and Moonshot's too).
 KNOWN = ("image/jpeg", "image/png", "image/gif", "image/webp")
 
 
@@ -65,9 +64,20 @@ def sniffed_content_type(data: str) -> str | None:
     told apart: they read as text or as application/octet-stream); None where the data is
     not base64."""
     head = _decoded(data, 684)  # 512 bytes
-    if head is None:
-        return None
-    head = head[:512]
+    return None if head is None else _sniffed(head[:512])
+
+
+def sniffed_image_type(data: str) -> str | None:
+    """The type of the image whose base64 `data` this is, when its first bytes are those of
+    a PNG, JPEG, GIF or WebP file; None otherwise (or where the data is not base64). Only
+    the first 16 characters are decoded."""
+    first = _decoded(data, 16)
+    found = None if first is None else _sniffed(first)
+    return found if found in KNOWN else None
+
+
+def _sniffed(head: bytes) -> str:
+    """`head`'s content type, by its first bytes (WebP: RIFF, a size, WEBP), then as text."""
     for signature, found in _SNIFFED:
         if head.startswith(signature):
             return found
@@ -78,21 +88,6 @@ def sniffed_content_type(data: str) -> str | None:
     if any(b in _BINARY for b in head):
         return "application/octet-stream"
     return "text/plain; charset=utf-8"
-
-
-def sniffed_image_type(data: str) -> str | None:
-    """The type of the image whose base64 `data` this is, when its first bytes are those of
-    a PNG, JPEG, GIF or WebP file; None otherwise (or where the data is not base64). Only
-    the first 16 characters are decoded."""
-    first = _decoded(data, 16)
-    if first is None:
-        return None
-    for signature, mime in _SIGNATURES:
-        if first.startswith(signature):
-            return mime
-    if first[:4] == b"RIFF" and first[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 def mismatched(declared: object, data: object) -> str | None:

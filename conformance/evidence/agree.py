@@ -62,9 +62,9 @@ def profile_for(obs: Observation) -> tuple[Profile | None, str]:
                            else HERE / f"{obs.vendor}.yaml")
     if profile.protocol == obs.protocol:
         return profile, ""
-    other = obs.vendor + _PROTOCOL_SUFFIX.get(obs.protocol, "-")
-    if other in PROVIDERS:
-        return load_profile(other), ""
+    suffix = _PROTOCOL_SUFFIX.get(obs.protocol)
+    if suffix is not None and obs.vendor + suffix in PROVIDERS:
+        return load_profile(obs.vendor + suffix), ""
     return None, f"the {obs.vendor} profile models {profile.protocol}, not {obs.protocol}"
 
 

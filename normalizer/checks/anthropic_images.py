@@ -20,6 +20,7 @@ from typing import Any
 from normalizer.check import Finding
 from normalizer.checks.anthropic_walk import blocks_by_type, result_parts
 from normalizer.image_bytes import (
+    KNOWN,
     image_dimensions,
     mismatched,
     not_base64,
@@ -118,7 +119,7 @@ def image_format_unsupported(body: Mapping[str, Any], rule: Rule,
     """`image-format-unsupported`: an inline image whose base64 data is none of the types in
     params.images by its first bytes (a BMP, an SVG, bytes of no image format). Empty data and
     data that is not base64 are the other image rules'."""
-    taken = {str(t) for t in rule.params.get("images", ())}
+    taken = {str(t) for t in rule.params.get("images", KNOWN)}
     for at, block in images(body):
         data = inline_data(block)
         if data is None or not data.strip() or not_base64(data):
