@@ -58,3 +58,55 @@ def test_the_reasoning_goes_for_gpt_4_1_and_stays_for_gpt_5(emu: Emulator) -> No
     kept = normalize_request(handed_off("gpt-5-mini"), "openai_responses", "openai_responses")
     assert [c for c in kept.changes if "reasoning" in c.code] == []
     assert kept.body["input"][1]["type"] == "reasoning"
+
+
+def turn_by_id(model: str) -> dict[str, Any]:
+    """A gpt-5 turn replayed by id: its reasoning item, a search, its answer and a call (the
+    order a reasoning model gives them in), then the call's output."""
+    return {"model": model, "input": [
+        {"role": "user", "content": "Find the release date, then file it."},
+        {"type": "reasoning", "id": "rs_0a4d5126", "summary": [],
+         "encrypted_content": "gAAAAABdemo-encrypted-reasoning"},
+        {"type": "web_search_call", "id": "ws_0a4d5126", "status": "completed",
+         "action": {"type": "search", "query": "release date"}},
+        {"type": "message", "id": "msg_0a4d5126", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Filing it now."}]},
+        {"type": "function_call", "id": "fc_0a4d5126", "call_id": "call_1",
+         "name": "file_date", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "filed"}]}
+
+
+def test_the_items_of_a_dropped_reasoning_item_go_by_value(emu: Emulator) -> None:
+    # OpenAI pairs an item sent by id with the reasoning item it came after ("Item 'fc_…' of
+    # type 'function_call' was provided without its required 'reasoning' item: 'rs_…'.",
+    # cline/cline#12242): the reasoning left out for gpt-4.1 takes its turn's ids with it.
+    fixed = normalize_request(turn_by_id("gpt-4.1"), "openai_responses", "openai_responses")
+    assert [(c.code, c.where, c.lossless) for c in fixed.changes
+            if c.pass_name == "drop_foreign_thinking"] == [
+        ("drop-unsupported-reasoning", "messages[1].parts[0]", False),
+        ("item-without-reasoning-as-text", "messages[1].parts[1]", False),
+        ("drop-item-id-with-reasoning", "messages[1].parts[2]", True),
+        ("drop-item-id-with-reasoning", "messages[1].parts[3]", True)]
+    items = fixed.body["input"]
+    assert [item.get("type", "message") for item in items] == [
+        "message", "message", "message", "function_call", "function_call_output"]
+    assert not [item for item in items if "id" in item]
+    assert items[1]["content"].startswith("[openai_responses web_search_call: ")
+    assert items[2]["content"] == [{"type": "output_text", "text": "Filing it now."}]
+    assert (items[3]["call_id"], items[4]["call_id"]) == ("call_1", "call_1")
+    assert check(fixed.body, "openai_responses") == ()
+    sdk = calls.client("openai_responses", emu.sdk_base_url("openai_responses"))
+    assert calls.text_of("openai_responses", calls.send("openai_responses", sdk, fixed.body))
+
+
+def test_ids_stay_where_the_reasoning_stays_or_had_no_id() -> None:
+    kept = normalize_request(turn_by_id("gpt-5"), "openai_responses", "openai_responses")
+    assert [item.get("id") for item in kept.body["input"]] == [
+        None, "rs_0a4d5126", "ws_0a4d5126", "msg_0a4d5126", "fc_0a4d5126", None]
+    idless = turn_by_id("gpt-4.1")
+    del idless["input"][1]["id"]  # encrypted_content alone: nothing stored to pair with
+    fixed = normalize_request(idless, "openai_responses", "openai_responses")
+    assert [c.code for c in fixed.changes if c.pass_name == "drop_foreign_thinking"] == [
+        "drop-unsupported-reasoning"]
+    assert [item.get("id") for item in fixed.body["input"]][1:4] == [
+        "ws_0a4d5126", "msg_0a4d5126", "fc_0a4d5126"]

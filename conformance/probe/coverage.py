@@ -100,7 +100,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "orphan-tool-result checks on this wire",
     ("role-alternation", "openai_responses"):
         "Responses input is a list of items, not alternating turns",
-    **{("reasoning-item-id-invalid", p): _RESPONSES_ITEM
+    **{(rule, p): _RESPONSES_ITEM for rule in ("reasoning-item-id-invalid",
+                                               "reasoning-item-not-found",
+                                               "reasoning-item-missing")
        for p in ("openai_chat", "anthropic", "gemini")},
     **{("prompt-mode-unsupported", p): "prompt_mode is Mistral's Chat Completions field (the "
        "Magistral models' reasoning switch); this wire switches reasoning with its own "

@@ -93,6 +93,48 @@ def _to_fix(messages: tuple[Message, ...], cap: int | None) -> bool:
     return False
 
 
+def detach_from_reasoning(part: Part, reasoning_id: str, pass_name: str,
+                          where: str) -> tuple[Part, Change | None]:
+    """`part`, which followed reasoning item `reasoning_id` in its turn, without its item id
+    now that the reasoning is not sent: OpenAI pairs an item sent by id with the reasoning
+    item it was produced after and refuses it alone ("Item 'fc_…' of type 'function_call' was
+    provided without its required 'reasoning' item: 'rs_…'.", cline/cline#12242; the same
+    for a 'message' item on Azure). Sent by value, there is no pair to demand. A hosted
+    item cannot go without its id (the API's schema requires one): it goes as text."""
+    if isinstance(part, Opaque):
+        item_id = _opaque_id(part)
+        if item_id is None or not part.hosted:
+            return part, None
+        return Text(opaque_text(part)), Change(
+            pass_name, "item-without-reasoning-as-text",
+            f"sent the {part.kind} item {item_id!r} as text: its reasoning item "
+            f"{reasoning_id!r} is not sent, the item cannot go without its id, and by id it "
+            "needs the reasoning", where, lossless=False)
+    own = _HOLDS_ID.get(type(part))
+    if own is None or isinstance(part, Thinking) or part.extras is EMPTY:  # type: ignore[union-attr]
+        return part, None
+    extras = part.extras  # type: ignore[union-attr]
+    item_id = _item_id(extras, own)
+    if item_id is None:
+        return part, None
+    if own:
+        kept = extras.without("id")
+    else:
+        item = extras["item"]
+        assert isinstance(item, JsonMap)  # _item_id found the id there
+        kept = JsonMap({**extras, "item": item.without("id")})
+    whose = f" of call {part.name!r} ({part.id!r})" if isinstance(part, ToolCall) else ""
+    return replace(part, extras=kept), Change(  # type: ignore[arg-type]
+        pass_name, "drop-item-id-with-reasoning",
+        f"removed item id {item_id!r}{whose}: its reasoning item {reasoning_id!r} is not "
+        "sent, and by id the item needs it (the item goes by value)", where, lossless=True)
+
+
+def reasoning_item_id(part: Thinking) -> str | None:
+    """A reasoning item's own id (`rs_…`), if it was given one."""
+    return None if part.extras is EMPTY else _item_id(part.extras, True)
+
+
 def _opaque_id(part: Opaque) -> str | None:
     found = part.data.get("id") if part.slot == "item" else None
     return found if isinstance(found, str) else None

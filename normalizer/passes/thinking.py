@@ -28,6 +28,7 @@ from normalizer.model import (
 )
 from normalizer.passes import Draft, Policy
 from normalizer.passes._blocks import same_pairing
+from normalizer.passes.item_ids import detach_from_reasoning, reasoning_item_id
 from normalizer.profiles import Profile
 from normalizer.signature_shape import issued_by_shape
 
@@ -102,6 +103,10 @@ def drop_foreign_thinking(
     thought signature."), unsigned reasoning
     where a signature is required ("….thinking.signature: Field required"), and any
     reasoning sent to a target that rejects reasoning input (Groq, Cerebras, Mistral).
+    Where it leaves out a Responses target's own reasoning item that has an id (gpt-4.1
+    takes none), the items after it in its turn go by value: by id, OpenAI would look for
+    the reasoning they came after ("Item 'fc_…' of type 'function_call' was provided without
+    its required 'reasoning' item: 'rs_…'.", cline/cline#12242).
     Before: assistant [Thinking(vendor="gemini"), ToolCall] for Anthropic. After: assistant
     [ToolCall] (or [Text("<thinking>…</thinking>"), ToolCall] under as-text). Lossy: the
     reasoning (and always its signature) is removed or demoted to text."""
@@ -118,17 +123,25 @@ def drop_foreign_thinking(
             messages.append(message)  # only thinking is ever dropped or converted
             continue
         parts: list[Part] = []
+        gone: str | None = None  # the id of the target's own reasoning item just dropped
         for j, part in enumerate(message.parts):
             # Reasoning that came in the field the target documents (Cerebras `reasoning`)
             # goes back as it came.
             own = message.extras.get("reasoning_field") == other is not None
             verdict = _why_not(part, message, profile, takes_input or own)
             if verdict is None or not isinstance(part, Thinking):
+                if gone is not None and not isinstance(part, Thinking):
+                    part, detached = detach_from_reasoning(part, gone, _DROP,
+                                                           f"messages[{i}].parts[{j}]")
+                    changes.extend(() if detached is None else (detached,))
+                else:
+                    gone = None  # a kept reasoning item leads the items after it
                 parts.append(part)
                 continue
             new, change = _convert(i, j, part, policy, *verdict)
             changes.append(change)
             parts.extend(() if new is None else (new,))
+            gone = _paired_id(part, message, profile)
         same = len(parts) == len(message.parts) and all(
             a is b for a, b in zip(parts, message.parts, strict=True))
         if same:
@@ -145,6 +158,15 @@ def drop_foreign_thinking(
     # see their part indexes move: left to the index).
     same_pairing(pairs)
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
+
+
+def _paired_id(part: Thinking, message: Message, profile: Profile) -> str | None:
+    """The id of a dropped reasoning item whose turn's items the target would pair with it:
+    the target's own item (it holds the stored response) on the Responses wire."""
+    if profile.protocol != "openai_responses" or (part.vendor or message.origin) != \
+            profile.provider:
+        return None
+    return reasoning_item_id(part)
 
 
 def _why_not(part: Part, message: Message, profile: Profile,
