@@ -133,6 +133,8 @@ RULE_IDS: dict[str, str] = {
                                   "declarations, which the model refuses, or takes only "
                                   "with a flag set",
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
+    "instructions-with-previous-response": "`instructions` beside `previous_response_id` in "
+                                           "one Responses request",
     "reasoning-item-missing": "an item sent by its id without the reasoning item the vendor "
                               "stored it after (known to the vendor, not from the body)",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",

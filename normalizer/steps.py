@@ -77,6 +77,7 @@ from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
+from normalizer.passes.stored_conversation import drop_instructions_beside_previous_response
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
 from normalizer.passes.strict_tools import drop_strict_from_open_schemas
 from normalizer.passes.system_roles import system_as_user
@@ -327,6 +328,8 @@ STEPS: dict[str, Step] = {
                                               ("cached-content-with-prompt-fields",),
                                               ("place_system_messages",
                                                "declare_missing_tools")),
+    "drop_instructions_beside_previous_response": Step(
+        drop_instructions_beside_previous_response, ("instructions-with-previous-response",)),
     # The request's options after the history's steps (normalizer/option_steps.py).
     **OPTION_STEPS,
 }

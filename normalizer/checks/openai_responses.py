@@ -238,6 +238,7 @@ def orphan_tool_result(body: Mapping[str, Any], rule: Rule,
 
 DETECTORS: dict[str, Detector] = {
     "moved-request-field": request_fields.moved_request_field,
+    "instructions-with-previous-response": request_fields.instructions_with_previous_response,
     "assistant-content-type": assistant_content_type,
     "content-part-type-unknown": content_part_type_unknown,
     "content-type-unsupported": content_type_unsupported,

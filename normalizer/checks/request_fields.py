@@ -4,7 +4,10 @@ protocol whose profile lists its known fields (normalizer/request_fields.py).
 
 `moved-request-field`: a top-level field the API took once, or another API of the vendor
 takes, that now has another place (Chat's reasoning_effort is the Responses API's
-reasoning.effort)."""
+reasoning.effort).
+
+`instructions-with-previous-response`: a system prompt sent beside a stored conversation the
+vendor continues with its own (xAI)."""
 
 from __future__ import annotations
 
@@ -34,3 +37,12 @@ def moved_request_field(body: Mapping[str, Any], rule: Rule,
     if isinstance(body, Mapping):
         for key, to in moved_fields(body, rule.params):
             yield Finding(location=key, fields={"field": key, "to": to})
+
+
+def instructions_with_previous_response(body: Mapping[str, Any], rule: Rule,
+                                        model: str | None) -> Iterator[Finding]:
+    """`instructions` and `previous_response_id` both set (neither null): one finding, at
+    the instructions."""
+    if isinstance(body, Mapping) and body.get("instructions") is not None \
+            and body.get("previous_response_id") is not None:
+        yield Finding(location="instructions", fields={})
