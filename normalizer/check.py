@@ -73,8 +73,9 @@ def check(
     on: dt.date | str | None = None, endpoint: str | None = None,
 ) -> tuple[Violation, ...]:
     """Every enforced rule of `provider` that `body` breaks, in the vendor's order.
-    `model` defaults to the body's own `model` field; `on` (default today) and `endpoint`
-    (host + path) select the rules scoped by date or host (normalizer/scope.py). Raises
+    `model` defaults to the body's own `model` field; without one, a rule whose words name
+    the model is not applied. `on` (default today) and `endpoint` (host + path) select the
+    rules scoped by date or host (normalizer/scope.py). Raises
     WireFormatError when the body is not even shaped like a request of the protocol
     (normalizer.skeleton)."""
     profile = load_profile(provider)
@@ -86,11 +87,15 @@ def check(
         raise WireFormatError(problem.path, problem.text())
     model = model or (body.get("model") if isinstance(body.get("model"), str) else None)
     profile = scoped(profile, model=model, on=on, endpoint=endpoint)
+    # A rule whose words name the model holds for some models only: without the model
+    # check() can neither say them nor tell whether the rule holds ("Model None does not
+    # support parameter presencePenalty." was no vendor's answer).
+    unknown = model is None or model == "unknown"
     table = detectors(profile.protocol)
     found: list[Violation] = []
     with one_check():  # the detectors share one reading of the body (shared_reading.py)
         for rule in profile.rules:
-            if not rule.enforced:
+            if not rule.enforced or (unknown and "{model}" in rule.message):
                 continue
             detect = table.get(rule.id)
             if detect is None:

@@ -139,3 +139,25 @@ def test_check_cli_takes_the_date(tmp_path: Any, capsys: Any) -> None:
     assert main(["check", str(path), "--provider", "openai", "--on", "2025-07-24"]) == 1
     assert "maximum length 40" in capsys.readouterr().out
     assert main(["check", str(path), "--provider", "openai"]) == 0
+
+
+def test_a_rule_whose_words_name_the_model_needs_the_model() -> None:
+    # Such a rule holds for some models only and its words name the one refused ("Model
+    # grok-4.3 does not support parameter presencePenalty."): without a model check() once
+    # answered "Model None does not support …", no vendor's words. It now says nothing.
+    body = {"messages": [{"role": "user", "content": "hi"}], "presence_penalty": 0}
+    assert check(body, "xai") == ()
+    assert check({**body, "model": "unknown"}, "xai") == ()  # evidence's word for it
+    (found,) = check({**body, "model": "grok-4.3"}, "xai")
+    assert found.message == "Model grok-4.3 does not support parameter presencePenalty."
+    assert check(body, "xai", model="grok-4.3") == (found,)
+    tools = {"messages": body["messages"], "tools": [{"type": "function", "function": {
+        "name": "f", "parameters": {"type": "object", "properties": {}}}}]}
+    assert check(tools, "openai") == ()  # GPT-5.6 reasons at medium beside tools; gpt-4o not
+    assert [v.rule for v in check({**tools, "model": "gpt-5.6-terra"}, "openai")] == [
+        "reasoning-effort-with-tools"]
+    # A rule whose words do not name the model still holds for an unknown one: the vendor
+    # may enforce it.
+    thinking = {"max_tokens": 32000, "messages": body["messages"],
+                "thinking": {"type": "enabled", "budget_tokens": 2000}}
+    assert [v.rule for v in check(thinking, "anthropic")] == ["thinking-budget-unsupported"]
