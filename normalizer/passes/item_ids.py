@@ -98,8 +98,9 @@ def detach_from_reasoning(part: Part, reasoning_id: str, pass_name: str,
     """`part`, which followed reasoning item `reasoning_id` in its turn, without its item id
     now that the reasoning is not sent: OpenAI pairs an item sent by id with the reasoning
     item it was produced after and refuses it alone ("Item 'fc_…' of type 'function_call' was
-    provided without its required 'reasoning' item: 'rs_…'.", cline/cline#12242; the same
-    for a 'message' item on Azure). Sent by value, there is no pair to demand. A hosted
+    provided without its required 'reasoning' item: 'rs_…'.", cline/cline#12242; a 'message'
+    item likewise on Azure, openai/openai-agents-python#3771). Sent by value, there is no pair
+    to demand. A hosted
     item cannot go without its id (the API's schema requires one): it goes as text."""
     if isinstance(part, Opaque):
         item_id = _opaque_id(part)
