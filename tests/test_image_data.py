@@ -111,3 +111,27 @@ def test_google_genai_refuses_it_itself_and_sends_the_repair(emu: Emulator) -> N
         calls.send("gemini", sdk, gemini(URL), model="gemini-2.5-flash")
     fixed = normalize_request(gemini(URL), "gemini", "gemini")
     assert calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash") is not None
+
+
+def test_gemini_takes_the_repair_for_a_document_too(emu: Emulator) -> None:
+    # Google's parser decodes every inline data as bytes, whatever its MIME type: a PDF
+    # attached by its app path is refused as an image is (check() flags every inlineData).
+    body = {"contents": [{"role": "user", "parts": [
+        {"text": "Summarise these."},
+        {"inline_data": {"mime_type": "application/pdf", "data": "/api/attachments/file?id=42"}},
+        {"inline_data": {"mime_type": "application/pdf",
+                         "data": "data:application/pdf;base64,JVBERi0xLjQK"}}]}]}
+    assert [v.location for v in check(body, "gemini")] == [
+        "contents[0].parts[1].inline_data.data", "contents[0].parts[2].inline_data.data"]
+    fixed = normalize_request(body, "gemini", "gemini")
+    assert [(c.code, c.lossless) for c in fixed.changes] == [
+        ("replace-unreadable-media", False), ("strip-data-url-header", True)]
+    parts = fixed.body["contents"][0]["parts"]
+    assert parts[1] == {"text": "[a document was attached here whose data was not base64 but: "
+                                "/api/attachments/file?id=42]"}
+    assert parts[2]["inlineData"] == {"mimeType": "application/pdf", "data": "JVBERi0xLjQK"}
+    assert check(fixed.body, "gemini") == ()
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    assert calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash") is not None
+    # Anthropic's check is of images only, and so is its repair.
+    assert normalize_request(claude(PIXEL), "anthropic", "anthropic").changes == ()

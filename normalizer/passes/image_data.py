@@ -29,26 +29,42 @@ def repair_image_data(
     at 'contents[0].parts[2].inline_data.data' (TYPE_BYTES), Base64 decoding failed for
     "https://…"" (danny-avila/LibreChat#6593).
 
+    Gemini's check is of every inline data, not images only (its JSON parser decodes the
+    bytes field whatever the MIME type), so for Gemini a document's or a sound's data is
+    repaired the same way.
+
     Before: user [image(image/png, data "data:image/png;base64,iVBORw0KGgo…")]
     After:  user [image(image/png, data "iVBORw0KGgo…")]
     """
+    if profile.protocol == "gemini":
+        return map_content_parts(draft, Media, _repaired_any)
     return map_content_parts(draft, Media, _repaired)
 
 
+def _repaired_any(media: Media, where: str) -> tuple[Part, Change] | None:
+    return _repair(media, where)
+
+
 def _repaired(media: Media, where: str) -> tuple[Part, Change] | None:
+    return _repair(media, where) if media.kind == "image" else None
+
+
+def _repair(media: Media, where: str) -> tuple[Part, Change] | None:
     data = media.data
-    if media.kind != "image" or data is None or not not_base64(data):
+    if data is None or not not_base64(data):
         return None
+    what = "an image" if media.kind == "image" else f"a {media.kind}"
     split = data_url(data)
     head, rest = split if split is not None else ("", "")
     if head.endswith(";base64") and not not_base64(rest):
         declared = head[5:].split(";", 1)[0] or None
         return replace(media, data=rest, media_type=media.media_type or declared), Change(
             NAME, "strip-data-url-header",
-            f"an image's data was a whole data URL ({head},…): sent as its bare base64",
+            f"{what}'s data was a whole data URL ({head},…): sent as its bare base64",
             where, True)
     shown = data if len(data) <= _SHOWN else data[:_SHOWN] + "…"
-    return Text(f"[an image was attached here whose data was not base64 but: {shown}]"), \
-        Change(NAME, "replace-unreadable-image",
-               f"an image ({media.media_type or 'no type'}) whose data is not base64 sent as a "
+    return Text(f"[{what} was attached here whose data was not base64 but: {shown}]"), \
+        Change(NAME, "replace-unreadable-image" if media.kind == "image"
+               else "replace-unreadable-media",
+               f"{what} ({media.media_type or 'no type'}) whose data is not base64 sent as a "
                "text naming what it held: the target refuses it", where, False)
