@@ -107,3 +107,24 @@ def test_broken_scenario_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path.write_text("title: x\nhistory: 3\n", encoding="utf-8")
     code, _, err = run(capsys, str(path), "--to", "openai")
     assert code == 2 and "bad.yaml" in err
+
+
+def test_says_what_it_could_not_repair(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # Moonshot's reasoning-content-required has no repair (the placeholder Kimi takes is not
+    # known), so the repaired body is still refused: the report and stderr say so.
+    kimi = {"model": "kimi-k2.5", "thinking": {"type": "enabled"}, "messages": [
+        WEDGED["messages"][0], WEDGED["messages"][1],
+        {"role": "tool", "tool_call_id": "call_1", "content": "18C"}]}
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(kimi), encoding="utf-8")
+    code, out, err = run(capsys, str(path), "--from", "openai_chat", "--to", "moonshot")
+    assert code == 0
+    (left,) = json.loads(out)["unrepaired"]
+    assert (left["rule"], left["location"]) == ("reasoning-content-required", "messages[1]")
+    assert err == ("conformance normalize: not repaired: reasoning-content-required at "
+                   "messages[1]: thinking is enabled but reasoning_content is missing in "
+                   "assistant tool call message at index 1\n")
+    path.write_text(json.dumps(WEDGED), encoding="utf-8")
+    code, out, err = run(capsys, str(path), "--from", "openai_chat", "--to", "anthropic")
+    assert (code, json.loads(out)["unrepaired"], err) == (0, [], "")

@@ -4,8 +4,12 @@ Goes through the library's one request-level path (`normalizer.normalize_request
 then `normalize_parts`): the body's tools, options and model are carried.
 
 Output (stdout, JSON): {"provider", "protocol", "body", "changes": [{pass, code, what, where,
-lossless}], "id_map", "name_map"}. Exit status: 0 repaired (or nothing to repair); 2
-unreadable input, unknown protocol or provider, or a body that is not a valid request.
+lossless}], "id_map", "name_map", "unrepaired": [{rule, location, status, message, ...}]}.
+`unrepaired` is what check() still finds in the repaired body, for the model it was repaired
+for: a refusal normalize has no repair for, or one it would not make on a guess (a rule for
+some models only, the model not given); each is also named on stderr. Exit status: 0
+repaired (or nothing to repair; `unrepaired` says what is left); 2 unreadable input, unknown
+protocol or provider, or a body that is not a valid request.
 """
 
 from __future__ import annotations
@@ -15,8 +19,9 @@ import sys
 from typing import Any
 
 from conformance.bodies import change_json
-from conformance.cli.check import read_body
+from conformance.cli.check import read_body, violation_json
 from conformance.cli.output import dump_json
+from normalizer.check import check
 from normalizer.errors import NormalizerError
 from normalizer.passes import Policy
 from normalizer.profiles import load_profile
@@ -30,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "normalize", help="repair a request body or scenario for a provider",
         description="Repair a chat history for a provider with the least loss, and print the "
-                    "request body and every change as JSON. Exit 0: done; 2: unreadable input.")
+                    "request body, every change, and what check() still finds in it "
+                    "(unrepaired) as JSON. Exit 0: done; 2: unreadable input.")
     parser.add_argument("file", help="a JSON request body (or - for standard input), or a "
                                      "scenario YAML file")
     parser.add_argument("--from", dest="source", choices=PROTOCOLS,
@@ -58,11 +64,16 @@ def run(args: argparse.Namespace) -> int:
                         unanswered_calls=args.unanswered_calls)
         result = normalize_parts(parts, protocol, args.target, model=args.model,
                                  budget=_budget(args), policy=policy)
-        text = dump_json(report(result), indent=2, ensure_ascii=False)
+        left = check(result.body, args.target, model=args.model or parts.model)
+        text = dump_json({**report(result), "unrepaired": [violation_json(v) for v in left]},
+                         indent=2, ensure_ascii=False)
     except (ValueError, NormalizerError) as exc:
         print(f"conformance normalize: {exc}", file=sys.stderr)
         return 2
     print(text)
+    for v in left:
+        print(f"conformance normalize: not repaired: {v.rule} at {v.location}: {v.message}",
+              file=sys.stderr)
     return 0
 
 
