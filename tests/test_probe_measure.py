@@ -245,3 +245,22 @@ def test_the_issue_server_is_measured_and_its_profile_works(tmp_path: Path,
     assert "[system-message-placement]" in capsys.readouterr().out
     fixed = normalize(parse(body, "openai_chat"), profile)
     assert check(render(fixed.history, "openai_chat", model="m"), profile) == ()
+
+
+def test_the_adjacency_of_deepseeks_responses_endpoint_is_measured(
+        measured: dict[str, Measured]) -> None:
+    # missing-tool-result's variant (a call answered after a message item) is sent once the
+    # rule is found enforced: DeepSeek's endpoint refuses it, so the written rule has the
+    # parameter; OpenAI's takes it, so its rule has none.
+    for name, adjacent in (("deepseek_responses", True), ("openai_responses", None),
+                           ("xai_responses", None), ("azure_openai_responses", None)):
+        found, profile = measured[name]
+        rule = profile.rule("missing-tool-result")
+        assert rule is not None and rule.enforced, name
+        assert rule.params.get("adjacent") == adjacent, name
+        assert rule.params.get("adjacent") == load_profile(name).param(
+            "missing-tool-result", "adjacent"), name
+        (seen,) = [o for o in found if o.rule == "missing-tool-result"]
+        sent = 4 if adjacent else 3  # the variant's neighbour only after its refusal
+        assert len(seen.exchanges) == sent and seen.attempts == sent, name
+        assert ("refused" if adjacent else "was accepted: not set") in rule.notes, name

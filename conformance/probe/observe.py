@@ -47,6 +47,7 @@ class Observation:
     exchanges: tuple[tuple[Any, Outcome], ...] = ()  # every body sent and its final answer
     limit: int | None = None  # a measured numeric parameter (largest accepted value)
     notes: str = ""  # how the limit was found, and the error text's own number
+    params: Any = None  # yes-or-no parameters a case's variant measured (None: not measured)
 
 
 # Exit codes of a failed control request, one per cause (0, 1 and 2 are taken by the CLI).
@@ -128,10 +129,48 @@ def observe(send: Send, case: ProbeCase, *, sleep: Sleep = time.sleep) -> Observ
     talk += ((accept, neighbour),)
     seen = classify(neighbour)
     if seen.kind == "accept":
-        return Observation(case.rule, "enforced", verdict, outcome.body, attempts=sent + more,
-                           exchanges=talk)
+        found = Observation(case.rule, "enforced", verdict, outcome.body,
+                            attempts=sent + more, exchanges=talk)
+        return found if case.variant is None else observe_variant(send, case, found,
+                                                                   sleep=sleep)
     return Observation(case.rule, "inconclusive", verdict, outcome.body,
                        reason=_neighbour_rejected(seen), attempts=sent + more, exchanges=talk)
+
+
+def observe_variant(send: Send, case: ProbeCase, found: Observation, *,
+                    sleep: Sleep = time.sleep) -> Observation:
+    """An enforced rule's yes-or-no parameter (the case's variant): its breaking body, then,
+    if that is refused, its neighbour. Refused and accepted, the parameter is written;
+    accepted at once, it is not (the rule holds without it); any other answer leaves it
+    unmeasured, said in the notes, never guessed."""
+    variant = case.variant
+    assert variant is not None
+    named = _named(variant.params)
+    reject, accept = variant.reject.thaw(), variant.accept.thaw()
+    outcome, sent = send_with_backoff(send, reject, sleep=sleep)
+    talk = (*found.exchanges, (reject, outcome))
+    verdict = _as_rejection(classify(outcome))
+    more = 0
+    if verdict.kind == "accept":
+        params, notes = {}, (f"A variant that breaks the rule only with {named} "
+                             f"({variant.origin}'s rule case) was accepted: not set.")
+    elif verdict.kind == "reject":
+        neighbour, more = send_with_backoff(send, accept, sleep=sleep)
+        talk += ((accept, neighbour),)
+        seen = classify(neighbour)
+        if seen.kind == "accept":
+            params, notes = variant.params.thaw(), (
+                f"A variant that breaks the rule only with {named} ({variant.origin}'s rule "
+                f"case) was refused (HTTP {verdict.status}: {verdict.message}) and its "
+                "neighbour accepted: set.")
+        else:
+            params, notes = None, (f"{named} not measured: the variant's neighbour was not "
+                                   "accepted either.")
+    else:
+        params, notes = None, (f"{named} not measured: the variant's answer was "
+                               f"inconclusive ({verdict.reason or verdict.status}).")
+    return replace(found, attempts=found.attempts + sent + more, exchanges=talk,
+                   params=params, notes=notes)
 
 
 def _neighbour_rejected(seen: Verdict) -> str:
@@ -203,10 +242,15 @@ def observe_all(send: Send, probes: ProbeSet, *, concurrency: int = 2,
         return tuple(pool.map(one, probes.sendable))
 
 
+def _named(params: Mapping[str, Any]) -> str:
+    """Parameters as the profile writes them ("adjacent: true")."""
+    return ", ".join(f"{k}: {json.dumps(v)}" for k, v in params.items())
+
+
 def case_requests(case: ProbeCase) -> int:
     """Most requests one rule's probe sends (retries of 429 answers aside)."""
     if case.limit is None:
-        return 2
+        return 2 if case.variant is None else 4
     return 2 + max(0, (case.limit.ceiling - case.limit.floor - 1).bit_length())
 
 
@@ -230,6 +274,12 @@ def requests_listing(probes: ProbeSet, model: str) -> list[str]:
             lines += [f"{n:>2}. {case.rule}: breaking request", shown(case.reject.thaw()),
                       f"    {case.rule}: its valid neighbour (sent only if the first is "
                       "rejected)", shown(case.accept.thaw())]
+            if case.variant is not None:
+                named = _named(case.variant.params)
+                lines += [f"    {case.rule}: a variant that breaks it only with {named} (sent "
+                          "only if the rule is enforced)", shown(case.variant.reject.thaw()),
+                          f"    {case.rule}: the variant's neighbour (sent only if the "
+                          "variant is rejected)", shown(case.variant.accept.thaw())]
             continue
         lines += [f"{n:>2}. {case.rule}: breaking request ({limit.param} {limit.ceiling})",
                   shown(limit.body(case.reject, limit.ceiling)),

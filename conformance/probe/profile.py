@@ -155,6 +155,10 @@ def _params(case: ProbeCase, found: Observation, params: Mapping[str, Any]) -> d
     """The written params: a measured limit replaces the case's or template's value; a limit
     that was not measured is left out, never guessed."""
     kept = params.thaw() if isinstance(params, JsonMap) else dict(params)
+    if case.variant is not None:
+        for name in case.variant.params:
+            kept.pop(name, None)
+        kept.update(found.params or {})
     if case.limit is not None:
         kept.pop(case.limit.param, None)
         if found.limit is not None:

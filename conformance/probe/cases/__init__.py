@@ -62,6 +62,20 @@ def _swap(value: Any, old: str | int, new: str | int) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Variant:
+    """A rule parameter that is a yes or no, measured once the rule is found enforced: a
+    `reject` body that breaks the rule only where `params` hold (a call answered, but with a
+    message item between it and its output: DeepSeek's adjacency) and its `accept`
+    neighbour. Both answered as such, `params` are written; the first accepted, they are
+    not."""
+
+    params: JsonMap
+    reject: JsonMap
+    accept: JsonMap
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
 class ProbeCase:
     """One rule the probe measures: a `reject` body that breaks it first and its `accept`
     neighbour, where the bodies came from, and why the SDK cannot send them, if it cannot."""
@@ -79,6 +93,7 @@ class ProbeCase:
     note: str = ""
     unsendable: str = ""  # why the official SDK cannot send the reject body: not probed
     limit: Limit | None = None  # a numeric parameter measured by search
+    variant: Variant | None = None  # a yes-or-no parameter measured once enforced
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,4 +172,15 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
                      also=tuple(raw.get("also") or ()),
                      moot_if=tuple(raw.get("moot_if") or ()), note=str(raw.get("note") or ""),
                      unsendable=str(raw.get("unsendable") or ""),
-                     limit=Limit(**raw["limit"]) if raw.get("limit") else None)
+                     limit=Limit(**raw["limit"]) if raw.get("limit") else None,
+                     variant=_variant(raw["rule"], raw.get("variant")))
+
+
+def _variant(rule: str, raw: dict[str, Any] | None) -> Variant | None:
+    """The case's `variant: {params, from: <provider>}`: that provider's rule case of the
+    same rule supplies both bodies, as a case's `from:` does."""
+    if not raw:
+        return None
+    bodies = _bodies({"rule": rule, "from": raw["from"]})
+    return Variant(params=JsonMap(raw["params"]), reject=JsonMap(bodies["reject"]),
+                   accept=JsonMap(bodies["accept"]), origin=str(raw["from"]))
