@@ -135,6 +135,8 @@ RULE_IDS: dict[str, str] = {
     "reasoning-item-not-found": "a reasoning item referenced by an id the vendor did not store",
     "instructions-with-previous-response": "`instructions` beside `previous_response_id` in "
                                            "one Responses request",
+    "item-field-null": "an input item field sent as null that the vendor takes only with a "
+                       "value or left out (params.fields: item type -> field names)",
     "reasoning-item-missing": "an item sent by its id without the reasoning item the vendor "
                               "stored it after (known to the vendor, not from the body)",
     "thinking-param-conflict": "thinking parameters in a form or combination the vendor refuses",

@@ -121,6 +121,10 @@ _RESPONSES_ITEM = ByType({
                               "arguments": STR}),
     "function_call_output": Obj((), {"type": STR, "id": _maybe(STR), "call_id": _maybe(STR),
                                      "output": _RESPONSES_CONTENT}),
+    # The SDK's ResponseReasoningItemParam: `content` and `encrypted_content` optional, and
+    # Codex replays them as null (Wei-Shaw/sub2api#4237, 2026-07), which OpenAI takes.
+    "reasoning": Obj((), {"type": STR, "id": _maybe(STR), "summary": Arr(_TYPED),
+                          "content": _maybe(Arr(_TYPED)), "encrypted_content": _maybe(STR)}),
 }, Obj((), {
     "type": _maybe(STR), "role": STR, "id": _maybe(STR), "call_id": _maybe(STR),
     "name": _maybe(STR),  # `arguments` is not checked: tool_search_call's is any value
@@ -201,8 +205,15 @@ def _walk(value: Any, spec: Spec, path: str) -> Problem | None:
     if isinstance(spec, ByType):
         spec = spec.pick(value)
     if isinstance(spec, OneOf):
-        if any(_walk(value, option, path) is None for option in spec.options):
+        found = [_walk(value, option, path) for option in spec.options]
+        if any(problem is None for problem in found):
             return None
+        # One option of the value's own JSON kind (an array where a string or an array is
+        # taken): the problem is inside it, and its place is said ("input[1].content:
+        # expected ..., got null", not "input: expected ..., got an array").
+        kinds = [p for o, p in zip(spec.options, found, strict=True) if _kind_matches(value, o)]
+        if len(kinds) == 1 and kinds[0] is not None and kinds[0].path != (path or "body"):
+            return kinds[0]
         return Problem("type", path or "body", spec.name, json_kind(value))
     if not _matches(value, spec):
         return Problem("type", path or "body", spec.name, json_kind(value))
@@ -220,6 +231,15 @@ def _walk_object(value: Mapping[str, Any], spec: Obj, path: str) -> Problem | No
             return Problem("missing", prefix + name)
     return _first(_walk(value[name], sub, prefix + name)
                   for name, sub in spec.fields.items() if name in value)
+
+
+def _kind_matches(value: Any, spec: Spec) -> bool:
+    """Whether `value` is of the JSON kind `spec` takes at its top (not what is inside)."""
+    if isinstance(spec, ByType):
+        return isinstance(value, Mapping)
+    if isinstance(spec, OneOf):
+        return any(_kind_matches(value, option) for option in spec.options)
+    return _matches(value, spec)
 
 
 def _matches(value: Any, spec: Spec) -> bool:

@@ -39,6 +39,7 @@ from normalizer.passes.media_count import leave_out_oldest_media
 from normalizer.passes.media_roles import move_media_to_user_turn
 from normalizer.passes.media_types import fix_image_media_types
 from normalizer.passes.names import rewrite_tool_names
+from normalizer.passes.null_fields import drop_null_item_fields
 from normalizer.passes.options import (
     drop_unknown_tool_choice,
     move_response_schema_to_json_schema,
@@ -328,6 +329,7 @@ STEPS: dict[str, Step] = {
                                               ("cached-content-with-prompt-fields",),
                                               ("place_system_messages",
                                                "declare_missing_tools")),
+    "drop_null_item_fields": Step(drop_null_item_fields, ("item-field-null",), local=True),
     "drop_instructions_beside_previous_response": Step(
         drop_instructions_beside_previous_response, ("instructions-with-previous-response",)),
     # The request's options after the history's steps (normalizer/option_steps.py).

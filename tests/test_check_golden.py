@@ -17,7 +17,11 @@ prefill-trailing-whitespace, 16 findings added and the other counts unchanged; t
 xai_responses, deepseek_responses and azure_openai_responses digests added with their
 profiles, the others unchanged; azure_openai_responses's again when its own pasted copies
 of three rules came in: the two seeded digests with their counts unchanged, messy/ with 439
-call-item-id-invalid and 269 reasoning-item-orphan findings added, the rest unchanged).
+call-item-id-invalid and 269 reasoning-item-orphan findings added, the rest unchanged; the
+four Responses providers' messy/ digests when the skeleton's problems named the place inside
+a OneOf (2026-11-29): the same 11 bodies unreadable, "input[12]: expected an object, got an
+integer" for "input: expected a string or an array of items, got an array", counts
+unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

@@ -150,6 +150,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
         "by the one data field it holds (text, inlineData, functionCall, ...)",
     ("too-many-tool-calls", "openai_responses"):
         "each call is an input item of its own: no message holds a list of them",
+    **{("item-field-null", p): "input items with fields of their own types are the "
+       "Responses API's; the other wires' messages and blocks have rules of their own for "
+       "null content (empty-content)" for p in ("openai_chat", "anthropic", "gemini")},
     **{("instructions-with-previous-response", p): "a stored conversation continued by "
        "previous_response_id is the Responses API's; the other wires send the whole history"
        for p in ("openai_chat", "anthropic", "gemini")},

@@ -255,6 +255,7 @@ DETECTORS: dict[str, Detector] = {
     "call-item-id-invalid": by_id.call_item_id_invalid,
     "tool-call-id-too-long": by_id.call_id_too_long,
     "item-id-too-long": by_id.item_id_too_long,
+    "item-field-null": by_id.item_field_null,
     "strict-tool-schema": by_id.strict_tool_schema,
     "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,

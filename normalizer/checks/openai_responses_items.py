@@ -65,6 +65,19 @@ def item_id_too_long(body: Mapping[str, Any], rule: Rule,
                                                  "length": len(found), "max_length": limit})
 
 
+def item_field_null(body: Mapping[str, Any], rule: Rule,
+                    model: str | None) -> Iterator[Finding]:
+    """`item-field-null`: an input item of a type params.fields names, one of whose listed
+    fields is present and null (Codex replays a reasoning item's `content: null`)."""
+    fields = rule.params.get("fields") or {}
+    for i, item, _, _ in items(body):
+        named = fields.get(item.get("type"))
+        for name in named or ():
+            if name in item and item[name] is None:
+                path = f"input[{i}].{name}"
+                yield Finding(location=path, fields={"index": i, "field": name, "param": path})
+
+
 def strict_tool_schema(body: Mapping[str, Any], rule: Rule,
                        model: str | None) -> Iterator[Finding]:
     """Function tools declared `strict: true` whose parameters schema is not closed."""
