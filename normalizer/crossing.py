@@ -188,6 +188,12 @@ FOREIGN_FIELDS: Final[dict[str, FieldFate]] = {
     "summary": FieldFate("bookkeeping", "a Responses reasoning item's summary parts, whose "
                                         "text the thinking part holds (the thinking passes "
                                         "report what becomes of it)"),
+    "content": FieldFate("bookkeeping", "a Responses reasoning item's `content`: its "
+                                        "reasoning_text parts, whose text the thinking part "
+                                        "holds, or Codex's null"),
+    "encrypted_content": FieldFate("bookkeeping", "a Responses reasoning item's null "
+                                                  "`encrypted_content` (a value is the "
+                                                  "thinking part's signature)"),
     "logprobs": FieldFate("bookkeeping", "an output's log probabilities, as the SDK dumps "
                                          "an output; the model does not read them"),
     "index": FieldFate("bookkeeping", "a streamed Chat call's position"),

@@ -68,12 +68,16 @@ FACTS: Final = MappingProxyType({
             null_tools_taken=True),
         # The `instructions` flag, item fields (`item`, `id`, `status`, `phase`, `type`,
         # `role`), output-text `annotations` and `logprobs` (as the SDK dumps an output), a
-        # reasoning item's `summary` parts and a function call's `namespace` (tool search:
-        # pydantic-ai's recorded cross-provider replay).
+        # reasoning item's `summary` parts, its `content` (reasoning_text parts, or Codex's
+        # null) and a null `encrypted_content`, and a function call's `namespace` (tool
+        # search: pydantic-ai's recorded cross-provider replay). Rendered for Anthropic, a
+        # reasoning item's `content` was written into the thinking block, a field Anthropic
+        # does not know.
         ProtocolFacts("openai_responses", "openai_responses", "openai", "gpt-4.1-mini",
                       frozenset({"role", "type", "instructions", "item", "id", "status",
                                  "phase", "annotations", "summary", "detail", "logprobs",
-                                 "namespace", "prompt_cache_breakpoint"})),
+                                 "namespace", "prompt_cache_breakpoint", "content",
+                                 "encrypted_content"})),
         # Block fields: `cache_control`, `citations`; a document block's `title`, `context`;
         # an explicit `is_error: false` on a tool_result. `tools: null` is refused
         # (run-llama/llama_index#17928, the answer's text not quoted).
