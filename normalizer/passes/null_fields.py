@@ -7,7 +7,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from normalizer.json_values import EMPTY
-from normalizer.model import Change, JsonMap, Message, Part, Text, Thinking, ToolCall, ToolResult
+from normalizer.model import (
+    Change,
+    JsonMap,
+    Message,
+    Part,
+    Text,
+    Thinking,
+    ToolCall,
+    ToolResult,
+    part_types,
+)
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -40,11 +50,19 @@ def drop_null_item_fields(
     fields = profile.param(RULE, "fields") if profile.enforces(RULE) else None
     if not isinstance(fields, Mapping) or not fields:
         return draft, ()
+    kinds = {cls for cls, (kind, _) in _ITEM.items() if kind in fields}
+    if not kinds & part_types(draft.history.messages):  # most histories: one C-level look
+        return draft, ()
+    roles = {"tool" if cls is ToolResult else "assistant" for cls in kinds}
     changes: list[Change] = []
     out: list[Message] | None = None
     for i, message in enumerate(draft.history.messages):
+        if message.role not in roles:
+            continue
         parts: list[Part] | None = None
         for j, part in enumerate(message.parts):
+            if type(part) not in kinds or part.extras is EMPTY:  # type: ignore[union-attr]
+                continue
             fixed = _without_nulls(part, fields, f"messages[{i}].parts[{j}]", changes)
             if fixed is not part:
                 parts = parts if parts is not None else list(message.parts)
