@@ -79,3 +79,21 @@ def test_profile_file_and_unknown_provider(tmp_path: Path) -> None:
 def test_rules_table_is_generated_and_fresh() -> None:
     assert OUT.read_text(encoding="utf-8") == render(builtin_profiles()), (
         "docs/generated/rules.md is stale: run python -m conformance.publish.rules_doc")
+
+
+def test_a_guess_without_a_model_is_said() -> None:
+    # A Gemini body names no model: a rule for some models only (thinking for Gemini 2.0 and
+    # 1.5) is applied as the vendor may enforce it, and stderr says it was a guess.
+    body = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+            "generationConfig": {"thinkingConfig": {"thinkingBudget": 1024}}}
+    out = run("-", "--provider", "gemini", stdin=json.dumps(body))
+    assert out.returncode == 1 and "[reasoning-effort-unsupported]" in out.stdout
+    assert out.stderr == ("conformance check: no model given (--model), so rules that hold "
+                          "for some models only were applied, as the vendor may enforce "
+                          "them: reasoning-effort-unsupported\n")
+    out = run("-", "--provider", "gemini", "--model", "gemini-2.5-flash",
+              stdin=json.dumps(body))
+    assert (out.returncode, out.stderr) == (0, "")
+    plain = {"model": "gpt-4.1", "messages": [{"role": "tool", "tool_call_id": "c1",
+                                               "content": "x"}]}
+    assert run("-", "--provider", "openai", stdin=json.dumps(plain)).stderr == ""

@@ -68,7 +68,23 @@ def run(args: argparse.Namespace) -> int:
         print(dump_json([violation_json(v) for v in found], indent=2, ensure_ascii=False))
     else:
         print(summary(found, profile.provider))
+    guessed = _for_some_models(found, profile) if not _model(args.model, body) else []
+    if guessed:
+        print(f"conformance check: no model given (--model), so rules that hold for some "
+              f"models only were applied, as the vendor may enforce them: {', '.join(guessed)}",
+              file=sys.stderr)
     return 1 if found else 0
+
+
+def _model(given: str | None, body: dict[str, Any]) -> str | None:
+    model = given or body.get("model")
+    return model if isinstance(model, str) and model != "unknown" else None
+
+
+def _for_some_models(found: tuple[Violation, ...], profile: Any) -> list[str]:
+    """The rules among `found` that the profile scopes to some models (a guess without one)."""
+    scoped = {rule.id for rule in profile.rules if rule.models}
+    return sorted({v.rule for v in found if v.rule in scoped})
 
 
 def violation_json(v: Violation) -> dict[str, Any]:
