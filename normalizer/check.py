@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from normalizer.errors import MissingDetectorError, WireFormatError
 from normalizer.model import EMPTY, JsonMap, slot_maker
 from normalizer.profiles import UNKNOWN, Profile, Rule, load_profile
-from normalizer.scope import scoped
+from normalizer.scope import known_model, scoped
 from normalizer.shared_reading import one_check
 from normalizer.skeleton import HISTORY, first_problem
 from normalizer.skeleton_fits import fits
@@ -90,7 +90,7 @@ def check(
     # A rule whose words name the model holds for some models only: without the model
     # check() can neither say them nor tell whether the rule holds ("Model None does not
     # support parameter presencePenalty." was no vendor's answer).
-    unknown = model is None or model == "unknown"
+    unknown = known_model(model) is None
     table = detectors(profile.protocol)
     found: list[Violation] = []
     with one_check():  # the detectors share one reading of the body (shared_reading.py)

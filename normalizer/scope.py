@@ -46,12 +46,18 @@ class Wording:
     error: JsonMap | None = None
 
 
+def known_model(model: object) -> str | None:
+    """`model` where it names one: None for a missing or non-string value and for
+    "unknown", the profiles' and evidence's word for "not known"."""
+    return model if isinstance(model, str) and model and model != "unknown" else None
+
+
 def model_in(globs: Sequence[str], model: str | None, *, when_unknown: bool) -> bool:
     """Whether `model` matches one of `globs` and none of the `!glob` exclusions (no globs:
     every model; only exclusions: every other model)."""
     if not globs:
         return True
-    if not model or model == "unknown":  # profiles' and evidence's word for "not known"
+    if known_model(model) is None:
         return when_unknown
     name = model.removeprefix("models/")
     take = [g for g in globs if not g.startswith("!")]

@@ -15,6 +15,7 @@ from conformance.cli.output import dump_json
 from normalizer.check import Violation, check
 from normalizer.errors import NormalizerError
 from normalizer.profiles import PROVIDERS, load_profile
+from normalizer.scope import known_model
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,17 +69,13 @@ def run(args: argparse.Namespace) -> int:
         print(dump_json([violation_json(v) for v in found], indent=2, ensure_ascii=False))
     else:
         print(summary(found, profile.provider))
-    guessed = _for_some_models(found, profile) if not _model(args.model, body) else []
+    guessed = [] if known_model(args.model or body.get("model")) else \
+        _for_some_models(found, profile)
     if guessed:
         print(f"conformance check: no model given (--model), so rules that hold for some "
               f"models only were applied, as the vendor may enforce them: {', '.join(guessed)}",
               file=sys.stderr)
     return 1 if found else 0
-
-
-def _model(given: str | None, body: dict[str, Any]) -> str | None:
-    model = given or body.get("model")
-    return model if isinstance(model, str) and model != "unknown" else None
 
 
 def _for_some_models(found: tuple[Violation, ...], profile: Any) -> list[str]:

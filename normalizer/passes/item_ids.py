@@ -28,7 +28,7 @@ _PASS = "drop_refused_item_ids"
 # The parts that hold an item id in extras: True where it is their own `id` (a call's, a
 # result's, a reasoning item's), False where it is in their `item` fields (an assistant
 # message item's first text).
-_HOLDS_ID: dict[type, bool] = {ToolCall: True, ToolResult: True, Thinking: True, Text: False}
+HOLDS_ID: dict[type, bool] = {ToolCall: True, ToolResult: True, Thinking: True, Text: False}
 
 
 def drop_refused_item_ids(
@@ -80,7 +80,7 @@ def _to_fix(messages: tuple[Message, ...], cap: int | None) -> bool:
                     return True
                 seen.add(item_id)
         for part in message.parts:
-            own = _HOLDS_ID.get(type(part))
+            own = HOLDS_ID.get(type(part))
             if own is not None:
                 extras = part.extras  # type: ignore[union-attr]
                 item_id = None if extras is EMPTY else _item_id(extras, own)
@@ -111,19 +111,14 @@ def detach_from_reasoning(part: Part, reasoning_id: str, pass_name: str,
             f"sent the {part.kind} item {item_id!r} as text: its reasoning item "
             f"{reasoning_id!r} is not sent, the item cannot go without its id, and by id it "
             "needs the reasoning", where, lossless=False)
-    own = _HOLDS_ID.get(type(part))
+    own = HOLDS_ID.get(type(part))
     if own is None or isinstance(part, Thinking) or part.extras is EMPTY:  # type: ignore[union-attr]
         return part, None
     extras = part.extras  # type: ignore[union-attr]
     item_id = _item_id(extras, own)
     if item_id is None:
         return part, None
-    if own:
-        kept = extras.without("id")
-    else:
-        item = extras["item"]
-        assert isinstance(item, JsonMap)  # _item_id found the id there
-        kept = JsonMap({**extras, "item": item.without("id")})
+    kept = with_item_fields(extras, own, item_fields(extras, own).without("id"))
     whose = f" of call {part.name!r} ({part.id!r})" if isinstance(part, ToolCall) else ""
     return replace(part, extras=kept), Change(  # type: ignore[arg-type]
         pass_name, "drop-item-id-with-reasoning",
@@ -141,12 +136,24 @@ def _opaque_id(part: Opaque) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def item_fields(extras: JsonMap, own: bool) -> JsonMap:
+    """The item's own fields in a part's `extras`: the extras themselves when `own` (a
+    call's, a result's, a reasoning item's), else its `item` fields (an assistant message
+    item's, on its first text)."""
+    if own:
+        return extras
+    item = extras.get("item")
+    return item if isinstance(item, JsonMap) else EMPTY
+
+
+def with_item_fields(extras: JsonMap, own: bool, fields: JsonMap) -> JsonMap:
+    """`extras` with the item's own fields (`item_fields`) replaced by `fields`."""
+    return fields if own else JsonMap({**extras, "item": fields})
+
+
 def _item_id(extras: JsonMap, own: bool) -> str | None:
     """The item id in `extras`: its own `id` when `own`, else its `item` fields' `id`."""
-    if not own:
-        item = extras.get("item")
-        extras = item if isinstance(item, JsonMap) else EMPTY
-    found = extras.get("id")
+    found = item_fields(extras, own).get("id")
     return found if isinstance(found, str) else None
 
 
@@ -190,7 +197,7 @@ def _part_unseen(part: Part, seen: set[str], where: str, changes: list[Change],
         # verbatim (an item_reference) keeps a repeated id: what it needs is not known.
         seen.add(item_id)
         return part
-    own = _HOLDS_ID.get(type(part))
+    own = HOLDS_ID.get(type(part))
     if own is None or part.extras is EMPTY:  # type: ignore[union-attr]
         return part
     extras = _unseen(part.extras, own, seen, where, changes, cap)  # type: ignore[union-attr]
@@ -218,8 +225,4 @@ def _unseen(extras: JsonMap, own: bool, seen: set[str], where: str,
         changes.append(Change(_PASS, "drop-duplicate-item-id",
                               f"removed item id {item_id!r}, which an earlier input item has "
                               "(the item goes by value)", where, lossless=True))
-    if own:
-        return extras.without("id")
-    item = extras["item"]
-    assert isinstance(item, JsonMap)  # _item_id found the id there
-    return JsonMap({**extras, "item": item.without("id")})
+    return with_item_fields(extras, own, item_fields(extras, own).without("id"))

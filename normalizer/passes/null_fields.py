@@ -7,28 +7,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from normalizer.json_values import EMPTY
-from normalizer.model import (
-    Change,
-    JsonMap,
-    Message,
-    Part,
-    Text,
-    Thinking,
-    ToolCall,
-    ToolResult,
-    part_types,
-)
+from normalizer.model import Change, Message, Part, Text, Thinking, ToolCall, ToolResult, part_types
 from normalizer.passes import Draft, Policy
+from normalizer.passes.item_ids import HOLDS_ID, item_fields, with_item_fields
 from normalizer.profiles import Profile
 
 RULE = "item-field-null"
 _PASS = "drop_null_item_fields"
-# The item type each part is written as, and whether the item's fields are the part's own
-# extras (True) or its `item` extras (False: an assistant message item's, on its first text).
-_ITEM: dict[type, tuple[str, bool]] = {Thinking: ("reasoning", True),
-                                       ToolCall: ("function_call", True),
-                                       ToolResult: ("function_call_output", True),
-                                       Text: ("message", False)}
+# The Responses item type each part is written as (where its fields are: item_ids.HOLDS_ID).
+_ITEM: dict[type, str] = {Thinking: "reasoning", ToolCall: "function_call",
+                          ToolResult: "function_call_output", Text: "message"}
 
 
 def drop_null_item_fields(
@@ -50,7 +38,7 @@ def drop_null_item_fields(
     fields = profile.param(RULE, "fields") if profile.enforces(RULE) else None
     if not isinstance(fields, Mapping) or not fields:
         return draft, ()
-    kinds = {cls for cls, (kind, _) in _ITEM.items() if kind in fields}
+    kinds = {cls for cls, kind in _ITEM.items() if kind in fields}
     if not kinds & part_types(draft.history.messages):  # most histories: one C-level look
         return draft, ()
     roles = {"tool" if cls is ToolResult else "assistant" for cls in kinds}
@@ -77,17 +65,12 @@ def drop_null_item_fields(
 
 def _without_nulls(part: Part, fields: Mapping[str, object], where: str,
                    changes: list[Change]) -> Part:
-    found = _ITEM.get(type(part))
-    extras = getattr(part, "extras", EMPTY)
-    if found is None or extras is EMPTY:
-        return part
-    kind, own = found
+    kind, own = _ITEM[type(part)], HOLDS_ID[type(part)]
     named = fields.get(kind)
     if not isinstance(named, list | tuple):
         return part
-    held = extras if own else extras.get("item")
-    if not isinstance(held, JsonMap):
-        return part
+    extras = part.extras  # type: ignore[union-attr]
+    held = item_fields(extras, own)
     gone = [str(name) for name in named if name in held and held[name] is None]
     if not gone:
         return part
@@ -97,5 +80,4 @@ def _without_nulls(part: Part, fields: Mapping[str, object], where: str,
         changes.append(Change(_PASS, "drop-null-item-field",
                               f"left out the {kind} item's {name!r}: null, which the target "
                               "refuses (left out, it means the same)", where, lossless=True))
-    new = kept if own else JsonMap({**extras, "item": kept})
-    return replace(part, extras=new)  # type: ignore[type-var]
+    return replace(part, extras=with_item_fields(extras, own, kept))  # type: ignore[type-var]
