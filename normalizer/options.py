@@ -204,6 +204,17 @@ def refused_forcing(request: Mapping[str, Any], params: Mapping[str, Any],
     return form if thinking_on_by_rule(request, params, model) else None
 
 
+def refused_json_format(request: Mapping[str, Any], params: Mapping[str, Any]) -> str | None:
+    """The type of a Chat request's `response_format` when a response-format-with-tools
+    rule with these params refuses it beside tools (a type in params.types, default
+    json_object and json_schema), else None; whether tools are declared is the caller's
+    test. What check() flags and normalize repairs."""
+    value = request.get("response_format")
+    kind = value.get("type") if isinstance(value, Mapping) else None
+    refused = params.get("types") or ("json_object", "json_schema")
+    return kind if isinstance(kind, str) and kind in refused else None
+
+
 def thinking_on_by_default(body: Mapping[str, Any], params: Mapping[str, Any],
                            model: str | None) -> bool:
     """`thinking_on_by_rule` for a rule whose `params.field` names the message field it

@@ -37,6 +37,7 @@ from normalizer.passes.cache_breakpoints import (
 )
 from normalizer.passes.cached_content import RULE as CACHED_RULE
 from normalizer.passes.cached_content import without_prompt_fields
+from normalizer.passes.options import without_refused_json_format
 from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS, REFERENCE_PROVIDER
@@ -202,8 +203,8 @@ def normalize_parts(
     if profile.enforces(CACHED_RULE):  # hosted declarations, sent as they came
         out, more = without_prompt_fields(out)
         changes += more
-    if target == "gemini" and hosted:  # built-in tools sent as they came
-        out, more = fit_tool_combination(out, profile, chosen)
+    if hosted:  # built-in tools sent as they came, which the passes did not see
+        out, more = _fit_hosted(out, profile, chosen, named)
         changes += more
     if tool_marked(out.get("tools")):  # declarations sent as they came, with cache marks
         out, more = _fit_tool_marks(out, profile, fixed)
@@ -215,6 +216,21 @@ def normalize_parts(
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
+
+
+def _fit_hosted(out: dict[str, Any], profile: Profile, chosen: str | None,
+                named: str | None) -> tuple[dict[str, Any], tuple[Change, ...]]:
+    """The rules on built-in tools, which the passes did not see: Gemini's built-in tools
+    beside functions; a Chat JSON response format beside tools that may be built-in ones
+    only (Groq's browser_search; drop_json_response_type_with_tools saw functions only)."""
+    if profile.protocol == "gemini":
+        return fit_tool_combination(out, profile, chosen)
+    rule = profile.rule("response-format-with-tools")
+    if profile.protocol != "openai_chat" or rule is None or not rule.enforced \
+            or not rule.applies_to(named, when_unknown=True):
+        return out, ()
+    out, change = without_refused_json_format(out, rule.params)
+    return out, (change,) if change else ()
 
 
 def _fit_tool_marks(out: dict[str, Any], profile: Profile,

@@ -2,7 +2,8 @@
 `text.format` json_object) while no message says "json". OpenAI, DeepSeek and DashScope
 look for the word, in any case, in the messages' text; OpenAI's Responses API in the input
 messages only, not in `instructions` (pydantic-ai's finding, quoted in the profile).
-`response-format-type-unsupported`: a Chat response_format type the vendor does not take."""
+`response-format-type-unsupported`: a Chat response_format type the vendor does not take.
+`response-format-with-tools`: a Chat response_format type the vendor refuses beside tools."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from normalizer.check import Finding
 from normalizer.checks.openai_chat_walk import entries
 from normalizer.checks.openai_responses_walk import items
+from normalizer.options import refused_json_format
 from normalizer.profiles import Rule
 
 WORD = "json"
@@ -47,6 +49,18 @@ def chat_format_type(body: Mapping[str, Any], rule: Rule,
     """Chat: a response_format whose type is one of params.types (DeepSeek: json_schema)."""
     kind = _kind(body.get("response_format") if isinstance(body, Mapping) else None)
     if kind is not None and kind in (rule.params.get("types") or ()):
+        yield Finding("response_format.type", {"type": kind})
+
+
+def chat_format_with_tools(body: Mapping[str, Any], rule: Rule,
+                           model: str | None) -> Iterator[Finding]:
+    """Chat: a response_format whose type is one of params.types while `tools` declares
+    anything: a function, or a vendor's built-in tool (Groq's browser_search), taken to
+    count the same (not seen either way)."""
+    tools = body.get("tools") if isinstance(body, Mapping) else None
+    kind = refused_json_format(body, rule.params) if isinstance(tools, list) and tools \
+        else None
+    if kind is not None:
         yield Finding("response_format.type", {"type": kind})
 
 

@@ -87,4 +87,5 @@ DETECTORS: dict[str, Detector] = {
     "system-message-placement": messages.system_message_placement,
     "response-format-json-word": json_mode.chat_json_word,
     "response-format-type-unsupported": json_mode.chat_format_type,
+    "response-format-with-tools": json_mode.chat_format_with_tools,
 }

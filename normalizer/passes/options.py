@@ -8,7 +8,7 @@ from typing import Any
 
 from normalizer.gemini_keywords import unsupported_keywords
 from normalizer.model import Change, JsonMap, thaw
-from normalizer.options import refused_forcing
+from normalizer.options import refused_forcing, refused_json_format
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
 
@@ -26,6 +26,9 @@ def drop_json_response_type_with_tools(
 
     Rejected by: Gemini 2.5 "Function calling with a response mime type: 'application/json'
     is unsupported" (recorded by Mirascope's model-feature probe, 2025-12); Gemini 3 accepts.
+    Groq "json mode cannot be combined with tool/function calling" for a Chat
+    response_format json_object or json_schema (vercel/ai#10023; older words
+    agno-agi/agno#1065).
 
     Before: generationConfig {responseMimeType: application/json, responseSchema: …} + tools
     After:  generationConfig {} + tools
@@ -35,12 +38,30 @@ def drop_json_response_type_with_tools(
     if not draft.tools or rule is None or not rule.enforced \
             or not rule.applies_to(policy.model, when_unknown=True):
         return draft, ()
-    options, change = _without_json_type(thaw(draft.options),
-                                         tuple(rule.params.get("mime_types")
-                                               or ("application/json",)))
+    if profile.protocol == "openai_chat":
+        options, change = without_refused_json_format(thaw(draft.options), rule.params)
+    else:
+        options, change = _without_json_type(thaw(draft.options),
+                                             tuple(rule.params.get("mime_types")
+                                                   or ("application/json",)))
     if change is None:
         return draft, ()
     return replace(draft, options=JsonMap(options)), (change,)
+
+
+def without_refused_json_format(out: dict[str, Any], params: Mapping[str, Any]
+                                ) -> tuple[dict[str, Any], Change | None]:
+    """A Chat request's options (or body) without a `response_format` the rule's params
+    refuse beside tools (normalizer.options.refused_json_format), and the change; the
+    caller has seen that tools are declared."""
+    kind = refused_json_format(out, params)
+    if kind is None:
+        return out, None
+    out = {k: v for k, v in out.items() if k != "response_format"}
+    return out, Change("drop_json_response_type_with_tools", "drop-json-response-type",
+                       f"removed response_format of type {kind!r}: the target refuses it "
+                       "together with tools; the reply is not constrained",
+                       "response_format", lossless=False)
 
 
 def _without_json_type(out: dict[str, Any],
