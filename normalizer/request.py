@@ -37,10 +37,11 @@ from normalizer.passes.cache_breakpoints import (
 )
 from normalizer.passes.cached_content import RULE as CACHED_RULE
 from normalizer.passes.cached_content import without_prompt_fields
-from normalizer.passes.options import without_refused_json_format
+from normalizer.passes.options import without_json_type, without_refused_json_format
 from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS, REFERENCE_PROVIDER
+from normalizer.tool_combination import tools_counted
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
 from normalizer.wire import parse
@@ -55,6 +56,7 @@ HISTORY_FIELDS: dict[str, frozenset[str]] = {
 }
 
 # One vendor's two protocols: a model name is good for both.
+JSON_RULE = "response-format-with-tools"
 _OPENAI = frozenset({"openai_chat", "openai_responses"})
 
 
@@ -224,8 +226,17 @@ def _fit_hosted(out: dict[str, Any], profile: Profile, chosen: str | None,
     beside functions; a Chat JSON response format beside tools that may be built-in ones
     only (Groq's browser_search; drop_json_response_type_with_tools saw functions only)."""
     if profile.protocol == "gemini":
-        return fit_tool_combination(out, profile, chosen)
-    rule = profile.rule("response-format-with-tools")
+        out, changes = fit_tool_combination(out, profile, chosen)
+        built_in = next((r for r in profile.rules if r.id == JSON_RULE and r.enforced
+                         and r.params.get("tools") == "built_in"
+                         and r.applies_to(named, when_unknown=True)), None)
+        if built_in is None or not tools_counted(out, built_in.params):
+            return out, changes
+        out, change = without_json_type(out, tuple(built_in.params.get("mime_types")
+                                                   or ("application/json",)),
+                                        beside="a built-in tool")
+        return out, (*changes, change) if change else changes
+    rule = profile.rule(JSON_RULE)
     if profile.protocol != "openai_chat" or rule is None or not rule.enforced \
             or not rule.applies_to(named, when_unknown=True):
         return out, ()

@@ -42,6 +42,14 @@ def has_functions(tool: Any) -> bool:
         isinstance(tool.get(k), list) and tool[k] for k in FUNCTIONS)
 
 
+def tools_counted(body: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """Whether the body declares the tools a response-format-with-tools copy counts: its
+    built-in tools where params.tools is `built_in`, else its function declarations."""
+    if params.get("tools") == "built_in":
+        return any(built_in_keys(tool) for tool in declared(body))
+    return any(has_functions(tool) for tool in declared(body))
+
+
 def mixed(tools: Sequence[Any]) -> list[int]:
     """The indexes of the Tool objects declaring a built-in tool, where some Tool object
     declares functions too (the pair Gemini refuses or asks a flag for); else none."""

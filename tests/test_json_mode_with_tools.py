@@ -1,8 +1,11 @@
-"""A JSON response format beside tools (rule response-format-with-tools) on Groq's Chat
-wire: "json mode cannot be combined with tool/function calling" (vercel/ai#10023; older
-words agno-agi/agno#1065, nanobrowser/nanobrowser#120). check() flags json_object and
-json_schema with any tools; normalize drops the format and keeps the tools, whether the
-tools are functions the passes see or built-in ones normalize_request sends as they came."""
+"""A JSON response format beside tools (rule response-format-with-tools). Groq's Chat wire:
+"json mode cannot be combined with tool/function calling" (vercel/ai#10023; older words
+agno-agi/agno#1065, nanobrowser/nanobrowser#120) for json_object and json_schema with any
+tools. Gemini 2.5 with a built-in tool: "Tool use with a response mime type:
+'application/json' is unsupported" (snailyp/gemini-balance#238), a copy of the rule beside
+the one for function declarations. normalize drops the format and keeps the tools, whether
+the tools are functions the passes see or built-in ones normalize_request sends as they
+came."""
 
 from __future__ import annotations
 
@@ -105,3 +108,44 @@ def test_through_the_groq_sdk_seam_raw_is_refused_and_normalized_answered(emu: A
     assert (said.status, said.message) == (400, WORDS)
     reply = calls.send("openai_chat", sdk, normalize_request(body, "openai_chat", "groq").body)
     assert reply.choices[0].finish_reason in {"stop", "tool_calls"}
+
+
+GEMINI_JSON = {"contents": [{"role": "user", "parts": [{"text": "Is the user next? JSON."}]}],
+               "tools": [{"urlContext": {}}],
+               "generationConfig": {"responseMimeType": "application/json",
+                                    "responseSchema": {"type": "OBJECT", "properties": {
+                                        "next_speaker": {"type": "STRING"}}}}}
+BUILT_IN_WORDS = "Tool use with a response mime type: 'application/json' is unsupported"
+
+
+def test_gemini_2_5_refuses_json_beside_a_built_in_tool_and_gemini_3_takes_it() -> None:
+    (found,) = check(GEMINI_JSON, "gemini", model="gemini-2.5-flash")
+    assert (found.rule, found.message) == ("response-format-with-tools", BUILT_IN_WORDS)
+    assert check(GEMINI_JSON, "gemini", model="gemini-3-flash-preview") == ()
+    functions = {**GEMINI_JSON, "tools": [{"functionDeclarations": [
+        {"name": "get_weather", "parameters": {"type": "object"}}]}]}
+    (found,) = check(functions, "gemini", model="gemini-2.5-flash")
+    assert found.message == "Function calling with a response mime type: 'application/json' " \
+                            "is unsupported"
+
+
+def test_normalize_for_gemini_2_5_drops_the_json_type_beside_a_built_in_tool() -> None:
+    fixed = normalize_request(GEMINI_JSON, "gemini", "gemini", model="gemini-2.5-flash")
+    assert fixed.body["tools"] == [{"urlContext": {}}]
+    assert fixed.body["generationConfig"] == {}
+    (change,) = fixed.changes
+    assert (change.code, change.where, change.lossless) == (
+        "drop-json-response-type", "generationConfig.responseMimeType", False)
+    assert "built-in tool" in change.what
+    assert check(fixed.body, "gemini", model="gemini-2.5-flash") == ()
+    kept = normalize_request(GEMINI_JSON, "gemini", "gemini", model="gemini-3-flash-preview")
+    assert kept.body == GEMINI_JSON and kept.changes == ()
+
+
+def test_through_the_genai_sdk_seam_raw_is_refused_and_normalized_answered(emu: Any) -> None:
+    sdk = calls.client("gemini", emu.sdk_base_url("gemini"))
+    said = calls.refused("gemini", sdk, GEMINI_JSON, model="gemini-2.5-flash")
+    assert (said.status, said.message) == (400, BUILT_IN_WORDS)
+    fixed = normalize_request(GEMINI_JSON, "gemini", "gemini", model="gemini-2.5-flash")
+    reply = calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash")
+    assert reply.candidates

@@ -10,7 +10,7 @@ from typing import Any
 from normalizer.cached_content import names_cache, set_beside_cache
 from normalizer.check import Finding
 from normalizer.profiles import Rule
-from normalizer.tool_combination import declared, invocations_on, mixed
+from normalizer.tool_combination import declared, invocations_on, mixed, tools_counted
 
 
 def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
@@ -32,17 +32,13 @@ def function_response_name_empty(body: Mapping[str, Any], rule: Rule,
                               fields={"index": i, "part": j})
 
 
-def _declares_functions(body: Mapping[str, Any]) -> bool:
-    tools = body.get("tools")
-    return any(isinstance(t, Mapping) and _get(t, "functionDeclarations", "function_declarations")
-               for t in (tools if isinstance(tools, list) else ()))
-
-
 def response_format_with_tools(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
-    """Function declarations together with `generationConfig.responseMimeType`
-    application/json, for the models in params.model_prefixes (others accept it)."""
-    if not rule.applies_to(model, when_unknown=True) or not _declares_functions(body):
+    """Function declarations (or, for a copy whose params.tools is `built_in`, a built-in
+    tool: googleSearch, urlContext, codeExecution, ...) together with
+    `generationConfig.responseMimeType` application/json, for the models in
+    params.model_prefixes (others accept it)."""
+    if not rule.applies_to(model, when_unknown=True) or not tools_counted(body, rule.params):
         return
     config = _get(body, "generationConfig", "generation_config")
     mime = _get(config, "responseMimeType", "response_mime_type") \

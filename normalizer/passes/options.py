@@ -34,14 +34,15 @@ def drop_json_response_type_with_tools(
     After:  generationConfig {} + tools
     Lossy: the reply is no longer constrained to JSON; the caller must parse it.
     """
-    rule = profile.rule("response-format-with-tools")
-    if not draft.tools or rule is None or not rule.enforced \
-            or not rule.applies_to(policy.model, when_unknown=True):
+    rule = next((r for r in profile.rules if r.id == "response-format-with-tools"
+                 and r.enforced and r.params.get("tools") != "built_in"
+                 and r.applies_to(policy.model, when_unknown=True)), None)
+    if not draft.tools or rule is None:
         return draft, ()
     if profile.protocol == "openai_chat":
         options, change = without_refused_json_format(thaw(draft.options), rule.params)
     else:
-        options, change = _without_json_type(thaw(draft.options),
+        options, change = without_json_type(thaw(draft.options),
                                              tuple(rule.params.get("mime_types")
                                                    or ("application/json",)))
     if change is None:
@@ -64,9 +65,10 @@ def without_refused_json_format(out: dict[str, Any], params: Mapping[str, Any]
                        "response_format", lossless=False)
 
 
-def _without_json_type(out: dict[str, Any],
-                       mimes: tuple[str, ...]) -> tuple[dict[str, Any], Change | None]:
-    """`out` (a thawed copy of the options) without its JSON response type, and the change."""
+def without_json_type(out: dict[str, Any], mimes: tuple[str, ...], *,
+                      beside: str = "function calling") -> tuple[dict[str, Any], Change | None]:
+    """`out` (a thawed copy of the options, or a Gemini body) without its JSON response
+    type, and the change, which says what the type was refused `beside`."""
     for key in _CONFIG:
         config = out.get(key)
         if not isinstance(config, Mapping):
@@ -79,7 +81,7 @@ def _without_json_type(out: dict[str, Any],
         out[key] = {k: v for k, v in config.items() if k not in dropped}
         return out, Change("drop_json_response_type_with_tools", "drop-json-response-type",
                            f"removed {', '.join(dropped)}: the target refuses a JSON response "
-                           "type together with function calling", f"{key}.{mime_key}",
+                           f"type together with {beside}", f"{key}.{mime_key}",
                            lossless=False)
     return out, None
 
