@@ -8,6 +8,7 @@ from normalizer.check import Detector
 from normalizer.checks import (
     cache_breakpoints,
     json_mode,
+    long_texts,
     output_limit,
     reasoning_effort,
     request_fields,
@@ -88,4 +89,5 @@ DETECTORS: dict[str, Detector] = {
     "response-format-json-word": json_mode.chat_json_word,
     "response-format-type-unsupported": json_mode.chat_format_type,
     "response-format-with-tools": json_mode.chat_format_with_tools,
+    "text-too-long": long_texts.chat_text_too_long,
 }

@@ -16,6 +16,7 @@ from typing import Any
 from normalizer.check import Detector, Finding
 from normalizer.checks import (
     json_mode,
+    long_texts,
     output_limit,
     reasoning_effort,
     request_fields,
@@ -260,6 +261,7 @@ DETECTORS: dict[str, Detector] = {
     "strict-response-schema": strict_schema.responses_strict_response_schema,
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
+    "text-too-long": long_texts.responses_text_too_long,
     "reasoning-effort-unsupported": reasoning_effort.responses_effort,
     "max-tokens-too-small": output_limit.too_small("openai_responses"),
     "sampling-parameter-fixed": sampling.fixed_sampling,
