@@ -175,6 +175,8 @@ RULE_IDS: dict[str, str] = {
     "tool-description-too-long": "a tool description longer than params.max_length",
     "text-too-long": "a text in the history (a message's text, a tool result's output) "
                      "longer than params.max_length characters",
+    "tool-arguments-too-long": "a tool call's arguments string longer than params.max_length "
+                               "characters",
     "array-schema-missing-items": "an array schema without `items` in a tool's parameters",
     "enum-empty-value": "an empty string among the enum values of a tool's parameters",
     "tool-parameters-not-object": "a tool's parameters schema whose root is not typed "

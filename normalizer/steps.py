@@ -35,6 +35,7 @@ from normalizer.passes.image_data import repair_image_data
 from normalizer.passes.image_formats import replace_unsupported_images
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
+from normalizer.passes.long_arguments import leave_out_long_arguments
 from normalizer.passes.long_texts import shorten_long_texts
 from normalizer.passes.media_count import leave_out_oldest_media
 from normalizer.passes.media_roles import move_media_to_user_turn
@@ -267,6 +268,8 @@ STEPS: dict[str, Step] = {
     # After the passes that join or make texts: the joined text is the one sent.
     "shorten_long_texts": Step(shorten_long_texts, ("text-too-long",),
                                ("join_text_parts", "merge_consecutive_roles"), local=True),
+    "leave_out_long_arguments": Step(leave_out_long_arguments, ("tool-arguments-too-long",),
+                                     local=True),
     "drop_duplicate_tools": Step(drop_duplicate_tools, ("duplicate-tool-name",),
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),

@@ -6,6 +6,7 @@ text and in the change, how many characters it left out."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -126,3 +127,85 @@ def test_through_the_openai_sdk_seam_raw_is_refused_and_normalized_answered(emu:
         "Invalid 'messages[2].content': string too long.")
     reply = calls.send("openai_chat", sdk, normalize_request(body, "openai_chat", "openai").body)
     assert reply.choices
+
+
+def _responses_call(arguments: str) -> dict[str, Any]:
+    return {"model": "gpt-4.1-mini", "input": [
+        {"role": "user", "content": "Write the notes file."},
+        {"type": "function_call", "call_id": "call_1", "name": "write_file",
+         "arguments": arguments},
+        {"type": "function_call_output", "call_id": "call_1", "output": "written"}]}
+
+
+ARGS_LIMIT = 1_048_576
+
+
+def test_responses_refuses_arguments_over_1_mib_in_its_words() -> None:
+    arguments = '{"text":"' + " " * (ARGS_LIMIT + 100) + '"}'
+    (found,) = check(_responses_call(arguments), "openai_responses")
+    assert (found.rule, found.location) == ("tool-arguments-too-long", "input[1].arguments")
+    assert found.message == (
+        "Invalid 'input[1].arguments': string too long. Expected a string with maximum "
+        f"length 1048576, but got a string with length {len(arguments)} instead.")
+    assert check(_responses_call('{"text":"' + "x" * 1000 + '"}'), "openai_responses") == ()
+
+
+@pytest.mark.parametrize("arguments", [
+    '{"text":"' + " " * (ARGS_LIMIT + 100) + '"}',  # JSON: parsed, its own string kept
+    '{"text":"' + " " * (ARGS_LIMIT + 100),  # not JSON: kept verbatim
+])
+def test_normalize_leaves_the_arguments_out_and_keeps_the_call_and_its_result(
+        arguments: str) -> None:
+    fixed = normalize_request(_responses_call(arguments), "openai_responses",
+                              "openai_responses")
+    call, output = fixed.body["input"][1], fixed.body["input"][2]
+    assert (call["call_id"], call["name"], output["output"]) == ("call_1", "write_file",
+                                                                 "written")
+    sent = json.loads(call["arguments"])
+    assert sent["start"] == arguments[:2000]
+    assert f"{len(arguments):,} characters, were left out" in sent["left_out"]
+    (change,) = fixed.changes
+    assert (change.code, change.lossless) == ("leave-out-long-arguments", False)
+    assert check(fixed.body, "openai_responses") == ()
+    assert normalize_request(fixed.body, "openai_responses", "openai_responses").changes == ()
+
+
+def test_arguments_built_from_another_vendor_are_measured_as_they_will_be_sent() -> None:
+    anthropic = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": "Write the notes file."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
+                                           "name": "write_file",
+                                           "input": {"text": "é" * (ARGS_LIMIT + 1)}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": "written"}]}]}
+    fixed = normalize_request(anthropic, "anthropic", "openai_responses")
+    assert "leave-out-long-arguments" in [c.code for c in fixed.changes]
+    assert check(fixed.body, "openai_responses") == ()
+    # Chat has no such rule: the arguments go whole.
+    whole = normalize_request(anthropic, "anthropic", "openai")
+    assert "leave-out-long-arguments" not in [c.code for c in whole.changes]
+
+
+@pytest.mark.parametrize("value", ["\x01" * 20, "x" * 95, "é" * 60, 7, ["a"] * 30,
+                                   {"deep": "y" * 90}])
+def test_what_the_pass_lets_through_check_lets_through_too(value: Any) -> None:
+    # A limit of 100 and arguments built from an Anthropic input (no wire string): escapes
+    # (a control character is six characters as JSON) and nesting are measured as sent.
+    profile = profile_from_mapping({
+        "provider": "tiny", "protocol": "openai_responses", "error_format": "openai",
+        "rules": [{"id": "tool-arguments-too-long", "forbids": "long arguments",
+                   "status": 400, "message": "too long", "source": "test",
+                   "last_verified": "2026-11-29", "confidence": "high",
+                   "params": {"max_length": 100}}]})
+    anthropic = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": "Go."},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1",
+                                           "name": "write_file", "input": {"t": value}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1",
+                                      "content": "written"}]}]}
+    fixed = normalize_request(anthropic, "anthropic", profile)
+    sent = fixed.body["input"][1]["arguments"]
+    assert check(fixed.body, profile) == ()
+    left_out = "leave-out-long-arguments" in [c.code for c in fixed.changes]
+    assert left_out == (len(json.dumps({"t": value}, ensure_ascii=False,
+                                       separators=(",", ":"))) > 100), sent

@@ -4,7 +4,10 @@ Expected a string with maximum length 10485760, …", Shopify/roast#52); a tool'
 is where an agent meets it. The texts read here are those the repair can shorten: a
 message's text (its content string, or a text part's `text`) and a tool result's output.
 Characters are counted as Python counts them (code points); whether the vendor counts
-UTF-16 units instead is not known."""
+UTF-16 units instead is not known.
+`tool-arguments-too-long`: a Responses function_call's arguments string over
+params.max_length (1,048,576: "Invalid 'input[15].arguments': string too long. …",
+openai/codex#13270)."""
 
 from __future__ import annotations
 
@@ -17,8 +20,8 @@ from normalizer.checks.openai_responses_walk import items
 from normalizer.profiles import Rule
 
 # Responses items whose content or output holds the texts checked, by the key holding them.
-_HOLDS = {"message": "content", "function_call_output": "output",
-          "custom_tool_call_output": "output"}
+# A hosted item (a custom tool's output among them) is sent as it came: not read here.
+_HOLDS = {"message": "content", "function_call_output": "output"}
 
 
 def chat_text_too_long(body: Mapping[str, Any], rule: Rule,
@@ -39,6 +42,16 @@ def responses_text_too_long(body: Mapping[str, Any], rule: Rule,
         key = _HOLDS.get(kind)
         if key is not None:
             yield from _over(item.get(key), f"input[{i}].{key}", limit)
+
+
+def responses_arguments_too_long(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """Responses: a function_call item's `arguments` string over the limit."""
+    limit = int(rule.params["max_length"])
+    for i, item, kind, _ in items(body):
+        arguments = item.get("arguments") if kind == "function_call" else None
+        if isinstance(arguments, str) and len(arguments) > limit:
+            yield _finding(f"input[{i}].arguments", len(arguments), limit)
 
 
 def _over(value: Any, path: str, limit: int) -> Iterator[Finding]:

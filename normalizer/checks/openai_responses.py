@@ -262,6 +262,7 @@ DETECTORS: dict[str, Detector] = {
     **tool_parameters.RESPONSES_DETECTORS,
     "response-format-json-word": json_mode.responses_json_word,
     "text-too-long": long_texts.responses_text_too_long,
+    "tool-arguments-too-long": long_texts.responses_arguments_too_long,
     "reasoning-effort-unsupported": reasoning_effort.responses_effort,
     "max-tokens-too-small": output_limit.too_small("openai_responses"),
     "sampling-parameter-fixed": sampling.fixed_sampling,

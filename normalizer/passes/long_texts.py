@@ -44,7 +44,11 @@ def shorten_long_texts(
     for m, message in enumerate(messages):
         parts: list[Part] | None = None
         for j, part in enumerate(message.parts):
-            if not _long(part, limit):  # nearly every part: no path string made for it
+            kind = type(part)  # nearly every part: told here, no call and no path made
+            if kind is Text:
+                if len(part.text) <= limit:  # type: ignore[union-attr]
+                    continue
+            elif kind is not ToolResult or not _long(part, limit):
                 continue
             new = _part(part, f"messages[{m}].parts[{j}]", limit, changes)
             if new is not part:
