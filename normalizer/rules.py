@@ -107,6 +107,8 @@ RULE_IDS: dict[str, str] = {
                                          "with a system instruction, tools or a tool config, "
                                          "which belong in the cache",
     "conversation-empty": "a request with no message besides the system instruction",
+    "user-message-missing": "a request none of whose messages is from the user (a system "
+                            "prompt alone, or an assistant turn and tool results only)",
     "image-data-empty": "an inline image with no data (a data URL with nothing after its "
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "

@@ -151,7 +151,7 @@ STEPS: dict[str, Step] = {
                                      *_CONTENT)),
     "open_with_user_message": Step(open_with_user_message,
                                    ("first-message-role", "call-turn-placement",
-                                    "conversation-empty"),
+                                    "conversation-empty", "user-message-missing"),
                                    ("merge_consecutive_roles", "drop_orphan_tool_results")),
     "fix_role_order": Step(fix_role_order, ("role-order",),
                            ("merge_consecutive_roles", "open_with_user_message",

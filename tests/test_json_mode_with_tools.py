@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import sdk_calls as calls
 
 from normalizer import check, normalize, normalize_request
 from normalizer.model import History, Message, Text, ToolSpec
-from tests import sdk_calls as calls
 
 WEATHER = {"type": "function", "function": {
     "name": "get_weather", "description": "Current weather for a city.",

@@ -11,10 +11,10 @@ import re
 from typing import Any
 
 import pytest
+import sdk_calls as calls
 
 from normalizer import check, normalize_request
 from normalizer.profiles import profile_from_mapping
-from tests import sdk_calls as calls
 
 LIMIT = 10_485_760
 RUN = {"type": "function", "function": {

@@ -64,6 +64,7 @@ DETECTORS: dict[str, Detector] = {
     "first-message-role": messages.first_message_role,
     "last-message-role": messages.last_message_role,
     "conversation-empty": messages.conversation_empty,
+    "user-message-missing": messages.user_message_missing,
     "role-order": messages.role_order,
     "unknown-message-field": messages.unknown_message_field,
     "unknown-request-field": request_fields.unknown_request_field,

@@ -206,6 +206,13 @@ def conversation_empty(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
         yield Finding(location="messages", fields={})
 
 
+def user_message_missing(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`user-message-missing`: no message of role user (a system prompt alone, or a history
+    that opens with the assistant and has tool results only after it)."""
+    if isinstance(body, Mapping) and "user" not in roles(body):
+        yield Finding(location="messages", fields={})
+
+
 def last_message_role(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """The last message's role not in params.allowed, unless it is an assistant message
     with `prefix: true` and params.prefix_ok. Checked only from params.min_messages on."""

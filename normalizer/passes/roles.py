@@ -244,7 +244,10 @@ def open_with_user_message(
     with a call turn (`call-turn-placement`). A short user message that says it was added is
     put before it; nothing is removed (dropping the opening assistant turns, as some clients
     do, loses them, and seed 002's "Please continue." filler did not say it was synthetic).
-    A history of system messages alone (`conversation-empty`) gets one after them.
+    A history of system messages alone (`conversation-empty`) gets one after them, and so
+    does, right after its system messages, one with no user message at all where the
+    vendor wants one (`user-message-missing`: DashScope "The input messages do not contain
+    elements with the role of user").
 
     Rejected by: Gemini "Please ensure that function call turn comes immediately after a
     user turn or after a function response turn."; others per their profiles.
@@ -255,6 +258,9 @@ def open_with_user_message(
     """
     messages = draft.history.messages
     lead = _leading_systems(messages)
+    if profile.enforces("user-message-missing") \
+            and not any(m.role == "user" for m in messages):
+        return _with_a_user_message(draft, lead)
     if lead == len(messages):  # no conversation at all: a system prompt alone, or nothing
         return _opened_empty(draft, profile)
     if not _bad_opening(messages[lead], profile):
@@ -265,6 +271,22 @@ def open_with_user_message(
                     f"added a user message saying the history starts mid-conversation, before "
                     f"the opening {messages[lead].role} message", f"messages[{lead}]",
                     lossless=True)
+    return replace(draft, history=history), (change,)
+
+
+def _with_a_user_message(draft: Draft, lead: int) -> tuple[Draft, tuple[Change, ...]]:
+    """A history with no user message, for a vendor that wants one somewhere (rule
+    user-message-missing, DashScope): a labelled one goes after the leading system
+    messages, saying the history starts mid-conversation, or, where nothing follows them,
+    that none was sent."""
+    messages = draft.history.messages
+    text = OPENING_TEXT if lead < len(messages) else EMPTY_TEXT
+    history = replace(draft.history, messages=(*messages[:lead],
+                                               Message("user", (Text(text),)),
+                                               *messages[lead:]))
+    change = Change("open_with_user_message", "insert-opening-user-message",
+                    "added a user message: the history held none, and the target wants one",
+                    f"messages[{lead}]", lossless=True)
     return replace(draft, history=history), (change,)
 
 
