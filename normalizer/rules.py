@@ -175,6 +175,8 @@ RULE_IDS: dict[str, str] = {
                                  "required, named) while thinking is on",
     # request parameters and content kinds (named by observations in evidence/)
     "tool-description-too-long": "a tool description longer than params.max_length",
+    "tool-name-reserved": "a tool named with a name the vendor keeps for its own tools "
+                          "(params.names)",
     "text-too-long": "a text in the history (a message's text, a tool result's output) "
                      "longer than params.max_length characters",
     "tool-arguments-too-long": "a tool call's arguments string longer than params.max_length "

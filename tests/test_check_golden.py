@@ -21,8 +21,8 @@ call-item-id-invalid and 269 reasoning-item-orphan findings added, the rest unch
 four Responses providers' messy/ digests when the skeleton's problems named the place inside
 a OneOf (2026-11-29): the same 11 bodies unreadable, "input[12]: expected an object, got an
 integer" for "input: expected a string or an array of items, got an array", counts
-unchanged; messy/dashscope for DashScope's user-message-missing, 46 findings added and the
-other counts unchanged).
+unchanged; messy/dashscope for DashScope's user-message-missing, 46 findings added, and
+again for its tool-name-too-long, 41 added, the other counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

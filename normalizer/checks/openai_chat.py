@@ -41,6 +41,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-result-count-mismatch": pairing.tool_result_count_mismatch,
     "tool-call-id-missing": ids.tool_call_id_missing,
     "tool-call-id-too-long": ids.tool_call_id_too_long,
+    "tool-name-reserved": ids.tool_name_reserved,
     "tool-call-id-pattern": ids.tool_call_id_pattern,
     "tool-name-invalid": ids.tool_name_invalid,
     "tool-name-too-long": ids.tool_name_too_long,

@@ -129,6 +129,16 @@ def tool_name_invalid(body: Body, rule: Rule, model: str | None) -> Iterator[Fin
                                   "max_length": max_length, "length": len(value)})
 
 
+def tool_name_reserved(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool-name-reserved`: a name (per params.check, default declared) among
+    params.names, the names the vendor keeps for its own tools."""
+    reserved = frozenset(str(n) for n in rule.params.get("names") or ())
+    for value, kind, index, position in _name_sites(body, _checked(rule, ("declared",))):
+        if value in reserved:
+            path, where = _where(kind, index, position)
+            yield Finding(location=path, fields={**where, "name": value, "param": path})
+
+
 def tool_name_too_long(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """`tool-name-too-long`: a tool name (declared or called) longer than params.max_length."""
     yield from _too_long(_name_sites(body, _checked(rule, ("called", "declared"))),

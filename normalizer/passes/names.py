@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from normalizer.ids import Constraint, compose, name_map
@@ -15,12 +16,18 @@ _CODE = "rewrite-tool-name"
 
 
 def name_constraint(profile: Profile) -> Constraint:
-    """What the target accepts as a tool name: tool-name-invalid's pattern and the shorter
-    of its max_length and tool-name-too-long's."""
+    """What the target accepts as a tool name: tool-name-invalid's pattern, less the names
+    tool-name-reserved keeps, and the shorter of its max_length and tool-name-too-long's."""
     lengths = [n for n in (profile.param("tool-name-invalid", "max_length"),
                            profile.param("tool-name-too-long", "max_length")) if n is not None]
-    return Constraint(pattern=profile.param("tool-name-invalid", "pattern"),
-                      max_length=min(lengths) if lengths else None)
+    pattern = profile.param("tool-name-invalid", "pattern")
+    reserved = profile.param("tool-name-reserved", "names") \
+        if profile.enforces("tool-name-reserved") else None
+    if reserved:
+        base = str(pattern or ".+").removeprefix("^").removesuffix("$")
+        taken = "|".join(re.escape(str(n)) for n in reserved)
+        pattern = f"^(?!(?:{taken})$)(?:{base})$"
+    return Constraint(pattern=pattern, max_length=min(lengths) if lengths else None)
 
 
 def _names(draft: Draft) -> dict[str, None]:
@@ -44,7 +51,8 @@ def rewrite_tool_names(
     draft: Draft, profile: Profile, policy: Policy
 ) -> tuple[Draft, tuple[Change, ...]]:
     """Fixes tool names the target rejects (rules tool-name-invalid: params.pattern,
-    params.max_length; tool-name-too-long: params.max_length), e.g. an MCP name
+    params.max_length; tool-name-too-long: params.max_length; tool-name-reserved:
+    params.names, DashScope's `search`), e.g. an MCP name
     `github.search/issues` for OpenAI's `^[a-zA-Z0-9_-]+$` and 64 characters (the vendor's
     text is kept in its profile). One replacement per
     name (unsafe characters -> `_`, cut with a digest suffix when too long or taken),
