@@ -36,8 +36,8 @@ def response_format_with_tools(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """Function declarations (or, for a copy whose params.tools is `built_in`, a built-in
     tool: googleSearch, urlContext, codeExecution, ...) together with
-    `generationConfig.responseMimeType` application/json, for the models in
-    params.model_prefixes (others accept it)."""
+    `generationConfig.responseMimeType` application/json, for the models the copy names
+    (its `models`; others accept it)."""
     if not rule.applies_to(model, when_unknown=True) or not tools_counted(body, rule.params):
         return
     config = _get(body, "generationConfig", "generation_config")

@@ -52,11 +52,12 @@ def leave_out_long_arguments(
                 continue
             if _surely_short(part.arguments, limit):  # type: ignore[union-attr]
                 continue
-            length = _sent_length(part)  # type: ignore[arg-type]
-            if length <= limit:
+            sent = _sent(part)  # type: ignore[arg-type]
+            if len(sent) <= limit:
                 continue
+            length = len(sent)
             parts = parts if parts is not None else list(message.parts)
-            parts[j] = _left_out(part, length, limit)  # type: ignore[arg-type]
+            parts[j] = _left_out(part, sent, limit)  # type: ignore[arg-type]
             changes.append(Change(
                 "leave_out_long_arguments", "leave-out-long-arguments",
                 f"left out the arguments of call {part.id!r} to {part.name!r} "  # type: ignore[union-attr]
@@ -91,23 +92,21 @@ def _surely_short(arguments: JsonMap | str, limit: int) -> bool:
     return budget >= 0
 
 
-def _sent_length(call: ToolCall) -> int:
-    """How long the call's arguments string will be: the body's own string while the
+def _sent(call: ToolCall) -> str:
+    """The call's arguments string as it will be sent: the body's own string while the
     arguments are still the ones parsed from it, else the canonical JSON."""
     arguments, wire = call.arguments, call.wire_arguments
     if isinstance(arguments, str):
-        return len(arguments)
+        return arguments
     if wire is not None and getattr(arguments, "source", None) is wire:
-        return len(wire)
-    return len(_ENCODE(arguments._data))
+        return wire
+    return _ENCODE(arguments._data)
 
 
-def _left_out(call: ToolCall, length: int, limit: int) -> ToolCall:
-    text = call.arguments if isinstance(call.arguments, str) else (
-        call.wire_arguments if call.wire_arguments is not None
-        and getattr(call.arguments, "source", None) is call.wire_arguments
-        else _ENCODE(call.arguments._data))
-    note = NOTE.format(length=f"{length:,}", limit=f"{limit:,}")
+def _left_out(call: ToolCall, text: str, limit: int) -> ToolCall:
+    """The call with a note and the start of `text`, its arguments as sent, in their place,
+    as much of the start as keeps the whole within `limit`."""
+    note = NOTE.format(length=f"{len(text):,}", limit=f"{limit:,}")
     stand_in = {"left_out": note, "start": text[:SHOWN]}
     while len(_ENCODE(stand_in)) > limit and stand_in["start"]:  # a limit under 2,000 or so
         over = len(_ENCODE(stand_in)) - limit

@@ -30,8 +30,8 @@ def shorten_long_texts(
     `input[N].output`.
 
     Before: tool result of 10,605,342 characters for OpenAI
-    After:  its first and last 5,242,7xx characters with "[… 119,6xx characters left out
-            here: …]" between them, 10,485,760 characters in all
+    After:  its first 5,242,819 and last 5,242,818 characters with "[… 119,705 characters
+            left out here: …]" between them, 10,485,760 characters in all
     Lossy: the middle of the text is gone; the change says how much.
     """
     rule = profile.rule(RULE)
@@ -48,7 +48,7 @@ def shorten_long_texts(
             if kind is Text:
                 if len(part.text) <= limit:  # type: ignore[union-attr]
                     continue
-            elif kind is not ToolResult or not _long(part, limit):
+            elif kind is not ToolResult or not _result_long(part, limit):  # type: ignore[arg-type]
                 continue
             new = _part(part, f"messages[{m}].parts[{j}]", limit, changes)
             if new is not part:
@@ -62,14 +62,9 @@ def shorten_long_texts(
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
 
 
-def _long(part: Part, limit: int) -> bool:
-    """Whether the part is, or a tool result's content holds, a text over the limit."""
-    kind = type(part)
-    if kind is Text:
-        return len(part.text) > limit  # type: ignore[union-attr]
-    if kind is not ToolResult:
-        return False
-    content = part.content  # type: ignore[union-attr]
+def _result_long(result: ToolResult, limit: int) -> bool:
+    """Whether a tool result's output (its string, or a text part of it) is over the limit."""
+    content = result.content
     if type(content) is str:
         return len(content) > limit
     return any(type(p) is Text and len(p.text) > limit  # type: ignore[union-attr]
