@@ -1,5 +1,6 @@
 """The parts of one type in a history, in messages and in tool results' content, rewritten
-one at a time: the walk the content passes share (fix_image_media_types and
+one at a time (and parts found otherwise put back in place: `with_parts_replaced`): the walk
+the content passes share (fix_image_media_types and
 replace_empty_images on Media parts, type_untyped_parts on Opaque ones); every media part
 with its place; and how many media parts a message tuple holds, remembered for the next
 pass that asks."""
@@ -34,6 +35,21 @@ def map_content_parts(draft: Draft, kind: type, fn: PartFn) -> tuple[Draft, tupl
     if out is None:
         return draft, ()
     return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+
+
+def with_parts_replaced(draft: Draft, new: dict[tuple[int, int], Part]) -> Draft:
+    """`draft` with the parts at (message index, part index) replaced by `new`'s; the
+    messages with none are shared."""
+    if not new:
+        return draft
+    messages = list(draft.history.messages)
+    for m in sorted({m for m, _ in new}):
+        parts = list(messages[m].parts)
+        for (at, j), part in new.items():
+            if at == m:
+                parts[j] = part
+        messages[m] = messages[m].with_parts(tuple(parts))
+    return replace(draft, history=replace(draft.history, messages=tuple(messages)))
 
 
 def _holds(message: Message, kind: type) -> bool:

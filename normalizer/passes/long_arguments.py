@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.json_values import CompactEncoder
-from normalizer.model import Change, JsonMap, Message, Part, ToolCall
+from normalizer.model import Change, JsonMap, Part, ToolCall
 from normalizer.passes import Draft, Policy
+from normalizer.passes._content_walk import with_parts_replaced
 from normalizer.profiles import Profile
 
 RULE = "tool-arguments-too-long"
@@ -36,41 +37,29 @@ def leave_out_long_arguments(
             1,524,940 characters, were left out: …]", "start": "{\"patch\":\"*** Begin…"}
     Lossy: the arguments past their start are gone.
     """
-    rule = profile.rule(RULE)
-    if rule is None or not rule.enforced:
+    if not profile.enforces(RULE):
         return draft, ()
-    limit = int(rule.params["max_length"])
-    messages = draft.history.messages
-    out: list[Message] | None = None
+    limit = int(profile.param(RULE, "max_length"))
+    new: dict[tuple[int, int], Part] = {}
     changes: list[Change] = []
-    for m, message in enumerate(messages):
+    for m, message in enumerate(draft.history.messages):
         if message.role != "assistant" or not message.tool_calls:
             continue
-        parts: list[Part] | None = None
         for j, part in enumerate(message.parts):
-            if type(part) is not ToolCall:
-                continue
-            if _surely_short(part.arguments, limit):  # type: ignore[union-attr]
+            if type(part) is not ToolCall or _surely_short(part.arguments, limit):  # type: ignore[union-attr]
                 continue
             sent = _sent(part)  # type: ignore[arg-type]
             if len(sent) <= limit:
                 continue
-            length = len(sent)
-            parts = parts if parts is not None else list(message.parts)
-            parts[j] = _left_out(part, sent, limit)  # type: ignore[arg-type]
+            new[m, j] = _left_out(part, sent, limit)  # type: ignore[arg-type]
             changes.append(Change(
                 "leave_out_long_arguments", "leave-out-long-arguments",
                 f"left out the arguments of call {part.id!r} to {part.name!r} "  # type: ignore[union-attr]
-                f"({length:,} characters; the target takes at most {limit:,} in one "
+                f"({len(sent):,} characters; the target takes at most {limit:,} in one "
                 "string): a note saying so and their start (up to 2,000 characters) stand in "
                 "for them",
                 f"messages[{m}].parts[{j}].arguments", lossless=False))
-        if parts is not None:
-            out = out if out is not None else list(messages)
-            out[m] = message.with_parts(tuple(parts))
-    if out is None:
-        return draft, ()
-    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+    return with_parts_replaced(draft, new), tuple(changes)
 
 
 def _surely_short(arguments: JsonMap | str, limit: int) -> bool:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from normalizer.model import Change, Message, Part, Text, ToolResult
+from normalizer.model import Change, Part, Text, ToolResult
 from normalizer.passes import Draft, Policy
+from normalizer.passes._content_walk import with_parts_replaced
 from normalizer.profiles import Profile
 
 RULE = "text-too-long"
@@ -34,15 +35,12 @@ def shorten_long_texts(
             left out here: …]" between them, 10,485,760 characters in all
     Lossy: the middle of the text is gone; the change says how much.
     """
-    rule = profile.rule(RULE)
-    if rule is None or not rule.enforced:
+    if not profile.enforces(RULE):
         return draft, ()
-    limit = int(rule.params["max_length"])
-    messages = draft.history.messages
-    out: list[Message] | None = None
+    limit = int(profile.param(RULE, "max_length"))
+    new: dict[tuple[int, int], Part] = {}
     changes: list[Change] = []
-    for m, message in enumerate(messages):
-        parts: list[Part] | None = None
+    for m, message in enumerate(draft.history.messages):
         for j, part in enumerate(message.parts):
             kind = type(part)  # nearly every part: told here, no call and no path made
             if kind is Text:
@@ -50,16 +48,8 @@ def shorten_long_texts(
                     continue
             elif kind is not ToolResult or not _result_long(part, limit):  # type: ignore[arg-type]
                 continue
-            new = _part(part, f"messages[{m}].parts[{j}]", limit, changes)
-            if new is not part:
-                parts = parts if parts is not None else list(message.parts)
-                parts[j] = new
-        if parts is not None:
-            out = out if out is not None else list(messages)
-            out[m] = message.with_parts(tuple(parts))
-    if out is None:
-        return draft, ()
-    return replace(draft, history=replace(draft.history, messages=tuple(out))), tuple(changes)
+            new[m, j] = _part(part, f"messages[{m}].parts[{j}]", limit, changes)
+    return with_parts_replaced(draft, new), tuple(changes)
 
 
 def _result_long(result: ToolResult, limit: int) -> bool:
