@@ -17,6 +17,7 @@ from normalizer.request_fields import spellings
 FUNCTIONS = spellings("functionDeclarations")
 TOOL_CONFIG = spellings("toolConfig")
 INVOCATIONS = spellings("includeServerSideToolInvocations")
+CALLING_CONFIG = spellings("functionCallingConfig")
 
 
 def declared(body: Mapping[str, Any]) -> list[Any]:
@@ -48,6 +49,23 @@ def tools_counted(body: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
     if params.get("tools") == "built_in":
         return any(built_in_keys(tool) for tool in declared(body))
     return any(has_functions(tool) for tool in declared(body))
+
+
+def calling_mode(body: Mapping[str, Any]) -> str:
+    """The request's function calling mode (toolConfig.functionCallingConfig.mode, either
+    spelling): AUTO where it names none, as Gemini takes it."""
+    config = next((body[k] for k in TOOL_CONFIG if isinstance(body.get(k), Mapping)), {})
+    calling = next((config[k] for k in CALLING_CONFIG if isinstance(config.get(k), Mapping)),
+                   {})
+    mode = calling.get("mode")
+    return mode.upper() if isinstance(mode, str) and mode else "AUTO"
+
+
+def in_its_modes(body: Mapping[str, Any], params: Mapping[str, Any]) -> bool:
+    """Whether a response-format-with-tools copy holds for the request's calling mode: its
+    params.modes, where it lists any (Gemini takes the pair with mode NONE)."""
+    modes = params.get("modes")
+    return not modes or calling_mode(body) in {str(m).upper() for m in modes}
 
 
 def mixed(tools: Sequence[Any]) -> list[int]:

@@ -149,3 +149,27 @@ def test_through_the_genai_sdk_seam_raw_is_refused_and_normalized_answered(emu: 
     fixed = normalize_request(GEMINI_JSON, "gemini", "gemini", model="gemini-2.5-flash")
     reply = calls.send("gemini", sdk, fixed.body, model="gemini-2.5-flash")
     assert reply.candidates
+
+
+FUNCTIONS_JSON = {"contents": [{"role": "user", "parts": [{"text": "Look it up; JSON."}]}],
+                  "tools": [{"functionDeclarations": [
+                      {"name": "search", "parameters": {"type": "object"}}]}],
+                  "generationConfig": {"responseMimeType": "application/json"}}
+
+
+def _mode(mode: str) -> dict[str, Any]:
+    return {**FUNCTIONS_JSON, "toolConfig": {"functionCallingConfig": {"mode": mode}}}
+
+
+def test_gemini_2_5_words_the_forced_pair_its_own_way_and_takes_it_with_calling_off() -> None:
+    (forced,) = check(_mode("ANY"), "gemini", model="gemini-2.5-flash")
+    assert forced.message == ("Forced function calling (ANY mode) with a response mime "
+                              "type: 'application/json' is unsupported")
+    (auto,) = check(_mode("AUTO"), "gemini", model="gemini-2.5-flash")
+    assert auto.message.startswith("Function calling with a response mime type")
+    assert check(_mode("NONE"), "gemini", model="gemini-2.5-flash") == ()
+    fixed = normalize_request(_mode("ANY"), "gemini", "gemini", model="gemini-2.5-flash")
+    assert "responseMimeType" not in fixed.body["generationConfig"]
+    assert fixed.body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
+    kept = normalize_request(_mode("NONE"), "gemini", "gemini", model="gemini-2.5-flash")
+    assert kept.body["generationConfig"] == {"responseMimeType": "application/json"}

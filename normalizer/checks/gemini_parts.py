@@ -10,7 +10,13 @@ from typing import Any
 from normalizer.cached_content import names_cache, set_beside_cache
 from normalizer.check import Finding
 from normalizer.profiles import Rule
-from normalizer.tool_combination import declared, invocations_on, mixed, tools_counted
+from normalizer.tool_combination import (
+    declared,
+    in_its_modes,
+    invocations_on,
+    mixed,
+    tools_counted,
+)
 
 
 def _get(obj: Mapping[str, Any], camel: str, snake: str) -> Any:
@@ -37,8 +43,10 @@ def response_format_with_tools(body: Mapping[str, Any], rule: Rule,
     """Function declarations (or, for a copy whose params.tools is `built_in`, a built-in
     tool: googleSearch, urlContext, codeExecution, ...) together with
     `generationConfig.responseMimeType` application/json, for the models the copy names
-    (its `models`; others accept it)."""
-    if not rule.applies_to(model, when_unknown=True) or not tools_counted(body, rule.params):
+    (its `models`; others accept it) and the calling modes it lists (params.modes: its
+    words for ANY differ, and NONE is taken)."""
+    if not rule.applies_to(model, when_unknown=True) or not tools_counted(body, rule.params) \
+            or not in_its_modes(body, rule.params):
         return
     config = _get(body, "generationConfig", "generation_config")
     mime = _get(config, "responseMimeType", "response_mime_type") \

@@ -11,6 +11,7 @@ from normalizer.model import Change, JsonMap, thaw
 from normalizer.options import refused_forcing, refused_json_format
 from normalizer.passes import Draft, Policy
 from normalizer.profiles import Profile
+from normalizer.tool_combination import in_its_modes
 
 _CONFIG = ("generationConfig", "generation_config")
 _MIME = ("responseMimeType", "response_mime_type")
@@ -36,7 +37,8 @@ def drop_json_response_type_with_tools(
     """
     rule = next((r for r in profile.rules if r.id == "response-format-with-tools"
                  and r.enforced and r.params.get("tools") != "built_in"
-                 and r.applies_to(policy.model, when_unknown=True)), None)
+                 and r.applies_to(policy.model, when_unknown=True)
+                 and in_its_modes(draft.options, r.params)), None)
     if not draft.tools or rule is None:
         return draft, ()
     if profile.protocol == "openai_chat":
