@@ -26,6 +26,7 @@ from normalizer.passes.call_fields import (
 from normalizer.passes.call_order import move_text_before_calls
 from normalizer.passes.call_turns import split_large_call_turns
 from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
+from normalizer.passes.conversation_ends import end_with_allowed_role, open_with_user_message
 from normalizer.passes.documents import replace_file_data_urls, send_documents_as_urls
 from normalizer.passes.empty_images import replace_empty_images
 from normalizer.passes.enum_type import type_bare_enums
@@ -70,12 +71,7 @@ from normalizer.passes.replayed import (
 )
 from normalizer.passes.required_names import drop_undeclared_required
 from normalizer.passes.role_order import fix_role_order
-from normalizer.passes.roles import (
-    end_with_allowed_role,
-    merge_consecutive_roles,
-    open_with_user_message,
-    place_system_messages,
-)
+from normalizer.passes.roles import merge_consecutive_roles, place_system_messages
 from normalizer.passes.root_schema import complete_root_object_schema
 from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.server_results import server_results_to_text

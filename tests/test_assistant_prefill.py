@@ -16,7 +16,7 @@ import sdk_calls as calls
 
 from conformance.emulator import Emulator
 from normalizer import check, normalize_request
-from normalizer.passes.roles import CLOSING_TEXT
+from normalizer.passes.conversation_ends import CLOSING_TEXT
 
 WORDS = ("This model does not support assistant message prefill. The conversation must end "
          "with a user message.")

@@ -15,16 +15,14 @@ from normalizer.passes.content import (
     drop_empty_text_blocks,
     fill_empty_content,
 )
-from normalizer.passes.role_order import BRIDGE_TEXT, fix_role_order
-from normalizer.passes.roles import (
+from normalizer.passes.conversation_ends import (
     CLOSING_TEXT,
     OPENING_TEXT,
     end_with_allowed_role,
-    merge_consecutive_roles,
     open_with_user_message,
-    place_system_messages,
-    wire_role,
 )
+from normalizer.passes.role_order import BRIDGE_TEXT, fix_role_order
+from normalizer.passes.roles import merge_consecutive_roles, place_system_messages, wire_role
 from normalizer.passes.tools_declared import declare_missing_tools
 from normalizer.profiles import Profile, profile_from_mapping
 

@@ -5,8 +5,8 @@ round after round). Sets are drawn at random from the built-in profiles' enforce
 (their own params; rules scoped by model, date or host left out), under either policy
 for orphans and unanswered calls. One pair of rules cannot
 both hold: a final assistant message allowed as a prefix while the `prefix` field is
-refused; normalize leaves that message as is (passes/roles.py), so that violation alone is
-let through here."""
+refused; normalize leaves that message as is (passes/conversation_ends.py), so that
+violation alone is let through here."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import normalizer
 from normalizer import check, normalize
 from normalizer.check import detectors
 from normalizer.passes import Policy
-from normalizer.passes.roles import _prefix_field_taken
+from normalizer.passes.conversation_ends import _prefix_field_taken
 from normalizer.profiles import Profile, profile_from_mapping
 
 PROFILES = Path(normalizer.__file__).parent / "profiles"

@@ -10,7 +10,7 @@ from typing import Any
 import sdk_calls as calls
 
 from normalizer import check, normalize_request
-from normalizer.passes.roles import EMPTY_TEXT, OPENING_TEXT
+from normalizer.passes.conversation_ends import EMPTY_TEXT, OPENING_TEXT
 
 WORDS = ("<400> InternalError.Algo.InvalidParameter: The input messages do not contain "
          "elements with the role of user")
