@@ -80,6 +80,8 @@ RULE_IDS: dict[str, str] = {
     # families found in the evidence (evidence/README.md)
     "strict-tool-schema": "a strict function whose schema has an object without "
                           "additionalProperties false, or a property missing from required",
+    "strict-tools-mixed": "functions whose strict flags differ: some strict true, others "
+                          "false or not stated",
     "response-format-type-unsupported": "a response format type the vendor does not take "
                                         "(DeepSeek's Chat API: json_schema)",
     "response-schema-unsupported": "a JSON Schema keyword in a response schema that the vendor's "

@@ -78,7 +78,7 @@ from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.stored_conversation import drop_instructions_beside_previous_response
 from normalizer.passes.strict_output import drop_strict_from_open_response_schema
-from normalizer.passes.strict_tools import drop_strict_from_open_schemas
+from normalizer.passes.strict_tools import drop_mixed_strict_flags, drop_strict_from_open_schemas
 from normalizer.passes.system_roles import system_as_user
 from normalizer.passes.text_types import retype_assistant_texts
 from normalizer.passes.thinking import drop_foreign_thinking, repair_thinking_turn
@@ -254,6 +254,9 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "drop_strict_from_open_schemas": Step(drop_strict_from_open_schemas,
                                           ("strict-tool-schema",)),
+    # After the passes that drop a flag or declare a tool: what they leave may be mixed.
+    "drop_mixed_strict_flags": Step(drop_mixed_strict_flags, ("strict-tools-mixed",),
+                                    ("drop_strict_from_open_schemas", "declare_missing_tools")),
     "drop_strict_from_open_response_schema": Step(drop_strict_from_open_response_schema,
                                                   ("strict-response-schema",)),
     "close_output_schema_objects": Step(close_output_schema_objects,

@@ -85,6 +85,8 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
     **{("strict-response-schema", p): "the output format has no strict flag on this wire: "
        "Anthropic's output_config.format and Gemini's responseJsonSchema always constrain "
        "the reply (normalizer/output_format.py)" for p in ("anthropic", "gemini")},
+    ("strict-tools-mixed", "gemini"): "Gemini's function declarations have no strict flag "
+        "(drop_strict_without_form removes any a request states)",
     **{("reasoning-effort-with-tools", p): "a Chat Completions limit: the vendor's words send "
        "tools with an effort to /v1/responses, which takes both; Anthropic's and Gemini's "
        "thinking go with tools" for p in ("openai_responses", "anthropic", "gemini")},

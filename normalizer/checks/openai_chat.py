@@ -74,6 +74,7 @@ DETECTORS: dict[str, Detector] = {
     "too-many-tool-calls": messages.too_many_tool_calls,
     "reasoning-content-required": messages.reasoning_content_required,
     "strict-tool-schema": fields.strict_tool_schema,
+    "strict-tools-mixed": fields.strict_tools_mixed,
     "strict-response-schema": strict_schema.chat_strict_response_schema,
     "content-with-tool-calls": fields.content_with_tool_calls,
     "tool-arguments-empty": fields.tool_arguments_empty,

@@ -1,7 +1,7 @@
 """Detectors for what an OpenAI Chat body carries inside a message or a call: content
 beside tool calls, empty argument strings, fields a vendor does not know inside a tool
-call, content that must be a plain string, and strict function schemas. What a vendor
-allows comes from the rule's params."""
+call, content that must be a plain string, strict function schemas and strict flags that
+differ between functions. What a vendor allows comes from the rule's params."""
 
 from __future__ import annotations
 
@@ -109,6 +109,18 @@ def strict_tool_schema(body: Body, rule: Rule, model: str | None) -> Iterator[Fi
         yield from strict_schema_findings(function.get("parameters"),
                                           str(function.get("name", "")),
                                           f"tools[{k}].function.parameters", rule, k)
+
+
+def strict_tools_mixed(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
+    """Function declarations whose `strict` flags differ: some `strict: true`, others
+    false or not stated (Cerebras reads an unstated flag as false, the state pydantic-ai
+    sends, mpfaffenberger/code_puppy#368). Explicit false beside unstated is the same value
+    and is not flagged (not seen refused)."""
+    flags = {function.get("strict") is True
+             for _, decl in declared_tools(body)
+             if isinstance(function := decl.get("function"), Mapping)}
+    if len(flags) > 1:
+        yield Finding("tools", {})
 
 
 def _content_lists(body: Body) -> Iterator[tuple[int, str | None, Sequence[Any]]]:

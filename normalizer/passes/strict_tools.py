@@ -1,6 +1,6 @@
 """Tools passes: OpenAI's `strict` flag on a function declaration, where it cannot hold.
 
-Both repairs drop the flag and keep the schema as written: closing the schema instead
+The repairs drop the flag and keep the schema as written: closing the schema instead
 (additionalProperties false, every property required) would turn the tool's optional
 arguments into required ones, a change to the tool's contract the caller did not ask for.
 """
@@ -70,3 +70,31 @@ def drop_strict_without_form(
                     for t in draft.tools if t.strict is not None)
     tools = tuple(replace(t, strict=None) for t in draft.tools)
     return replace(draft, tools=tools), changes
+
+
+def drop_mixed_strict_flags(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes functions whose strict flags differ (rule strict-tools-mixed): every flag is
+    removed, so that all read alike as not strict; the schemas are kept.
+
+    Rejected by: Cerebras "Tools with mixed values for 'strict' are not allowed. Please set
+    all tools to 'strict: true' or 'strict: false'" (mpfaffenberger/code_puppy#368: strict
+    on the tools pydantic-ai could close, unstated on the others). Not all true instead:
+    that would need every schema closed, turning optional arguments into required ones
+    (see `drop_strict_from_open_schemas`); all false is what Kilo Code and Roo Code send.
+
+    Before: tools=[read_file strict=true, mcp_search (no flag)]
+    After:  tools=[read_file, mcp_search]
+    Lossy for each tool that was strict (its arguments no longer guaranteed to match);
+    lossless for a stated false, which reads the same unstated.
+    """
+    if len({t.strict is True for t in draft.tools}) < 2:
+        return draft, ()
+    changes = tuple(Change("drop_mixed_strict_flags", "drop-tool-strict",
+                           f"removed strict={str(t.strict).lower()} from tool {t.name!r}: the "
+                           "target refuses functions whose strict flags differ, so none is "
+                           "sent; the schema is kept as written",
+                           f"tools.{t.name}.strict", lossless=not t.strict)
+                    for t in draft.tools if t.strict is not None)
+    return replace(draft, tools=tuple(replace(t, strict=None) for t in draft.tools)), changes
