@@ -16,7 +16,7 @@ from typing import Any
 from normalizer.json_values import thaw
 from normalizer.profiles import Profile
 
-ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral")
+ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral", "cerebras")
 # Profiles may name their error format after the protocol; these are the same shapes.
 _ALIASES = {"openai_chat": "openai", "openai_responses": "openai"}
 _PROTOCOL_FORMAT = {"openai_chat": "openai", "openai_responses": "openai",
@@ -99,7 +99,12 @@ def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
         # Mistral answers flat, with "object": "error" (solbrowse/extension#16).
         return {"object": "error", **inner}
     # OpenAI's type for a rejected request is invalid_request_error (its error docs).
-    return {"error": {**inner, "type": error.type or "invalid_request_error"}}
+    inner = {**inner, "type": error.type or "invalid_request_error"}
+    if fmt == "cerebras":
+        # Cerebras answers flat, with no "error" wrapper (the whole bodies pasted in
+        # openclaw/openclaw#51058 and mpfaffenberger/code_puppy#368).
+        return inner
+    return {"error": inner}
 
 
 def _loc(location: str | None) -> list[str | int]:
