@@ -16,7 +16,8 @@ from typing import Any
 from normalizer.json_values import thaw
 from normalizer.profiles import Profile
 
-ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral", "cerebras")
+ERROR_FORMATS: tuple[str, ...] = ("openai", "anthropic", "gemini", "mistral", "cerebras",
+                                  "xai")
 # Profiles may name their error format after the protocol; these are the same shapes.
 _ALIASES = {"openai_chat": "openai", "openai_responses": "openai"}
 _PROTOCOL_FORMAT = {"openai_chat": "openai", "openai_responses": "openai",
@@ -25,6 +26,9 @@ _PROTOCOL_FORMAT = {"openai_chat": "openai", "openai_responses": "openai",
 _GRPC_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
                 404: "NOT_FOUND", 405: "UNIMPLEMENTED", 413: "INVALID_ARGUMENT",
                 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}
+# xAI's `code` for a status where the rule does not give one: "invalid-argument" for a 400
+# since 2026-08 ("Client specified an invalid argument" before; evidence/xai/).
+_XAI_CODE = {400: "invalid-argument"}
 # Anthropic's documented error types by status (https://docs.claude.com/en/api/errors).
 _ANTHROPIC_TYPE = {400: "invalid_request_error", 401: "authentication_error",
                    403: "permission_error", 404: "not_found_error", 413: "request_too_large",
@@ -83,6 +87,12 @@ def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
         code = error.code if isinstance(error.code, int) else error.status
         grpc = error.grpc_status or _GRPC_STATUS.get(error.status, "INVALID_ARGUMENT")
         return {"error": {"code": code, "message": error.message, "status": grpc}}
+    if fmt == "xai":
+        # xAI answers {"code", "error"}, the message a string, on both its APIs (the whole
+        # bodies in docs/emulator.md's sources); a code the rule leaves unknown is the
+        # newest one seen for the status.
+        return {"code": error.code if error.code is not None else
+                _XAI_CODE.get(error.status), "error": error.message}
     if error.metadata is not None:
         # A relay's answer for its upstream (OpenRouter's documented ErrorResponse, as
         # pasted in pydantic/pydantic-ai#4604): code, message and metadata, no type or param.
