@@ -29,6 +29,8 @@ SERVED = {  # provider -> (protocol, error_format)
     "t_anthropic": ("anthropic", "anthropic"),
     "t_gemini": ("gemini", "gemini"),
     "t_mistral": ("openai_chat", "mistral"),
+    "t_cerebras": ("openai_chat", "cerebras"),
+    "t_xai": ("openai_chat", "xai"),
     "t_other": ("openai_chat", "some_format_we_do_not_know"),
 }
 BODIES: dict[str, dict[str, Any]] = {
@@ -102,7 +104,8 @@ def test_violation_answers_with_the_vendor_text(emu: Emulator, provider: str) ->
 
 def test_error_shapes_per_vendor(emu: Emulator) -> None:
     shapes = {}
-    for provider in ("t_openai", "t_anthropic", "t_gemini", "t_mistral", "t_other"):
+    for provider in ("t_openai", "t_anthropic", "t_gemini", "t_mistral", "t_cerebras", "t_xai",
+                     "t_other"):
         protocol = emu.protocol(provider)
         try:
             calls.send(protocol, calls.client(protocol, emu.sdk_base_url(provider)),
@@ -116,6 +119,8 @@ def test_error_shapes_per_vendor(emu: Emulator) -> None:
                                             "param": "messages.[1].role", "code": None}}
     assert shapes["t_other"] == shapes["t_openai"]  # unknown format: the protocol's shape
     assert shapes["t_mistral"] == {"object": "error", **shapes["t_openai"]["error"]}
+    assert shapes["t_cerebras"] == shapes["t_openai"]["error"]  # flat, no wrapper
+    assert shapes["t_xai"] == {"code": "invalid-argument", "error": VENDOR_TEXT}
     anthropic_body = shapes["t_anthropic"]
     assert anthropic_body["type"] == "error"
     assert anthropic_body["error"] == {"type": "invalid_request_error", "message": VENDOR_TEXT}

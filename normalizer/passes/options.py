@@ -29,11 +29,13 @@ def drop_json_response_type_with_tools(
     is unsupported" (recorded by Mirascope's model-feature probe, 2025-12); Gemini 3 accepts.
     Groq "json mode cannot be combined with tool/function calling" for a Chat
     response_format json_object or json_schema (vercel/ai#10023; older words
-    agno-agi/agno#1065).
+    agno-agi/agno#1065); Cerebras '"tools" is incompatible with "response_format"' for any
+    type (BerriAI/litellm#31333).
 
     Before: generationConfig {responseMimeType: application/json, responseSchema: …} + tools
     After:  generationConfig {} + tools
-    Lossy: the reply is no longer constrained to JSON; the caller must parse it.
+    Lossy: the reply is no longer constrained to JSON; the caller must parse it (lossless
+    for a Chat text format).
     """
     rule = next((r for r in profile.rules if r.id == "response-format-with-tools"
                  and r.enforced and r.params.get("tools") != "built_in"
@@ -61,10 +63,12 @@ def without_refused_json_format(out: dict[str, Any], params: Mapping[str, Any]
     if kind is None:
         return out, None
     out = {k: v for k, v in out.items() if k != "response_format"}
+    # A text format constrains nothing: leaving it out loses nothing (Cerebras refuses any
+    # response_format beside tools).
     return out, Change("drop_json_response_type_with_tools", "drop-json-response-type",
                        f"removed response_format of type {kind!r}: the target refuses it "
                        "together with tools; the reply is not constrained",
-                       "response_format", lossless=False)
+                       "response_format", lossless=kind == "text")
 
 
 def without_json_type(out: dict[str, Any], mimes: tuple[str, ...], *,
