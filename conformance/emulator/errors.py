@@ -111,8 +111,10 @@ def error_body(fmt: str, error: VendorError, request_id: str) -> dict[str, Any]:
     # OpenAI's type for a rejected request is invalid_request_error (its error docs).
     inner = {**inner, "type": error.type or "invalid_request_error"}
     if fmt == "cerebras":
-        # Cerebras answers flat, with no "error" wrapper (the whole bodies pasted in
-        # openclaw/openclaw#51058 and mpfaffenberger/code_puppy#368).
+        # Cerebras answers a refused request flat, with no "error" wrapper: raw bodies in
+        # Kilo-Org/kilocode#10375 (with its Date header), musistudio/claude-code-router#708
+        # (relayed as received). Its 5xx bodies are wrapped (vercel/ai#15386); no rule
+        # answers with one.
         return inner
     return {"error": inner}
 
