@@ -173,3 +173,20 @@ def test_gemini_2_5_words_the_forced_pair_its_own_way_and_takes_it_with_calling_
     assert fixed.body["toolConfig"] == {"functionCallingConfig": {"mode": "ANY"}}
     kept = normalize_request(_mode("NONE"), "gemini", "gemini", model="gemini-2.5-flash")
     assert kept.body["generationConfig"] == {"responseMimeType": "application/json"}
+
+
+FIREWORKS_WORDS = "You cannot specify response format and function call at the same time"
+
+
+@pytest.mark.parametrize("fmt", [SCHEMA, {"type": "json_object"}, {"type": "text"}])
+def test_fireworks_refuses_any_format_beside_tools_and_normalize_drops_it(emu: Any,
+                                                                         fmt: Any) -> None:
+    body = {**_body(fmt, [WEATHER]), "model": "accounts/fireworks/models/kimi-k2p6"}
+    (found,) = check(body, "fireworks")
+    assert (found.rule, found.message) == ("response-format-with-tools", FIREWORKS_WORDS)
+    sdk = calls.client("openai_chat", emu.sdk_base_url("fireworks"))
+    assert calls.refused("openai_chat", sdk, body).message == FIREWORKS_WORDS
+    fixed = normalize_request(body, "openai_chat", "fireworks")
+    assert "response_format" not in fixed.body and fixed.body["tools"] == [WEATHER]
+    assert [c.lossless for c in fixed.changes] == [fmt == {"type": "text"}]
+    assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, fixed.body)) == "ok"

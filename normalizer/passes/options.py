@@ -29,8 +29,9 @@ def drop_json_response_type_with_tools(
     is unsupported" (recorded by Mirascope's model-feature probe, 2025-12); Gemini 3 accepts.
     Groq "json mode cannot be combined with tool/function calling" for a Chat
     response_format json_object or json_schema (vercel/ai#10023; older words
-    agno-agi/agno#1065); Cerebras '"tools" is incompatible with "response_format"' for any
-    type (BerriAI/litellm#31333).
+    agno-agi/agno#1065); Cerebras '"tools" is incompatible with "response_format"' and
+    Fireworks "You cannot specify response format and function call at the same time" for
+    any type (BerriAI/litellm#31333, umbraco/Umbraco.AI#137).
 
     Before: generationConfig {responseMimeType: application/json, responseSchema: …} + tools
     After:  generationConfig {} + tools
@@ -64,7 +65,7 @@ def without_refused_json_format(out: dict[str, Any], params: Mapping[str, Any]
         return out, None
     out = {k: v for k, v in out.items() if k != "response_format"}
     # A text format constrains nothing: leaving it out loses nothing (Cerebras refuses any
-    # response_format beside tools).
+    # response_format beside tools, and so does Fireworks).
     return out, Change("drop_json_response_type_with_tools", "drop-json-response-type",
                        f"removed response_format of type {kind!r}: the target refuses it "
                        "together with tools; the reply is not constrained",
