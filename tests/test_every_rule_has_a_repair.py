@@ -20,11 +20,7 @@ from normalizer.profiles import PROVIDERS, load_profile
 CASES = Path(__file__).resolve().parent.parent / "conformance" / "probe" / "cases" / "rules"
 
 # (rule id, provider): why no pass repairs it there (docs/profiles.md says the same).
-NO_REPAIR = {
-    ("reasoning-content-required", "moonshot"): "thinking mode wants the turn's reasoning "
-    "back; reasoning cannot be invented, and no value Moonshot takes for none is known "
-    "(fill_reasoning_content needs the rule's params.placeholders, which DeepSeek's has)",
-}
+NO_REPAIR: dict[tuple[str, str], str] = {}
 
 
 # rule id: where normalize_request repairs it instead of a pass (the request's own fields,

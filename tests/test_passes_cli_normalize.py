@@ -111,14 +111,25 @@ def test_broken_scenario_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_says_what_it_could_not_repair(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    # Moonshot's reasoning-content-required has no repair (the placeholder Kimi takes is not
-    # known), so the repaired body is still refused: the report and stderr say so.
+    # A profile whose reasoning-content-required names no placeholder has no repair for it
+    # (fill_reasoning_content sends only a value the profile says the vendor takes for
+    # none), so the repaired body is still refused: the report and stderr say so.
+    profile = tmp_path / "kimi-without-placeholder.yaml"
+    profile.write_text(
+        "provider: kimi-without-placeholder\nprotocol: openai_chat\nmodel: kimi-k2.5\n"
+        "rules:\n  - id: reasoning-content-required\n    forbids: no reasoning\n"
+        "    status: 400\n    message: \"thinking is enabled but reasoning_content is missing "
+        "in assistant tool call message at index {index}\"\n"
+        "    source: continuedev/continue#11600\n"
+        "    last_verified: 2026-11-29\n    confidence: high\n"
+        "    params: {default_on_model: '^kimi-k2', field: reasoning_content}\n",
+        encoding="utf-8")
     kimi = {"model": "kimi-k2.5", "thinking": {"type": "enabled"}, "messages": [
         WEDGED["messages"][0], WEDGED["messages"][1],
         {"role": "tool", "tool_call_id": "call_1", "content": "18C"}]}
     path = tmp_path / "body.json"
     path.write_text(json.dumps(kimi), encoding="utf-8")
-    code, out, err = run(capsys, str(path), "--from", "openai_chat", "--to", "moonshot")
+    code, out, err = run(capsys, str(path), "--from", "openai_chat", "--to", str(profile))
     assert code == 0
     (left,) = json.loads(out)["unrepaired"]
     assert (left["rule"], left["location"]) == ("reasoning-content-required", "messages[1]")

@@ -1,12 +1,13 @@
 """fill_reasoning_content: a tool-call turn without reasoning, sent to a target in thinking
-mode that wants every such turn's reasoning back (DeepSeek V4), gets the profile's
-placeholder; nothing else does."""
+mode that wants every such turn's reasoning back (DeepSeek V4, Kimi K2.5 and later), gets
+the profile's placeholder; nothing else does."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+import sdk_calls as calls
 
 from normalizer import check, normalize, normalize_request, render
 from normalizer.model import History, JsonMap, Message, Opaque, Text, Thinking, ToolCall, ToolResult
@@ -86,19 +87,28 @@ def test_a_call_kept_verbatim_counts_as_a_call() -> None:
     assert "a custom call" in changes[0].what
 
 
-def test_deepseek_v4_history_from_openai_passes_check_after_normalize() -> None:
-    """The built-in profile: raw, the turn breaks the rule; normalized, it is sent with an
-    empty reasoning_content and passes, and a second normalize changes nothing."""
-    model = "deepseek-v4-flash"
+@pytest.mark.parametrize(("provider", "model", "resting"), [
+    ("deepseek", "deepseek-v4-flash", "deepseek-chat"),
+    ("moonshot", "kimi-k2.5", "kimi-k2-0905-preview")])
+def test_a_history_from_openai_passes_check_after_normalize(
+        emu: Any, provider: str, model: str, resting: str) -> None:
+    """The built-in profiles: raw, the turn breaks the rule (and the emulator refuses it
+    through the SDK); normalized, it is sent with a single-space reasoning_content (the
+    value no report says either vendor refuses) and passes, and a second normalize changes
+    nothing."""
     raw = render(HISTORY, "openai_chat", model=model)
-    assert [v.rule for v in check(raw, "deepseek", model=model)] == [RULE]
-    out = normalize(HISTORY, "deepseek", model=model)
+    assert [v.rule for v in check(raw, provider, model=model)] == [RULE]
+    sdk = calls.client("openai_chat", emu.sdk_base_url(provider))
+    assert calls.refused("openai_chat", sdk, raw).status == 400
+    out = normalize(HISTORY, provider, model=model)
     assert [c.code for c in out.changes] == ["fill-reasoning-content"]
     body = out.render(model=model)
-    assert check(body, "deepseek", model=model) == ()
-    assert normalize_request(body, "openai_chat", "deepseek", model=model).changes == ()
-    # deepseek-chat does not think by default: nothing to fill.
-    assert normalize(HISTORY, "deepseek", model="deepseek-chat").changes == ()
+    assert body["messages"][1]["reasoning_content"] == " "
+    assert check(body, provider, model=model) == ()
+    assert calls.text_of("openai_chat", calls.send("openai_chat", sdk, body)) == "ok"
+    assert normalize_request(body, "openai_chat", provider, model=model).changes == ()
+    # A model that does not think by default: nothing to fill.
+    assert normalize(HISTORY, provider, model=resting).changes == ()
 
 
 def test_another_vendors_reasoning_goes_as_its_text_not_the_placeholder() -> None:

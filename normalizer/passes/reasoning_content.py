@@ -7,7 +7,8 @@ request whose assistant turns with tool calls lack `reasoning_content` ("The
 of a history from another vendor, or one whose foreign reasoning was dropped. The reasoning
 cannot be made up; what can be sent is a value the vendor takes for "none", and only a
 profile that names one (the rule's `params.placeholders`, the first is used) gets the
-repair. A profile without it (Moonshot's, where no such value is known) is left as it was.
+repair: DeepSeek's and Moonshot's name a single space (their profiles say why not "").
+A profile without it is left as it was.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def fill_reasoning_content(
     an empty reasoning part holding the profile's placeholder, which renders as the field.
     Lossless: nothing is removed, and the change says the turn had no reasoning.
     Before: assistant [ToolCall get_weather] (from OpenAI) for deepseek-v4-flash. After:
-    assistant [Thinking(""), ToolCall get_weather], sent with `reasoning_content: ""`."""
+    assistant [Thinking(" "), ToolCall get_weather], sent with `reasoning_content: " "`."""
     rule = profile.rule(_RULE)
     if rule is None or not rule.enforced:
         return draft, ()
