@@ -80,6 +80,9 @@ RULE_IDS: dict[str, str] = {
     # families found in the evidence (evidence/README.md)
     "strict-tool-schema": "a strict function whose schema has an object without "
                           "additionalProperties false, or a property missing from required",
+    "schema-required-without-properties": "a tool's parameters schema with a required list, "
+                                          "empty or not, and no properties (none, or an "
+                                          "empty object) at its root",
     "strict-tools-mixed": "functions whose strict flags differ: some strict true, others "
                           "false or not stated",
     "response-format-type-unsupported": "a response format type the vendor does not take "

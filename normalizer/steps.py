@@ -69,7 +69,10 @@ from normalizer.passes.replayed import (
     name_function_responses,
     server_calls_to_text,
 )
-from normalizer.passes.required_names import drop_undeclared_required
+from normalizer.passes.required_names import (
+    drop_required_without_properties,
+    drop_undeclared_required,
+)
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import merge_consecutive_roles, place_system_messages
 from normalizer.passes.root_schema import complete_root_object_schema
@@ -310,6 +313,11 @@ STEPS: dict[str, Step] = {
                                      ("convert_tool_schemas", "declare_missing_tools",
                                       "respell_tuple_items", "flatten_top_level_union",
                                       "move_type_into_anyof")),
+    "drop_required_without_properties": Step(drop_required_without_properties,
+                                             ("schema-required-without-properties",),
+                                             ("convert_tool_schemas", "declare_missing_tools",
+                                              "flatten_top_level_union",
+                                              "complete_root_object_schema")),
     "complete_root_object_schema": Step(complete_root_object_schema,
                                         ("tool-parameters-not-object",
                                          "object-schema-missing-properties"),

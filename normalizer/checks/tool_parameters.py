@@ -86,6 +86,17 @@ def missing_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
                                                   "param": where})
 
 
+def required_without_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """A parameters schema with a `required` list, empty or not, and no properties at its
+    root: none, or an empty object, which Groq reads the same (a zero-argument tool as the
+    OpenAI Agents SDK writes it). Only the root: the refusals seen name it."""
+    for k, name, schema, where in declared:
+        declared_names = schema.get("properties")
+        if "required" in schema and not (isinstance(declared_names, Mapping)
+                                         and declared_names):
+            yield Finding(location=where, fields={"index": k, "name": name, "param": where})
+
+
 def top_level_union(declared: Iterator[Declared], rule: Rule) -> Iterator[Finding]:
     """A parameters schema typed object with one of params.keywords at its root; with
     params.untyped, one without type too (OpenAI refuses a root without type for that
@@ -172,6 +183,7 @@ def _ruleless(find: Callable[[Iterator[Declared]], Iterator[Finding]]) -> Find:
 FINDS: dict[str, Find] = {
     "tool-parameters-not-object": _ruleless(not_object),
     "object-schema-missing-properties": _ruleless(missing_properties),
+    "schema-required-without-properties": _ruleless(required_without_properties),
     "tool-parameters-top-level-union": top_level_union,
     "schema-type-beside-anyof": _ruleless(type_beside_anyof_anywhere),
     "schema-required-not-in-properties": _ruleless(required_not_in_properties),

@@ -1,4 +1,5 @@
-"""Tools pass: names in a schema's `required` that its `properties` do not declare."""
+"""Tools passes: names in a schema's `required` that its `properties` do not declare, and
+a `required` list beside no properties at all."""
 
 from __future__ import annotations
 
@@ -44,3 +45,43 @@ def drop_undeclared_required(
                        for path, name in found]
 
     return fix_rule_schemas(draft, profile, RULE, drop)
+
+
+WITHOUT_PROPERTIES = "schema-required-without-properties"
+
+
+def drop_required_without_properties(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a tool's parameters schema with a `required` list and no properties at its
+    root, none or an empty object (rule schema-required-without-properties): `required`
+    goes. Lossless for an empty list, which constrained nothing (a zero-argument tool as the
+    OpenAI Agents SDK and LiveKit write it); lossy for names, the model no longer told they
+    must be there (the schema never said what they hold).
+
+    Rejected by: Groq "invalid JSON schema for tool view_agent_graph,
+    tools[24].function.parameters: 'required' present but 'properties' is missing"
+    (usestrix/strix#1088), for `properties: {}` too.
+
+    Before: {"type": "object", "properties": {}, "required": [], "additionalProperties": false}
+    After:  {"type": "object", "properties": {}, "additionalProperties": false}
+    """
+    def drop(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
+        if not isinstance(schema, dict) or "required" not in schema:
+            return schema, []
+        declared = schema.get("properties")
+        if isinstance(declared, dict) and declared:
+            return schema, []
+        names = schema["required"]
+        fixed = {k: v for k, v in schema.items() if k != "required"}
+        lossless = names == []
+        said = ("an empty required list, which constrained nothing" if lossless else
+                f"required {names!r}, names the schema declares no properties for")
+        return fixed, [Change("drop_required_without_properties",
+                              "drop-required-without-properties",
+                              f"tool {tool.name!r}: left out {said}: the target refuses "
+                              "`required` beside no properties",
+                              schema_where(tool.name, ("required",)),
+                              lossless)]
+
+    return fix_rule_schemas(draft, profile, WITHOUT_PROPERTIES, drop)
