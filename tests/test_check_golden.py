@@ -23,7 +23,9 @@ a OneOf (2026-11-29): the same 11 bodies unreadable, "input[12]: expected an obj
 integer" for "input: expected a string or an array of items, got an array", counts
 unchanged; messy/dashscope for DashScope's user-message-missing, 46 findings added, and
 again for its tool-name-too-long, 41 added, the other counts unchanged; messy/cerebras for
-Cerebras' tool-choice-without-tools, 15 added, the other counts unchanged).
+Cerebras' tool-choice-without-tools, 15 added, the other counts unchanged; the three moonshot
+digests for Moonshot's empty-content, 12, 6 and 314 findings added, the other counts
+unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

@@ -26,8 +26,9 @@ MODELS = {"openai_chat": "test-model", "openai_responses": "gpt-4.1-mini",
           "anthropic": "claude-sonnet-4-5", "gemini": "gemini-3-pro-preview"}
 # Copies whose params forbid another form than the case's: one probe request per rule
 # measures one form (the probe reports the others as unmeasured, conformance/probe/measure.py).
-# xAI's empty-content forbids an empty system string, the case an assistant's null.
-OTHER_FORM = {("openai_chat", "empty-content", "xai")}
+# xAI's empty-content forbids an empty system string, the case an assistant's null;
+# Moonshot's forbids every empty form, the neighbour's "" as well as the case's null.
+OTHER_FORM = {("openai_chat", "empty-content", "xai"), ("openai_chat", "empty-content", "moonshot")}
 
 
 def profiles_of(protocol: str) -> list[Profile]:

@@ -84,6 +84,10 @@ def test_param_only_for_enforced_rules() -> None:
       "rules": [rule("empty-content")]}, "first: expected a list of rule ids"),
     ({"provider": "p", "protocol": "anthropic", "first": ["tools-not-declared"],
       "rules": [rule("empty-content")]}, "'tools-not-declared' is not among the profile's own"),
+    # A bare `null` in YAML is None, which would make empty-content match every message.
+    ({"provider": "p", "protocol": "openai_chat",
+      "rules": [rule("empty-content", params={"empty": [None, "missing"]})]},
+     'rules[0].params.empty (empty-content): a null in the list: write "null" in quotes'),
 ])
 def test_bad_profiles_say_where(data: dict[str, object], where: str) -> None:
     with pytest.raises(ProfileError, match=__import__("re").escape(where)):

@@ -156,7 +156,7 @@ def _fill(message: Message, where: str,
             "refusal field (its only content) sent as a refusal part", where, lossless=True)
     if thoughts:
         return None, Change("fill_empty_content", "drop-thinking-only-message",
-                            f"removed a {message.role} message holding only thinking, which "
+                            f"removed the {message.role} message holding only thinking, which "
                             "is no content for this protocol", where, lossless=False)
     return None, Change("fill_empty_content", "drop-empty-message",
                         f"removed an empty {message.role} message", where, lossless=True)

@@ -176,6 +176,10 @@ def _params(params: Mapping[str, Any], protocol: str, rule_id: str, enforced: bo
     for key in _LISTS:
         if key in params and not isinstance(params[key], (list, tuple, Mapping)):
             raise fail(f"expected a list, got {params[key]!r}", f"params.{key}")
+        if isinstance(params.get(key), (list, tuple)) and None in params[key]:
+            # YAML reads a bare null as None: `empty: [null]` would match every message.
+            raise fail('a null in the list: write "null" in quotes for the word',
+                       f"params.{key}")
     needed = _REQUIRED.get(rule_id, ()) + _REQUIRED_BY_PROTOCOL.get((protocol, rule_id), ())
     missing = [k for k in needed if k not in params]
     if enforced and missing:
