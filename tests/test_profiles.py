@@ -88,6 +88,10 @@ def test_param_only_for_enforced_rules() -> None:
     ({"provider": "p", "protocol": "openai_chat",
       "rules": [rule("empty-content", params={"empty": [None, "missing"]})]},
      'rules[0].params.empty (empty-content): a null in the list: write "null" in quotes'),
+    # A bare `on:` key in YAML is True: the rule would read its default "on" values.
+    ({"provider": "p", "protocol": "openai_chat",
+      "rules": [rule("tool-choice-with-thinking", params={True: ["enabled"]})]},
+     "rules[0].params (tool-choice-with-thinking): a key that is not a string (True)"),
 ])
 def test_bad_profiles_say_where(data: dict[str, object], where: str) -> None:
     with pytest.raises(ProfileError, match=__import__("re").escape(where)):

@@ -162,6 +162,12 @@ def _rule_extras(raw: Mapping[str, Any], fail: Fail) -> None:
 
 def _params(params: Mapping[str, Any], protocol: str, rule_id: str, enforced: bool,
             fail: Fail) -> None:
+    where = _not_string_key(params, "params")
+    if where is not None:
+        # YAML 1.1 reads a bare on, off, yes or no as a boolean: `on: [enabled]` would be
+        # the key True, and the rule would silently read its default instead.
+        raise fail(f"a key that is not a string ({where[1]!r}): quote it (YAML reads "
+                   "on, off, yes and no as booleans)", where[0])
     for key in _LENGTHS:
         value = params.get(key)
         if key in params and (isinstance(value, bool) or not isinstance(value, int)
@@ -173,6 +179,14 @@ def _params(params: Mapping[str, Any], protocol: str, rule_id: str, enforced: bo
                 re.compile(str(params[key]))
             except re.error as exc:
                 raise fail(f"not a valid regular expression ({exc})", f"params.{key}") from exc
+    _param_lists(params, fail)
+    needed = _REQUIRED.get(rule_id, ()) + _REQUIRED_BY_PROTOCOL.get((protocol, rule_id), ())
+    missing = [k for k in needed if k not in params]
+    if enforced and missing:
+        raise fail(f"an enforced {rule_id} needs {', '.join(missing)}", "params")
+
+
+def _param_lists(params: Mapping[str, Any], fail: Fail) -> None:
     for key in _LISTS:
         if key in params and not isinstance(params[key], (list, tuple, Mapping)):
             raise fail(f"expected a list, got {params[key]!r}", f"params.{key}")
@@ -180,10 +194,23 @@ def _params(params: Mapping[str, Any], protocol: str, rule_id: str, enforced: bo
             # YAML reads a bare null as None: `empty: [null]` would match every message.
             raise fail('a null in the list: write "null" in quotes for the word',
                        f"params.{key}")
-    needed = _REQUIRED.get(rule_id, ()) + _REQUIRED_BY_PROTOCOL.get((protocol, rule_id), ())
-    missing = [k for k in needed if k not in params]
-    if enforced and missing:
-        raise fail(f"an enforced {rule_id} needs {', '.join(missing)}", "params")
+
+
+def _not_string_key(value: Any, path: str) -> tuple[str, Any] | None:
+    """(where, key) of the first mapping key anywhere in `value` that is not a string."""
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            if not isinstance(key, str):
+                return path, key
+            found = _not_string_key(inner, f"{path}.{key}")
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found = _not_string_key(item, path)
+            if found is not None:
+                return found
+    return None
 
 
 def _named(raw: Any) -> str:
