@@ -21,6 +21,8 @@ PLANNED_RULES: dict[str, str] = {
     "object-schema-empty-properties": "an object schema with empty properties in a Gemini "
                                       "function declaration (refused until about April 2025, "
                                       "taken since: history, not a plan)",
+    "tool-choice-value-unsupported": "a tool_choice value the vendor does not take (Cerebras' "
+                                     "gpt-oss-120b in 2025-08: only auto or none)",
 }
 Confidence = Literal["recorded", "pasted", "documented", "reported"]
 CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")
