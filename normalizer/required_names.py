@@ -39,3 +39,13 @@ def without_undeclared(schema: Any, paths: list[Path]) -> Any:
             {k: v for k, v in node.items() if k != "required"}
         schema = replaced(schema, path, new)
     return schema
+
+
+def required_without_properties(schema: Any) -> bool:
+    """Whether `schema` has a `required` list, empty or not, and no properties: none, or an
+    empty object, which Groq reads the same (a zero-argument tool as the OpenAI Agents SDK
+    writes it). What check() flags and the repair fixes, read at the schema's root."""
+    if not isinstance(schema, Mapping) or "required" not in schema:
+        return False
+    declared = schema.get("properties")
+    return not (isinstance(declared, Mapping) and declared)

@@ -21,7 +21,7 @@ from normalizer.profiles import Rule
 from normalizer.property_schemas import non_object_properties
 from normalizer.ref_siblings import type_beside_ref
 from normalizer.ref_targets import refs_outside_defs
-from normalizer.required_names import undeclared_required
+from normalizer.required_names import required_without_properties, undeclared_required
 from normalizer.root_union import top_level
 from normalizer.schema_walk import Path, dotted, names_type
 from normalizer.tuple_items import items_not_object
@@ -86,14 +86,11 @@ def missing_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
                                                   "param": where})
 
 
-def required_without_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
-    """A parameters schema with a `required` list, empty or not, and no properties at its
-    root: none, or an empty object, which Groq reads the same (a zero-argument tool as the
-    OpenAI Agents SDK writes it). Only the root: the refusals seen name it."""
+def required_beside_no_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """A parameters schema with `required` and no properties at its root
+    (normalizer.required_names). Only the root: the refusals seen name it."""
     for k, name, schema, where in declared:
-        declared_names = schema.get("properties")
-        if "required" in schema and not (isinstance(declared_names, Mapping)
-                                         and declared_names):
+        if required_without_properties(schema):
             yield Finding(location=where, fields={"index": k, "name": name, "param": where})
 
 
@@ -183,7 +180,7 @@ def _ruleless(find: Callable[[Iterator[Declared]], Iterator[Finding]]) -> Find:
 FINDS: dict[str, Find] = {
     "tool-parameters-not-object": _ruleless(not_object),
     "object-schema-missing-properties": _ruleless(missing_properties),
-    "schema-required-without-properties": _ruleless(required_without_properties),
+    "schema-required-without-properties": _ruleless(required_beside_no_properties),
     "tool-parameters-top-level-union": top_level_union,
     "schema-type-beside-anyof": _ruleless(type_beside_anyof_anywhere),
     "schema-required-not-in-properties": _ruleless(required_not_in_properties),

@@ -9,7 +9,11 @@ from normalizer.model import Change, ToolSpec
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import fix_rule_schemas, schema_where
 from normalizer.profiles import Profile
-from normalizer.required_names import undeclared_required, without_undeclared
+from normalizer.required_names import (
+    required_without_properties,
+    undeclared_required,
+    without_undeclared,
+)
 from normalizer.schema_walk import dotted
 
 RULE = "schema-required-not-in-properties"
@@ -67,10 +71,7 @@ def drop_required_without_properties(
     After:  {"type": "object", "properties": {}, "additionalProperties": false}
     """
     def drop(tool: ToolSpec, schema: Any) -> tuple[Any, list[Change]]:
-        if not isinstance(schema, dict) or "required" not in schema:
-            return schema, []
-        declared = schema.get("properties")
-        if isinstance(declared, dict) and declared:
+        if not required_without_properties(schema):
             return schema, []
         names = schema["required"]
         fixed = {k: v for k, v in schema.items() if k != "required"}

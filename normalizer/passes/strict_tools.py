@@ -63,13 +63,8 @@ def drop_strict_without_form(
     """
     if profile.protocol in STRICT_FLAG or all(t.strict is None for t in draft.tools):
         return draft, ()
-    changes = tuple(Change("drop_strict_without_form", "drop-tool-strict",
-                           f"removed strict={str(t.strict).lower()} from tool {t.name!r}: "
-                           f"{profile.protocol} declarations have no strict flag",
-                           f"tools.{t.name}.strict", lossless=not t.strict)
-                    for t in draft.tools if t.strict is not None)
-    tools = tuple(replace(t, strict=None) for t in draft.tools)
-    return replace(draft, tools=tools), changes
+    return _without_flags(draft, "drop_strict_without_form",
+                          f"{profile.protocol} declarations have no strict flag")
 
 
 def drop_mixed_strict_flags(
@@ -91,10 +86,16 @@ def drop_mixed_strict_flags(
     """
     if len({t.strict is True for t in draft.tools}) < 2:
         return draft, ()
-    changes = tuple(Change("drop_mixed_strict_flags", "drop-tool-strict",
-                           f"removed strict={str(t.strict).lower()} from tool {t.name!r}: the "
-                           "target refuses functions whose strict flags differ, so none is "
-                           "sent; the schema is kept as written",
+    return _without_flags(draft, "drop_mixed_strict_flags",
+                          "the target refuses functions whose strict flags differ, so none "
+                          "is sent; the schema is kept as written")
+
+
+def _without_flags(draft: Draft, pass_name: str, why: str) -> tuple[Draft, tuple[Change, ...]]:
+    """Every tool without its strict flag, and a change for each that stated one (lossy for
+    true, lossless for false)."""
+    changes = tuple(Change(pass_name, "drop-tool-strict",
+                           f"removed strict={str(t.strict).lower()} from tool {t.name!r}: {why}",
                            f"tools.{t.name}.strict", lossless=not t.strict)
                     for t in draft.tools if t.strict is not None)
     return replace(draft, tools=tuple(replace(t, strict=None) for t in draft.tools)), changes
