@@ -172,8 +172,23 @@ def _case(raw: dict[str, Any]) -> ProbeCase:
                      also=tuple(raw.get("also") or ()),
                      moot_if=tuple(raw.get("moot_if") or ()), note=str(raw.get("note") or ""),
                      unsendable=str(raw.get("unsendable") or ""),
-                     limit=Limit(**raw["limit"]) if raw.get("limit") else None,
+                     limit=_limit(raw) if raw.get("limit") else None,
                      variant=_variant(raw["rule"], raw.get("variant")))
+
+
+def _limit(raw: dict[str, Any]) -> Limit:
+    """The case's `limit`, whose placeholder must stand somewhere in the reject body: else
+    every body of the search would be the same one, and the probe would measure nothing
+    (a rule case rewritten under a `from:` case once left it so, silently)."""
+    limit = Limit(**raw["limit"])
+    if _swap(raw["reject"], limit.placeholder, None) == raw["reject"]:
+        shown = repr(limit.placeholder)
+        shown = shown if len(shown) <= 40 else f"{shown[:37]}... ({limit.size} characters)"
+        raise ValueError(f"probe case {raw['rule']} (from: {raw['from']}): limit.placeholder "
+                         f"{shown} is not a value of its reject body; expected the value the "
+                         "search resizes (write the bodies in the case if the rule case "
+                         "changed)")
+    return limit
 
 
 def _variant(rule: str, raw: dict[str, Any] | None) -> Variant | None:
