@@ -83,24 +83,25 @@ def test_case_breaks_its_rule_and_its_neighbour_breaks_nothing(protocol: str,
             (profile.provider, fixed)
 
 
-def _above_ceiling(case: ProbeCase, profile: Profile, model: str) -> bool:
-    """The case's rule is a limit the probe searches, and this profile's value of it is at
-    or above the search's ceiling: the probe reports such an endpoint lenient up to the
-    ceiling, and no body of the search breaks the rule (Azure's 1,048,576-character tool
-    descriptions against a ceiling of 8,192)."""
+def _limit_of(case: ProbeCase, profile: Profile, model: str) -> Any:
+    """This profile's value of the limit the case's search measures (`limit:`), or None."""
     if case.limit is None:
-        return False
-    mine = scoped(profile, model=model).param(case.rule, case.limit.param)
-    return mine is not None and mine >= case.limit.ceiling
+        return None
+    return scoped(profile, model=model).param(case.rule, case.limit.param)
+
+
+def _above_ceiling(case: ProbeCase, profile: Profile, model: str) -> bool:
+    """This profile's limit is at or above the search's ceiling: the probe reports such an
+    endpoint lenient up to the ceiling, and no body of the search breaks the rule (Azure's
+    1,048,576-character tool descriptions against a ceiling of 8,192)."""
+    mine = _limit_of(case, profile, model)
+    return mine is not None and case.limit is not None and mine >= case.limit.ceiling
 
 
 def _stricter_limit(case: ProbeCase, profile: Profile, model: str) -> bool:
-    """The case's rule is a limit the probe searches (`limit:`), and this profile's value of
-    it is lower than the neighbour's (the placeholder's length)."""
-    if case.limit is None:
-        return False
-    mine = scoped(profile, model=model).param(case.rule, case.limit.param)
-    return mine is not None and mine < case.limit.size
+    """This profile's limit is lower than the neighbour's value (the placeholder's length)."""
+    mine = _limit_of(case, profile, model)
+    return mine is not None and case.limit is not None and mine < case.limit.size
 
 
 @pytest.mark.parametrize(("protocol", "case"), all_cases())

@@ -181,7 +181,7 @@ def _limit(raw: dict[str, Any]) -> Limit:
     every body of the search would be the same one, and the probe would measure nothing
     (a rule case rewritten under a `from:` case once left it so, silently)."""
     limit = Limit(**raw["limit"])
-    if _swap(raw["reject"], limit.placeholder, None) == raw["reject"]:
+    if not _holds(raw["reject"], limit.placeholder):
         shown = repr(limit.placeholder)
         shown = shown if len(shown) <= 40 else f"{shown[:37]}... ({limit.size} characters)"
         raise ValueError(f"probe case {raw['rule']} (from: {raw['from']}): limit.placeholder "
@@ -189,6 +189,15 @@ def _limit(raw: dict[str, Any]) -> Limit:
                          "search resizes (write the bodies in the case if the rule case "
                          "changed)")
     return limit
+
+
+def _holds(value: Any, wanted: str | int) -> bool:
+    """Whether `wanted` is `value` or one of its values, at any depth (as `_swap` finds it)."""
+    if isinstance(value, dict):
+        return any(_holds(v, wanted) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds(v, wanted) for v in value)
+    return value == wanted and type(value) is type(wanted)
 
 
 def _variant(rule: str, raw: dict[str, Any] | None) -> Variant | None:
