@@ -25,7 +25,8 @@ unchanged; messy/dashscope for DashScope's user-message-missing, 46 findings add
 again for its tool-name-too-long, 41 added, the other counts unchanged; messy/cerebras for
 Cerebras' tool-choice-without-tools, 15 added, the other counts unchanged; the three moonshot
 digests for Moonshot's empty-content, 12, 6 and 314 findings added, the other counts
-unchanged).
+unchanged; 7/mistral and messy/mistral when Mistral's last-message-role took its error type,
+invalid_request_message_order, counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

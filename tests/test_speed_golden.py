@@ -196,12 +196,14 @@ CHECK_GOLDEN: dict[str, str] = {  # check() of the raw bodies, computed by main'
     "20261122/openai_responses": "18e6b53fc8ac430280fc20e34ea31edf84be02fc32d9482a705a730dde7f2bd7",
     "20261122/anthropic": "7ba2a499fa40dfde1782eea8f1af49986f0d2b4a916ff9fdc970747fb281b720",
     "20261122/gemini": "91758ca707d610807d0b4e38852f95f3711d893b2b72073b050c4d1fa43d94cc",
-    "20261122/mistral": "9a4a037a1be597da8ba353dbf995759d0fc018bc6ac022a1e0349a499a0c295c",
+    # The two mistral digests recomputed on purpose (fortieth session): last-message-role's
+    # error type became invalid_request_message_order; the same violations otherwise.
+    "20261122/mistral": "c665c84e11c0713eea0f5bd411825be5923c9e94f6e2ceb5c5387f03dfba54fe",
     "7/openai": "b7066dcce4eafe3663a61dbc3e6cb57fe5d115822ccf01a82db6af55a6e4fe08",
     "7/openai_responses": "ca687e40484a92eefe91fdb1d1c9408a5eae4fb81dcb15433050da24ceaa9cf4",
     "7/anthropic": "4f2d52d8c7b4fb7d50f970bfd6bafb39f1716e3778f2f95fb1feca239cd7dea0",
     "7/gemini": "4ea6801084bd765ab30b3258fdf9f573d2dd90a622b1e756d314734b4a5f5b3b",
-    "7/mistral": "86007881dec8734295515cdaefdd0f7292008b9ed675bef508ed0cfaf1e48cc8",
+    "7/mistral": "0ac742e52544ba0bb41b5a2932d94c4c3f481340c8fd4b0cd8ced6eaac1ad36a",
 }
 
 
