@@ -42,12 +42,14 @@ def with_parts_replaced(draft: Draft, new: dict[tuple[int, int], Part]) -> Draft
     messages with none are shared."""
     if not new:
         return draft
+    by_message: dict[int, list[Part]] = {}
+    for (m, j), part in new.items():  # one pass over the replacements, not one per message
+        parts = by_message.get(m)
+        if parts is None:
+            parts = by_message[m] = list(draft.history.messages[m].parts)
+        parts[j] = part
     messages = list(draft.history.messages)
-    for m in sorted({m for m, _ in new}):
-        parts = list(messages[m].parts)
-        for (at, j), part in new.items():
-            if at == m:
-                parts[j] = part
+    for m, parts in by_message.items():
         messages[m] = messages[m].with_parts(tuple(parts))
     return replace(draft, history=replace(draft.history, messages=tuple(messages)))
 
