@@ -12,6 +12,13 @@ moves between OpenAI's two), unless `model` is given; otherwise the target's def
 is named, with a change (also where the body named none: a Gemini body names it in the URL).
 A Responses body that names no model (a stored `prompt` names it) gets none for Responses.
 Then `normalize` runs with the options, and the result is rendered.
+
+Azure OpenAI's body names a deployment, whose name its owner chooses, and the rules that
+hold for some models are read off that name. `deployment` names what the body sends as its
+`model` while `model` still says which model's rules apply: a body for the deployment
+"prod-chat" of gpt-5-mini is repaired with `model="gpt-5-mini", deployment="prod-chat"` and
+sends "prod-chat". Without `model`, the rules are read off the deployment's name, as the
+vendor reads them.
 """
 
 from __future__ import annotations
@@ -113,13 +120,15 @@ def normalize_request(
     to_provider: str | Path | Profile,
     *,
     model: str | None = None,
+    deployment: str | None = None,
     budget: Budget | int | None = None,
     policy: Policy | None = None,
     on: dt.date | str | None = None,
 ) -> NormalizedRequest:
     """Repair `body` (a request in `from_protocol`) for `to_provider`; see the module
     docstring. `on`: the day whose rules apply (default today; rules may be scoped by date).
-    Raises WireFormatError for a body that is not a request of the protocol.
+    Raises WireFormatError for a body that is not a request of the protocol, ValueError for a
+    `deployment` with a Gemini target (its model is in the URL).
 
     A body in the target's own protocol is taken as written for the target: its reasoning
     is the target's own (`as_targets_own`)."""
@@ -127,8 +136,8 @@ def normalize_request(
     profile = load_profile(to_provider)
     if profile.protocol == from_protocol:
         parts = replace(parts, history=as_targets_own(parts.history, profile))
-    return normalize_parts(parts, from_protocol, profile, model=model, budget=budget,
-                           policy=policy, on=on)
+    return normalize_parts(parts, from_protocol, profile, model=model, deployment=deployment,
+                           budget=budget, policy=policy, on=on)
 
 
 def as_targets_own(history: History, profile: Profile) -> History:
@@ -156,6 +165,7 @@ def normalize_parts(
     to_provider: str | Path | Profile,
     *,
     model: str | None = None,
+    deployment: str | None = None,
     budget: Budget | int | None = None,
     policy: Policy | None = None,
     on: dt.date | str | None = None,
@@ -176,30 +186,15 @@ def normalize_parts(
         changes += dropped
         changes += [hosted_dropped(d, target) for d in hosted]
         hosted = ()
-    keep_model = same or {from_protocol, target} <= _OPENAI
-    chosen = model or (parts.model if keep_model else None)
-    if model is None and not keep_model and parts.model:
-        changes.append(Change("normalize_request", "replace-model",
-                              f"model {parts.model!r} was for {from_protocol}; the body "
-                              f"for {profile.provider} names {profile.default_model!r} "
-                              "(pass model=)",
-                              "model", False))
-    # A Responses body may name no model: a stored `prompt` names it, and one written here
-    # would override it. Any other body gets the target's default, said.
-    unnamed = chosen is None and not (same and target == "openai_responses")
-    if unnamed and target != "gemini" and not parts.model:
-        changes.append(Change("normalize_request", "add-model",
-                              f"the body named no model; the body for {profile.provider} "
-                              f"names {profile.default_model!r} (pass model=)", "model", True))
+    naming = _name_model(parts, from_protocol, profile, model, deployment)
+    changes += naming.changes
+    chosen, sent, unnamed, named = naming.chosen, naming.sent, naming.unnamed, naming.named
     tools, shadowed = _unshadowed(parts.tools, hosted, profile)
     changes += shadowed
-    # The rules that hold for some models only are read for the model the body will name:
-    # the target's default where none was chosen (Gemini names it in the URL: unknown here).
-    named = chosen or (profile.default_model if unnamed and target != "gemini" else None)
     fixed = normalize(parts.history, _declaring(profile, hosted), tools=tools, budget=budget,
                       policy=policy, model=named, options=options, on=on)
-    out = fixed.render(model=chosen or profile.default_model)
-    if target == "gemini" or (chosen is None and not unnamed):
+    out = fixed.render(model=sent or profile.default_model)
+    if target == "gemini" or (sent is None and not unnamed):
         out.pop("model", None)  # in Gemini's URL; in a Responses body's stored prompt
     _put_tools(out, parts, fixed, hosted, same)
     if profile.enforces(CACHED_RULE):  # hosted declarations, sent as they came
@@ -218,6 +213,51 @@ def normalize_parts(
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
+
+
+@dataclass(frozen=True, slots=True)
+class _Naming:
+    """The model a request is repaired for: `chosen` (given, or the body's where it carries
+    over), `sent` (the name the body sends: a deployment's, or `chosen`), `unnamed` (the
+    body gets the target's default), `named` (whose rules apply), and the changes said."""
+
+    chosen: str | None
+    sent: str | None
+    unnamed: bool
+    named: str | None
+    changes: tuple[Change, ...]
+
+
+def _name_model(parts: RequestParts, from_protocol: str, profile: Profile, model: str | None,
+                deployment: str | None) -> _Naming:
+    target = profile.protocol
+    same = target == from_protocol
+    if deployment is not None and target == "gemini":
+        raise ValueError("deployment: a Gemini request names its model in the URL, not in "
+                         "the body")
+    keep_model = same or {from_protocol, target} <= _OPENAI
+    chosen = model or (parts.model if keep_model else None)
+    sent = deployment or chosen
+    changes: list[Change] = []
+    if model is None and deployment is None and not keep_model and parts.model:
+        changes.append(Change("normalize_request", "replace-model",
+                              f"model {parts.model!r} was for {from_protocol}; the body "
+                              f"for {profile.provider} names {profile.default_model!r} "
+                              "(pass model=)",
+                              "model", False))
+    # A Responses body may name no model: a stored `prompt` names it, and one written here
+    # would override it. Any other body gets the target's default, said.
+    unnamed = sent is None and not (same and target == "openai_responses")
+    if unnamed and target != "gemini" and not parts.model:
+        changes.append(Change("normalize_request", "add-model",
+                              f"the body named no model; the body for {profile.provider} "
+                              f"names {profile.default_model!r} (pass model=)", "model", True))
+    # The rules that hold for some models only are read for the model given, else for the
+    # name the body will send (a deployment's, as the vendor reads it): the target's default
+    # where none was chosen (Gemini names it in the URL: unknown here).
+    named = model or sent or (profile.default_model if unnamed and target != "gemini"
+                              else None)
+    return _Naming(chosen, sent, unnamed, named, tuple(changes))
 
 
 def _fit_hosted(out: dict[str, Any], profile: Profile, chosen: str | None,

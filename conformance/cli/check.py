@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     target.add_argument("--profile", help="a profile YAML file (e.g. written by `probe`)")
     parser.add_argument("--model", help="the model the request is for (Gemini: it is not in "
                                         "the body); defaults to the body's `model`")
-    parser.add_argument("--on", metavar="YYYY-MM-DD", type=_day,
+    parser.add_argument("--on", metavar="YYYY-MM-DD", type=day,
                         help="the date the request is for (default today): rules scoped by "
                              "date (since/until) follow it")
     parser.add_argument("--json", action="store_true", help="print violations as JSON")
@@ -48,7 +48,8 @@ def read_body(name: str) -> dict[str, Any]:
     return body
 
 
-def _day(text: str) -> dt.date:
+def day(text: str) -> dt.date:
+    """`text` (YYYY-MM-DD) as a date, for argparse's `type=`."""
     try:
         return dt.date.fromisoformat(text)
     except ValueError as exc:

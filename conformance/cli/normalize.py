@@ -1,7 +1,9 @@
-"""`conformance normalize FILE --from PROTOCOL --to PROVIDER [--budget N]`: repair a request
-body (or a scenario's history) for a provider and print the repaired body and the report.
-Goes through the library's one request-level path (`normalizer.normalize_request`: split,
-then `normalize_parts`): the body's tools, options and model are carried.
+"""`conformance normalize FILE --from PROTOCOL --to PROVIDER [--budget N] [--model M]
+[--deployment D] [--on YYYY-MM-DD]`: repair a request body (or a scenario's history) for a
+provider and print the repaired body and the report. Goes through the library's one
+request-level path (`normalizer.normalize_request`: split, then `normalize_parts`): the body's
+tools, options and model are carried. `--deployment` (Azure OpenAI) is the name the body
+sends as its model; `--model` then says which model's rules apply.
 
 Output (stdout, JSON): {"provider", "protocol", "body", "changes": [{pass, code, what, where,
 lossless}], "id_map", "name_map", "unrepaired": [{rule, location, status, message, ...}]}.
@@ -19,7 +21,7 @@ import sys
 from typing import Any
 
 from conformance.bodies import change_json
-from conformance.cli.check import read_body, violation_json
+from conformance.cli.check import day, read_body, violation_json
 from conformance.cli.output import dump_json
 from normalizer.check import check
 from normalizer.errors import NormalizerError
@@ -47,7 +49,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="keep at most N messages (never splitting a call from its results)")
     parser.add_argument("--token-budget", type=int, metavar="N",
                         help="keep at most about N tokens (offline estimate)")
-    parser.add_argument("--model", help="the model for the rendered body")
+    parser.add_argument("--model", help="the model for the rendered body, whose rules apply")
+    parser.add_argument("--deployment", help="the name the body sends as its model where that "
+                                             "is not the model's (Azure OpenAI: the "
+                                             "deployment); --model then says whose rules apply")
+    parser.add_argument("--on", metavar="YYYY-MM-DD", type=day,
+                        help="the date the request is for (default today): rules scoped by "
+                             "date (since/until) follow it")
     parser.add_argument("--orphan-results", choices=("keep-as-text", "drop"),
                         default="keep-as-text")
     parser.add_argument("--unanswered-calls", choices=("synthesize", "drop"),
@@ -63,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
         policy = Policy(orphan_results=args.orphan_results,
                         unanswered_calls=args.unanswered_calls)
         result = normalize_parts(parts, protocol, args.target, model=args.model,
-                                 budget=_budget(args), policy=policy)
-        left = check(result.body, args.target, model=args.model or parts.model)
+                                 deployment=args.deployment, budget=_budget(args),
+                                 policy=policy, on=args.on)
+        # Without --model the repaired body names the model its rules were read for (Gemini:
+        # none, in the URL).
+        left = check(result.body, args.target, model=args.model, on=args.on)
         text = dump_json({**report(result), "unrepaired": [violation_json(v) for v in left]},
                          indent=2, ensure_ascii=False)
     except (ValueError, NormalizerError) as exc:
