@@ -81,7 +81,7 @@ def _part(part: Part, where: str, kind: type, fn: PartFn, changes: list[Change])
     if type(part) is kind:
         return _apply(part, where, fn, changes)
     if isinstance(part, ToolResult) and not isinstance(part.content, str):
-        content = tuple(_apply(inner, f"{where}.content[{n}]", fn, changes)
+        content = tuple(_apply(inner, f"{where}.content[{n}]", fn, changes, part.call_id)
                         if type(inner) is kind else inner
                         for n, inner in enumerate(part.content))
         if any(a is not b for a, b in zip(content, part.content, strict=True)):
@@ -89,11 +89,16 @@ def _part(part: Part, where: str, kind: type, fn: PartFn, changes: list[Change])
     return part
 
 
-def _apply(part: Any, where: str, fn: PartFn, changes: list[Change]) -> Part:
+def _apply(part: Any, where: str, fn: PartFn, changes: list[Change],
+           call_id: str | None = None) -> Part:
     done = fn(part, where)
     if done is None:
         return part
-    changes.append(done[1])
+    change = done[1]
+    # A place in a result's content moves as later passes move messages: the call it
+    # answers is what a reader can find it by.
+    changes.append(change if call_id is None else
+                   replace(change, what=f"in the result of call {call_id!r}: {change.what}"))
     return done[0]
 
 
