@@ -5,8 +5,10 @@ temperature 1 (0.6 where thinking is off), top_p 0.95. A request that sends anyt
 is refused ("invalid temperature: only 1 is allowed for this model"), and apps send their
 usual 0.2 or 0.7 to every model. Claude takes temperature 1 only while thinking is on
 ("`temperature` may only be set to 1 when thinking is enabled or in adaptive mode. ...").
-Leaving the parameter out is what the vendor's own clients do: the model then uses the
-one value it takes.
+Gemini takes presencePenalty and frequencyPenalty at 0 only, but for Gemini 2.0 Flash
+("Penalty is not enabled for models/gemini-2.5-flash"), in its generationConfig. Leaving the
+parameter out is what the vendor's own clients do: the model then uses the one value it
+takes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from normalizer.options import thinking_on_by_rule
+from normalizer.request_fields import spellings
 
 
 class Unfixed(NamedTuple):
@@ -50,11 +53,29 @@ def fixed_values(request: Mapping[str, Any], params: Mapping[str, Any],
 def unfixed(request: Mapping[str, Any], params: Mapping[str, Any],
             model: str | None) -> list[Unfixed]:
     """Every pinned parameter the request sends with another value, in the order of
-    `fixed` (the value itself, sent again, is taken)."""
-    return [Unfixed(field, request[field], allowed)
-            for field, allowed in fixed_values(request, params, model).items()
-            if field in request and request[field] is not None
-            and not _same(request[field], allowed)]
+    `fixed` (the value itself, sent again, is taken). With `within` (Gemini's
+    generationConfig) the parameters are that object's, and `field` is the dotted place
+    they were sent at, in the spelling sent."""
+    within = params.get("within")
+    found: list[Unfixed] = []
+    for field, allowed in fixed_values(request, params, model).items():
+        where, sent = _sent(request, field, str(within)) if within else (field,
+                                                                         request.get(field))
+        if sent is not None and not _same(sent, allowed):
+            found.append(Unfixed(where, sent, allowed))
+    return found
+
+
+def _sent(request: Mapping[str, Any], field: str, within: str) -> tuple[str, Any]:
+    """Where in the object `within` the request sends `field`, and its value (None where
+    it sends none): Gemini's parser reads either spelling of each name as one field."""
+    for outer in spellings(within):
+        inner = request.get(outer)
+        if isinstance(inner, Mapping):
+            for name in spellings(field):
+                if inner.get(name) is not None:
+                    return f"{outer}.{name}", inner[name]
+    return field, None
 
 
 def unsupported(request: Mapping[str, Any], params: Mapping[str, Any],

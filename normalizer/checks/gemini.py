@@ -18,7 +18,13 @@ from typing import Any
 
 from normalizer.array_items import bare_arrays
 from normalizer.check import Detector, Finding
-from normalizer.checks import gemini_parts, reasoning_effort, request_fields, thinking_budget
+from normalizer.checks import (
+    gemini_parts,
+    reasoning_effort,
+    request_fields,
+    sampling,
+    thinking_budget,
+)
 from normalizer.checks.gemini_walk import (
     Contents,
     call_parts,
@@ -350,6 +356,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 
 DETECTORS: dict[str, Detector] = {
     "system-message-placement": system_message_placement,
+    "sampling-parameter-fixed": sampling.fixed_sampling,
     "unknown-request-field": request_fields.unknown_request_field,
     "tool-schema-unsupported": tool_schema_unsupported,
     "response-schema-unsupported": response_schema_unsupported,

@@ -32,12 +32,16 @@ from normalizer.sampling import bad_stops, exclusive, out_of_range, unfixed, uns
 
 def fixed_sampling(body: Mapping[str, Any], rule: Rule,
                    model: str | None) -> Iterator[Finding]:
-    """Each pinned parameter the body sends with another value."""
+    """Each pinned parameter the body sends with another value. The model is there for
+    texts that name it (Gemini: "Penalty is not enabled for models/gemini-2.5-flash")."""
     if not isinstance(body, Mapping):
         return
+    named = model or body.get("model")
     for found in unfixed(body, rule.params, model):
         yield Finding(found.field, {"field": found.field, "sent": found.sent,
-                                    "allowed": found.allowed})
+                                    "allowed": found.allowed,
+                                    "model": named.removeprefix("models/")
+                                    if isinstance(named, str) else named})
 
 
 def unsupported_sampling(body: Mapping[str, Any], rule: Rule,

@@ -43,7 +43,9 @@ def drop_unfixed_sampling(
     (diffbot/code-gpt-docs#445, gpt-5), and on the Responses API "Unsupported parameter:
     'temperature' is not supported with this model." (OpenHands/software-agent-sdk#992);
     Anthropic "`temperature` may only be set to 1 when thinking is enabled or in adaptive
-    mode. ..." (MayDay-wpf/snow-app#42).
+    mode. ..." (MayDay-wpf/snow-app#42); Gemini "Penalty is not enabled for
+    models/gemini-2.5-flash" (BerriAI/litellm#32273), for a penalty in generationConfig
+    (params.within), which is left out where nothing else is left in it.
 
     Before: model kimi-k3, temperature 0.2, top_p 0.9
     After:  model kimi-k3
@@ -193,9 +195,18 @@ def keep_one_sampling_parameter(
 
 
 def _without(draft: Draft, fields: set[str]) -> Draft:
-    """`draft` with the request options `fields` left out."""
-    return replace(draft, options=JsonMap(
-        {k: v for k, v in thaw(draft.options).items() if k not in fields}))
+    """`draft` with the request options `fields` left out; a dotted name is a field of an
+    object option (Gemini's generationConfig.presencePenalty), which is left out too where
+    nothing else is left in it."""
+    options = {k: v for k, v in thaw(draft.options).items() if k not in fields}
+    for dotted in (f for f in fields if "." in f):
+        outer, name = dotted.split(".", 1)
+        inner = options.get(outer)
+        if isinstance(inner, dict):
+            inner.pop(name, None)
+            if not inner:
+                del options[outer]
+    return replace(draft, options=JsonMap(options))
 
 
 def drop_invalid_stop_sequences(
