@@ -84,10 +84,13 @@ def unsupported(request: Mapping[str, Any], params: Mapping[str, Any],
     that order: a model that takes none refuses each (Claude Opus 4.7: "`temperature` is
     deprecated for this model.", UKGovernmentBEIS/inspect_ai#3721). With `when_thinking`,
     none unless the request turns thinking on (Claude: "`top_k` must be unset when thinking
-    is enabled. ...", quarkiverse/quarkus-langchain4j#1812)."""
+    is enabled. ...", quarkiverse/quarkus-langchain4j#1812). A value `taken` names for a
+    field is taken (OpenAI's reasoning models: a penalty of 0)."""
     if params.get("when_thinking") and not thinking_on_by_rule(request, params, model):
         return []
-    return sent_fields(request, params.get("fields") or ())
+    taken = params.get("taken") or {}
+    return [f for f in sent_fields(request, params.get("fields") or ())
+            if f not in taken or not _same(request[f], taken[f])]
 
 
 def sent_fields(request: Mapping[str, Any], fields: Iterable[Any]) -> list[str]:

@@ -73,12 +73,14 @@ def drop_unsupported_sampling(
     sampling-parameter-unsupported, params.fields, for the models it names: `policy.model`;
     an unknown model keeps what was sent): each is left out, and the model samples as it
     does by default. Lossy: the value asked for is not used (it never could be). Apps send
-    their one temperature to every model.
+    their one temperature to every model. A value params.taken names is kept (OpenAI's
+    reasoning models take a penalty of 0).
 
     Rejected by: Anthropic "`temperature` is deprecated for this model."
     (UKGovernmentBEIS/inspect_ai#3721, claude-opus-4-7); OpenAI "Unsupported parameter:
     'top_p' is not supported with this model." on both its wires (braintrustdata/lingua's
-    recorded gpt-5-nano snapshots).
+    recorded gpt-5-nano snapshots), and for 'frequency_penalty' (oracle/ai-optimizer#240,
+    gpt-5).
 
     Before: model claude-opus-4-7, temperature 0.2
     After:  model claude-opus-4-7
