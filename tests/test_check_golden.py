@@ -26,7 +26,8 @@ again for its tool-name-too-long, 41 added, the other counts unchanged; messy/ce
 Cerebras' tool-choice-without-tools, 15 added, the other counts unchanged; the three moonshot
 digests for Moonshot's empty-content, 12, 6 and 314 findings added, the other counts
 unchanged; 7/mistral and messy/mistral when Mistral's last-message-role took its error type,
-invalid_request_message_order, counts unchanged).
+invalid_request_message_order, counts unchanged; messy/deepseek when DeepSeek V4's words for
+reasoning-content-required came in, since 2026-04-24, counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations
