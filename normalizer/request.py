@@ -240,10 +240,14 @@ def _name_model(parts: RequestParts, from_protocol: str, profile: Profile, model
     sent = deployment or chosen
     changes: list[Change] = []
     if model is None and deployment is None and not keep_model and parts.model:
+        # A Gemini body names no model: the caller's URL does.
+        named_as = ("a Gemini request names its model in the URL, not the body "
+                    f"({profile.default_model!r} by default; pass model= for its rules)"
+                    if target == "gemini" else
+                    f"the body for {profile.provider} names {profile.default_model!r} "
+                    "(pass model=)")
         changes.append(Change("normalize_request", "replace-model",
-                              f"model {parts.model!r} was for {from_protocol}; the body "
-                              f"for {profile.provider} names {profile.default_model!r} "
-                              "(pass model=)",
+                              f"model {parts.model!r} was for {from_protocol}; {named_as}",
                               "model", False))
     # A Responses body may name no model: a stored `prompt` names it, and one written here
     # would override it. Any other body gets the target's default, said.
