@@ -27,7 +27,9 @@ Cerebras' tool-choice-without-tools, 15 added, the other counts unchanged; the t
 digests for Moonshot's empty-content, 12, 6 and 314 findings added, the other counts
 unchanged; 7/mistral and messy/mistral when Mistral's last-message-role took its error type,
 invalid_request_message_order, counts unchanged; messy/deepseek when DeepSeek V4's words for
-reasoning-content-required came in, since 2026-04-24, counts unchanged).
+reasoning-content-required came in, since 2026-04-24, counts unchanged; messy/anthropic when
+tool-name-invalid's copy since 2026-09-22 came to flag the characters only (its words
+unchanged; a name over 128 characters is tool-name-too-long's now), counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

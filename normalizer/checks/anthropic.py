@@ -79,14 +79,30 @@ def tool_name_invalid(body: Mapping[str, Any], rule: Rule, model: str | None) ->
     """Declared custom tools only: the vendor's text names `tools.N.custom.name`; a bad
     name in a tool_use block has no known text of its own."""
     pattern = str(rule.params.get("pattern", r"^[a-zA-Z0-9_-]{1,128}$"))
+    for k, name in _custom_tool_names(body):
+        if not re.search(pattern, name):
+            yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "pattern": pattern})
+
+
+def tool_name_too_long(body: Mapping[str, Any], rule: Rule,
+                       model: str | None) -> Iterator[Finding]:
+    """`tool-name-too-long` for declared custom tools (the vendor's text names
+    `tools.N.custom.name`), longer than params.max_length."""
+    most = int(rule.params["max_length"])
+    for k, name in _custom_tool_names(body):
+        if len(name) > most:
+            yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "max_length": most,
+                                               "length": len(name)})
+
+
+def _custom_tool_names(body: Mapping[str, Any]) -> Iterator[tuple[int, str]]:
+    """The index and name of each declared custom tool; server tools (web_search, ...)
+    carry a `type` and a fixed name."""
     tools = body.get("tools")
     for k, tool in enumerate(tools if isinstance(tools, list) else []):
-        # Server tools (web_search, ...) carry a `type` and a fixed name.
-        if not isinstance(tool, Mapping) or tool.get("type") not in (None, "custom"):
-            continue
-        name = tool.get("name")
-        if isinstance(name, str) and not re.search(pattern, name):
-            yield Finding(f"tools[{k}].name", {"tool": k, "name": name, "pattern": pattern})
+        if isinstance(tool, Mapping) and tool.get("type") in (None, "custom") \
+                and isinstance(tool.get("name"), str):
+            yield k, tool["name"]
 
 
 def input_schema_without_type(body: Mapping[str, Any], rule: Rule,
@@ -329,6 +345,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-arguments-not-object": tool_arguments_not_object,
     "thinking-signature-missing": thinking_signature_missing,
     "tool-name-invalid": tool_name_invalid,
+    "tool-name-too-long": tool_name_too_long,
     "duplicate-tool-name": duplicate_tool_name,
     "tool-parameters-not-object": input_schema_without_type,
     "tool-parameters-top-level-union": input_schema_top_level_union,
