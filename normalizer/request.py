@@ -48,6 +48,7 @@ from normalizer.passes.options import without_json_type, without_refused_json_fo
 from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS, REFERENCE_PROVIDER
+from normalizer.scope import scoped
 from normalizer.tool_combination import tools_counted
 from normalizer.tools import parse_declarations
 from normalizer.window import Budget
@@ -172,7 +173,9 @@ def normalize_parts(
 ) -> NormalizedRequest:
     """`normalize_request` after the split: for a caller that holds the history already
     (the conformance harness builds it from a scenario) and so skips a parse."""
-    profile = load_profile(to_provider)
+    # The rules of the day only: a rule's copies are scoped apart by date, and the steps
+    # after `normalize` read a profile's first copy of a rule (normalize scopes its own).
+    profile = scoped(load_profile(to_provider), on=on)
     target = profile.protocol
     same = target == from_protocol
     options, hosted = dict(parts.options), parts.hosted

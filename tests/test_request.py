@@ -67,3 +67,20 @@ def test_tools_null_is_left_out_said_where_it_was_not_seen_accepted() -> None:
     assert "tools" not in out.body
     assert [(c.code, c.where, c.lossless) for c in out.changes] == [
         ("drop-option", "tools", True)]
+
+
+def test_the_steps_after_normalize_read_the_days_copy_of_a_rule() -> None:
+    # Groq's response-format-with-tools has two copies by date: json_object only until
+    # 2025-11-05, json_object and json_schema since. A built-in tool is handled after
+    # normalize, from the profile the request is repaired with.
+    body = {"model": "openai/gpt-oss-20b", "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{"type": "browser_search"}],
+            "response_format": {"type": "json_schema",
+                                "json_schema": {"name": "x", "schema": {"type": "object"}}}}
+    today = normalize_request(body, "openai_chat", "groq", on="2026-11-29")
+    assert "response_format" not in today.body
+    assert [c.code for c in today.changes] == ["drop-json-response-type"]
+    assert check(today.body, "groq", on="2026-11-29") == ()
+    before = normalize_request(body, "openai_chat", "groq", on="2025-06-01")
+    assert before.body["response_format"] == body["response_format"] and before.changes == ()
+    assert check(before.body, "groq", on="2025-06-01") == ()
