@@ -23,6 +23,9 @@ PLANNED_RULES: dict[str, str] = {
                                       "taken since: history, not a plan)",
     "tool-choice-value-unsupported": "a tool_choice value the vendor does not take (Cerebras' "
                                      "gpt-oss-120b in 2025-08: only auto or none)",
+    "thinking-block-modified": "a thinking block of Anthropic's latest assistant message that "
+                               "is not as the response signed it (decided against the "
+                               "signature: not from the body alone)",
 }
 Confidence = Literal["recorded", "pasted", "documented", "reported"]
 CONFIDENCES: tuple[str, ...] = ("recorded", "pasted", "documented", "reported")
