@@ -13,12 +13,9 @@ is named, with a change (also where the body named none: a Gemini body names it 
 A Responses body that names no model (a stored `prompt` names it) gets none for Responses.
 Then `normalize` runs with the options, and the result is rendered.
 
-Azure OpenAI's body names a deployment, whose name its owner chooses, and the rules that
-hold for some models are read off that name. `deployment` names what the body sends as its
-`model` while `model` still says which model's rules apply: a body for the deployment
-"prod-chat" of gpt-5-mini is repaired with `model="gpt-5-mini", deployment="prod-chat"` and
-sends "prod-chat". Without `model`, the rules are read off the deployment's name, as the
-vendor reads them.
+`deployment` (Azure OpenAI, whose body names a deployment) is what the body sends as its
+`model`, while `model` says whose rules apply: `model="gpt-5-mini", deployment="prod-chat"`
+sends "prod-chat". Without `model`, rules are read off the deployment's name, as Azure does.
 """
 
 from __future__ import annotations
@@ -243,7 +240,6 @@ def _name_model(parts: RequestParts, from_protocol: str, profile: Profile, model
     sent = deployment or chosen
     changes: list[Change] = []
     if model is None and deployment is None and not keep_model and parts.model:
-        # A Gemini body names no model: the caller's URL does.
         named_as = ("a Gemini request names its model in the URL, not the body "
                     f"({profile.default_model!r} by default; pass model= for its rules)"
                     if target == "gemini" else
