@@ -95,11 +95,11 @@ def test_the_command_line_keeps_the_deployment(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "body.json"
     path.write_text(json.dumps(_body("prod-chat")), encoding="utf-8")
-    argv = ["normalize", str(path), "--from", "openai_chat", "--to", PROVIDER]
-    assert main([*argv, "--model", "gpt-5-mini", "--deployment", "prod-chat"]) == 0
+    argv = ["normalize", str(path), "--from", "openai_chat", "--to"]
+    assert main([*argv, PROVIDER, "--model", "gpt-5-mini", "--deployment", "prod-chat"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["body"]["model"] == "prod-chat" and report["unrepaired"] == []
     assert {c["code"] for c in report["changes"]} == {"move-max-tokens",
                                                       "drop-unfixed-sampling"}
-    assert main([*argv, "--deployment", "prod", "--to", "gemini"]) == 2
+    assert main([*argv, "gemini", "--deployment", "prod"]) == 2
     assert "names its model in the URL" in capsys.readouterr().err
