@@ -27,6 +27,7 @@ from normalizer.passes.sampling import (
     drop_invalid_stop_sequences,
     drop_sampling_with_thinking,
     drop_unfixed_sampling,
+    drop_unsupported_parameters,
     drop_unsupported_sampling,
     keep_one_sampling_parameter,
 )
@@ -50,6 +51,8 @@ OPTION_STEPS: dict[str, Step] = {
     "drop_invalid_stop_sequences": Step(drop_invalid_stop_sequences, ("stop-sequence-invalid",)),
     "drop_unsupported_sampling": Step(drop_unsupported_sampling,
                                       ("sampling-parameter-unsupported",)),
+    "drop_unsupported_parameters": Step(drop_unsupported_parameters,
+                                        ("request-parameter-unsupported",)),
     # After the thinking settings are final (a budget or an effort may turn thinking on).
     "drop_sampling_with_thinking": Step(drop_sampling_with_thinking,
                                         ("sampling-parameter-with-thinking",),

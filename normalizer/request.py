@@ -335,11 +335,16 @@ def _declaring(profile: Profile, hosted: tuple[Any, ...]) -> Profile:
     """The profile to repair with: where the request keeps hosted declarations (Anthropic's
     memory tool, whose calls are client tool_use blocks named `memory`), it declares tools,
     so tools-not-declared cannot hold, and declaring the history's tools again would give
-    two tools of one name."""
-    if not hosted or not profile.enforces("tools-not-declared"):
+    two tools of one name; nor can a tool option be without tools (a tool_choice beside
+    a kept web_search stays)."""
+    if not hosted or not any(profile.enforces(r) for r in _DECLARED_BY_HOSTED):
         return profile
     return replace(profile, rules=tuple(r for r in profile.rules
-                                        if r.id != "tools-not-declared"))
+                                        if r.id not in _DECLARED_BY_HOSTED))
+
+
+_DECLARED_BY_HOSTED = frozenset({"tools-not-declared", "tool-choice-without-tools",
+                                 "parallel-tool-calls-without-tools"})
 
 
 def _unshadowed(tools: tuple[ToolSpec, ...], hosted: tuple[Any, ...],

@@ -30,6 +30,7 @@ RULE_IDS: dict[str, str] = {
     "duplicate-tool-name": "two tool declarations with the same name",
     "tools-not-declared": "tool calls or results in the history but no `tools` in the request",
     "tool-choice-without-tools": "`tool_choice` set with no `tools`",
+    "parallel-tool-calls-without-tools": "`parallel_tool_calls` set with no `tools`",
     "tool-choice-unknown-tool": "a `tool_choice` that forces a tool the request does not "
                                 "declare",
     "tool-schema-unsupported": "a tool parameter schema with keywords the vendor rejects",
@@ -212,6 +213,9 @@ RULE_IDS: dict[str, str] = {
                                 "value than the one the model takes",
     "sampling-parameter-unsupported": "a sampling parameter (params.fields) sent to a model "
                                       "that takes none",
+    "request-parameter-unsupported": "a request parameter other than a sampling one "
+                                     "(params.fields: `parallel_tool_calls`) sent to a model "
+                                     "that does not take it",
     "sampling-parameter-out-of-range": "a sampling parameter outside the range the model takes "
                                        "(params.ranges: field -> least and most)",
     "sampling-parameters-exclusive": "more than one of the sampling parameters params.fields "

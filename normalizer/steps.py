@@ -89,7 +89,11 @@ from normalizer.passes.tool_count import drop_tools_over_limit
 from normalizer.passes.tool_descriptions import shorten_tool_descriptions
 from normalizer.passes.tool_duplicates import drop_duplicate_tools
 from normalizer.passes.tool_schemas import convert_tool_schemas
-from normalizer.passes.tools_declared import declare_missing_tools, drop_tool_choice_without_tools
+from normalizer.passes.tools_declared import (
+    declare_missing_tools,
+    drop_parallel_tool_calls_without_tools,
+    drop_tool_choice_without_tools,
+)
 from normalizer.passes.tuple_items import respell_tuple_items
 from normalizer.passes.untyped_parts import type_untyped_parts
 from normalizer.profiles import Profile
@@ -329,6 +333,9 @@ STEPS: dict[str, Step] = {
     "drop_tool_choice_without_tools": Step(drop_tool_choice_without_tools,
                                            ("tool-choice-without-tools",),
                                            ("declare_missing_tools",)),
+    "drop_parallel_tool_calls_without_tools": Step(drop_parallel_tool_calls_without_tools,
+                                                   ("parallel-tool-calls-without-tools",),
+                                                   ("declare_missing_tools",)),
     "drop_unknown_tool_choice": Step(drop_unknown_tool_choice, ("tool-choice-unknown-tool",),
                                      ("rewrite_tool_names", "declare_missing_tools")),
     "sanitize_participant_names": Step(sanitize_participant_names,

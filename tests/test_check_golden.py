@@ -29,7 +29,8 @@ unchanged; 7/mistral and messy/mistral when Mistral's last-message-role took its
 invalid_request_message_order, counts unchanged; messy/deepseek when DeepSeek V4's words for
 reasoning-content-required came in, since 2026-04-24, counts unchanged; messy/anthropic when
 tool-name-invalid's copy since 2026-09-22 came to flag the characters only (its words
-unchanged; a name over 128 characters is tool-name-too-long's now), counts unchanged).
+unchanged; a name over 128 characters is tool-name-too-long's now), counts unchanged;
+messy/xai for xAI's tool-choice-without-tools, 15 added, the other counts unchanged).
 The counts per rule are pinned beside each digest so a failure says which rule moved."""
 
 from __future__ import annotations

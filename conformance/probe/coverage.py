@@ -30,6 +30,9 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
        for p in ("openai_responses", "anthropic", "gemini")},
     **{("message-name-invalid", p): "only Chat Completions messages carry a participant "
        "`name`" for p in ("openai_responses", "anthropic", "gemini")},
+    **{("parallel-tool-calls-without-tools", p): "the switch for parallel calls is inside "
+       "tool_choice (disable_parallel_tool_use), which tool-choice-without-tools covers, or "
+       "absent (Gemini)" for p in ("anthropic", "gemini")},
     **{(rule, protocol): _NO_TURNS
        for rule in ("call-turn-placement", "function-response-count",
                     "thought-signature-missing", "thought-signature-invalid")

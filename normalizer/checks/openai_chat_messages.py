@@ -175,6 +175,16 @@ def tool_choice_without_tools(body: Body, rule: Rule, model: str | None) -> Iter
     yield Finding(location="tool_choice", fields={"tool_choice": body["tool_choice"]})
 
 
+def parallel_tool_calls_without_tools(body: Body, rule: Rule,
+                                      model: str | None) -> Iterator[Finding]:
+    """`parallel_tool_calls` sent (true or false; null is not sent) while `tools` is
+    absent, null or empty: the tool-less summary call made with the agent's settings."""
+    if (isinstance(body, Mapping) and body.get("parallel_tool_calls") is not None
+            and not body.get("tools")):
+        yield Finding(location="parallel_tool_calls",
+                      fields={"parallel_tool_calls": body["parallel_tool_calls"]})
+
+
 def role_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A message whose role is not in params.allowed_after[previous role]. Pairs with a
     role the params do not list are left alone."""

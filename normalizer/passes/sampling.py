@@ -89,6 +89,28 @@ def drop_unsupported_sampling(
                       "drop-unsupported-sampling")
 
 
+PARAMETER = "request-parameter-unsupported"
+
+
+def drop_unsupported_parameters(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes request parameters other than sampling ones sent to a model that does not take
+    them (rule request-parameter-unsupported, params.fields, for the models it names:
+    `policy.model`; an unknown model keeps what was sent): each is left out. Lossy, said:
+    the model does as it does by default (an app's parallel_tool_calls false no longer
+    holds). Apps set parallel_tool_calls once for every OpenAI model.
+
+    Rejected by: OpenAI "Unsupported parameter: 'parallel_tool_calls' is not supported with
+    this model." (UKGovernmentBEIS/inspect_ai#1023, o1; evalstate/fast-agent#279, o4-mini).
+
+    Before: model o4-mini, parallel_tool_calls false
+    After:  model o4-mini
+    """
+    return _drop_sent(draft, profile, policy, PARAMETER, "drop_unsupported_parameters",
+                      "drop-unsupported-parameter")
+
+
 WITH_THINKING = "sampling-parameter-with-thinking"
 
 

@@ -73,3 +73,31 @@ def drop_tool_choice_without_tools(
                     f"removed {key} {thaw(draft.options[key])!r}: no tools are declared", key,
                     True)
     return replace(draft, options=kept), (change,)
+
+
+PARALLEL = "parallel_tool_calls"
+
+
+def drop_parallel_tool_calls_without_tools(
+    draft: Draft, profile: Profile, policy: Policy
+) -> tuple[Draft, tuple[Change, ...]]:
+    """Fixes a request option, not the history: `parallel_tool_calls` with no tools
+    declared (rule parallel-tool-calls-without-tools). Apps set it once for the agent and
+    send it with the tool-less summary or title call. Runs after tools are declared for the
+    history, so a request that gains tools keeps it.
+
+    Rejected by: OpenAI "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is
+    only allowed when 'tools' are specified." (openai/swarm#30).
+
+    Before: tools=[], options {"parallel_tool_calls": false}
+    After:  tools=[], options {}
+    Lossless: with no tools declared no call can be made, in parallel or not.
+    """
+    if draft.tools or draft.options.get(PARALLEL) is None:
+        return draft, ()
+    kept = JsonMap({k: v for k, v in draft.options.items() if k != PARALLEL})
+    change = Change("drop_parallel_tool_calls_without_tools",
+                    "drop-parallel-tool-calls-without-tools",
+                    f"removed {PARALLEL} {thaw(draft.options[PARALLEL])!r}: no tools are "
+                    "declared", PARALLEL, True)
+    return replace(draft, options=kept), (change,)

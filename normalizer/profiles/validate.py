@@ -48,6 +48,7 @@ _REQUIRED = {"tool-call-id-too-long": ("max_length",), "tool-name-too-long": ("m
              "tool-parameters-top-level-union": ("keywords",),
              "thinking-budget-out-of-range": ("maximum",),
              "sampling-parameter-unsupported": ("fields",),
+             "request-parameter-unsupported": ("fields",),
              "max-tokens-field-unsupported": ("field", "use"),
              "max-completion-tokens-unsupported": ("field", "use"),
              "max-tokens-too-large": ("maximum",), "max-tokens-too-small": ("minimum",),
