@@ -4,8 +4,9 @@ its o1, o3-mini, o3 and o4-mini models ("Unsupported parameter: 'parallel_tool_c
 not supported with this model.", evalstate/fast-agent#279), as Azure does for o3-mini
 (microsoft/semantic-kernel#10365); xAI refuses a tool_choice with no tools on both its
 wires ("Invalid request content: A tool_choice was set on the request but no tools were
-specified.", NousResearch/hermes-agent#104377, chenyme/grok2api#1042). Checked, repaired,
-and sent through the official SDK to the emulators, raw and normalized."""
+specified.", NousResearch/hermes-agent#104377, chenyme/grok2api#1042); OpenAI and vLLM
+refuse an empty tools list (continuedev/continue#3370, vllm-project/vllm#39780). Checked,
+repaired, and sent through the official SDK to the emulators, raw and normalized."""
 
 from __future__ import annotations
 
@@ -139,3 +140,30 @@ def test_xai_responses_refuses_tool_choice_with_an_empty_tools_list(emu: Any) ->
                          calls.send("openai_responses", sdk, fixed.body)) == "ok"
     # OpenAI's Responses API was not seen refusing the pair.
     assert check(body, "openai_responses") == ()
+
+
+EMPTY = {"openai": ("Invalid 'tools': empty array. Expected an array with minimum length 1, "
+                    "but got an empty array instead."),
+         "vllm": ("`tools` must not be an empty array. Either provide at least one tool or "
+                  "omit the field entirely.")}
+
+
+@pytest.mark.parametrize("provider", sorted(EMPTY))
+def test_an_empty_tools_list_is_refused_and_left_out(provider: str, emu: Any) -> None:
+    body = _chat("gpt-4o", tools=[])
+    (found,) = check(body, provider)
+    assert (found.rule, found.location, found.message) == ("empty-tools", "tools",
+                                                           EMPTY[provider])
+    sdk = calls.client("openai_chat", emu.sdk_base_url(provider))
+    said = calls.refused("openai_chat", sdk, body)
+    assert said.status == 400 and EMPTY[provider] in said.message
+    fixed = normalize_request(body, "openai_chat", provider)
+    assert "tools" not in fixed.body
+    assert [(c.code, c.lossless) for c in fixed.changes] == [("drop-empty-tools", True)]
+    assert calls.send("openai_chat", sdk, fixed.body).choices
+
+
+def test_vllm_took_an_empty_tools_list_before_2026_04_14() -> None:
+    body = _chat("Qwen/Qwen2.5-7B-Instruct", tools=[])
+    assert check(body, "vllm", on="2026-04-13") == ()
+    assert [v.rule for v in check(body, "vllm", on="2026-04-14")] == ["empty-tools"]
