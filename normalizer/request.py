@@ -337,10 +337,12 @@ def _declaring(profile: Profile, hosted: tuple[Any, ...]) -> Profile:
     so tools-not-declared cannot hold, and declaring the history's tools again would give
     two tools of one name; nor can a tool option be without tools (a tool_choice beside
     a kept web_search stays)."""
-    if not hosted or not any(profile.enforces(r) for r in _DECLARED_BY_HOSTED):
+    # Gemini's function-calling config asks for function declarations, not any tool.
+    lifted = _DECLARED_BY_HOSTED - ({"tool-choice-without-tools"}
+                                    if profile.protocol == "gemini" else set())
+    if not hosted or not any(profile.enforces(r) for r in lifted):
         return profile
-    return replace(profile, rules=tuple(r for r in profile.rules
-                                        if r.id not in _DECLARED_BY_HOSTED))
+    return replace(profile, rules=tuple(r for r in profile.rules if r.id not in lifted))
 
 
 _DECLARED_BY_HOSTED = frozenset({"tools-not-declared", "tool-choice-without-tools",

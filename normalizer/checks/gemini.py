@@ -113,6 +113,21 @@ def too_many_tools(body: Mapping[str, Any], rule: Rule, model: str | None) -> It
                           {"index": t, "length": len(decls), "max_items": limit})
 
 
+def calling_config_without_declarations(body: Mapping[str, Any], rule: Rule,
+                                        model: str | None) -> Iterator[Finding]:
+    """`tool-choice-without-tools` on Gemini's wire: a toolConfig.functionCallingConfig (any
+    mode, or empty) while no tool declares a function (no tools, or built-in ones only:
+    googleSearch, urlContext, codeExecution). A toolConfig that holds only other settings
+    (retrievalConfig) is not one."""
+    config = get(body, "toolConfig", "tool_config") if isinstance(body, Mapping) else None
+    calling = get(config, "functionCallingConfig", "function_calling_config") \
+        if isinstance(config, Mapping) else None
+    if calling is None or any(decls for _, decls in _declaration_lists(body)):
+        return
+    mode = calling.get("mode") if isinstance(calling, Mapping) else None
+    yield Finding("tool_config.function_calling_config", {"mode": mode})
+
+
 def array_schema_missing_items(body: Mapping[str, Any], rule: Rule,
                                model: str | None) -> Iterator[Finding]:
     """An array schema without `items` in a function declaration's `parameters`, one
@@ -355,6 +370,7 @@ def tool_arguments_not_object(body: Mapping[str, Any], rule: Rule,
 
 
 DETECTORS: dict[str, Detector] = {
+    "tool-choice-without-tools": calling_config_without_declarations,
     "system-message-placement": system_message_placement,
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "unknown-request-field": request_fields.unknown_request_field,

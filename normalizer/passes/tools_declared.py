@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from normalizer.model import Change, JsonMap, ToolSpec, thaw
@@ -68,11 +69,33 @@ def drop_tool_choice_without_tools(
     key = TOOL_CHOICE[profile.protocol][0]
     if draft.tools or key not in draft.options:
         return draft, ()
+    if profile.protocol == "gemini":
+        return _without_calling_config(draft, key)
     kept = JsonMap({k: v for k, v in draft.options.items() if k != key})
     change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
                     f"removed {key} {thaw(draft.options[key])!r}: no tools are declared", key,
                     True)
     return replace(draft, options=kept), (change,)
+
+
+CALLING = "functionCallingConfig"
+
+
+def _without_calling_config(draft: Draft, key: str) -> tuple[Draft, tuple[Change, ...]]:
+    """Gemini's toolConfig without its functionCallingConfig, the other settings it holds
+    (retrievalConfig, includeServerSideToolInvocations) kept; no toolConfig when none is
+    left."""
+    config = draft.options[key]
+    if not isinstance(config, Mapping) or config.get(CALLING) is None:
+        return draft, ()
+    rest = {k: v for k, v in config.items() if k != CALLING}
+    options = {k: v for k, v in draft.options.items() if k != key}
+    if rest:
+        options[key] = JsonMap(rest)
+    change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
+                    f"removed {key}.{CALLING} {thaw(config[CALLING])!r}: no functions are "
+                    "declared", f"{key}.{CALLING}", True)
+    return replace(draft, options=JsonMap(options)), (change,)
 
 
 PARALLEL = "parallel_tool_calls"
