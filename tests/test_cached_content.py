@@ -40,7 +40,11 @@ def test_each_field_beside_a_named_cache_is_refused_once(field: dict[str, Any]) 
         "cached-content-with-prompt-fields", "cachedContent", WORDS)
     (found,) = check(body(cached_content=CACHE, **field), "gemini")
     assert found.location == "cached_content"
-    assert check(body(**field), "gemini") == ()  # no cache: the fields are the request's
+    # No cache: the fields are the request's; a function-calling config without the
+    # functions is refused for that (UKGovernmentBEIS/inspect_ai#2462).
+    alone = {v.rule for v in check(body(**field), "gemini")}
+    calling_alone = "tools" not in field and ({"toolConfig", "tool_config"} & set(field))
+    assert alone == ({"tool-choice-without-tools"} if calling_alone else set())
 
 
 def test_an_unnamed_cache_or_an_empty_tools_list_is_not_flagged() -> None:

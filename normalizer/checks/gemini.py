@@ -118,8 +118,11 @@ def calling_config_without_declarations(body: Mapping[str, Any], rule: Rule,
     """`tool-choice-without-tools` on Gemini's wire: a toolConfig.functionCallingConfig (any
     mode, or empty) while no tool declares a function (no tools, or built-in ones only:
     googleSearch, urlContext, codeExecution). A toolConfig that holds only other settings
-    (retrievalConfig) is not one."""
-    config = get(body, "toolConfig", "tool_config") if isinstance(body, Mapping) else None
+    (retrievalConfig) is not one; nor is a request that names a cache, whose declarations
+    the cache holds (it is cached-content-with-prompt-fields)."""
+    if not isinstance(body, Mapping) or get(body, "cachedContent", "cached_content"):
+        return
+    config = get(body, "toolConfig", "tool_config")
     calling = get(config, "functionCallingConfig", "function_calling_config") \
         if isinstance(config, Mapping) else None
     if calling is None or any(decls for _, decls in _declaration_lists(body)):
