@@ -190,11 +190,12 @@ STEPS: dict[str, Step] = {
                                  ("thinking-block-required", "thinking-when-disabled"),
                                  ("drop_foreign_thinking", "answer_unanswered_calls",
                                   "drop_orphan_tool_results", "move_results_next_to_calls")),
-    # After every pass that drops reasoning or makes, merges or empties a call turn.
+    # After every pass that drops reasoning or makes, merges or empties a call turn. Not
+    # local: DeepSeek's Responses copy reads only the turn after the last user message.
     "fill_reasoning_content": Step(fill_reasoning_content, ("reasoning-content-required",),
                                    ("drop_foreign_thinking", "answer_unanswered_calls",
                                     "merge_consecutive_roles", "end_with_allowed_role",
-                                    "split_text_from_tool_calls"), local=True),
+                                    "split_text_from_tool_calls")),
     "parse_string_arguments": Step(parse_string_arguments,
                                    ("tool-arguments-not-object", "tool-arguments-empty"),
                                    local=True),

@@ -16,6 +16,7 @@ from typing import Any
 
 from conformance.emulator.errors import VendorError
 from conformance.evidence.load import EVIDENCE_DIR, Observation, load_evidence
+from normalizer.profiles import PROVIDERS, load_profile
 
 
 def body_key(body: Any) -> str:
@@ -42,8 +43,19 @@ def _read_index(root: Path) -> Mapping[tuple[str, str, str], Observation]:
     found: dict[tuple[str, str, str], Observation] = {}
     for obs in sorted(load_evidence(root).observations, key=lambda o: o.date):
         in_path = obs.model.removeprefix("models/") if obs.protocol == "gemini" else ""
-        found[(obs.vendor, in_path, body_key(obs.request))] = obs
+        found[(_served_by(obs), in_path, body_key(obs.request))] = obs
     return found
+
+
+def _served_by(obs: Observation) -> str:
+    """The provider that serves the observation: its vendor, or the vendor's other wire
+    (DeepSeek's and xAI's Responses endpoints are deepseek_responses and xai_responses), as
+    `conformance evidence` pairs them."""
+    if obs.vendor in PROVIDERS and load_profile(obs.vendor).protocol != obs.protocol:
+        other = obs.vendor + "_responses"
+        if obs.protocol == "openai_responses" and other in PROVIDERS:
+            return other
+    return obs.vendor
 
 
 def lookup(provider: str, body: Any, path_model: str = "",

@@ -20,7 +20,8 @@ _THINKING = ("Anthropic-style thinking blocks with signatures: OpenAI Chat carri
              "(reasoning-item-orphan), Gemini as thought parts with thought signatures")
 _GEMINI_IDS = ("Gemini function calls and responses need no id (they pair by name and "
                "position): pairing is function-response-count and call-turn-placement")
-_CHAT_FIELD = "a message field of the Chat Completions wire (DeepSeek's reasoning_content)"
+_CHAT_FIELD = ("DeepSeek's reasoning_content, a Chat message field (a reasoning item on its "
+               "Responses endpoint): Anthropic and Gemini carry reasoning as signed blocks")
 _RESPONSES_ITEM = "reasoning items are a Responses API item type"
 
 NOT_APPLICABLE: dict[tuple[str, str], str] = {
@@ -49,7 +50,7 @@ NOT_APPLICABLE: dict[tuple[str, str], str] = {
                     "missing-tool-result", "duplicate-tool-result",
                     "tool-result-count-mismatch", "tool-results-out-of-order")},
     **{("reasoning-content-required", p): _CHAT_FIELD
-       for p in ("openai_responses", "anthropic", "gemini")},
+       for p in ("anthropic", "gemini")},
     **{("reasoning-item-orphan", p): _RESPONSES_ITEM
        for p in ("openai_chat", "anthropic", "gemini")},
     **{("response-schema-unsupported", p): "the response schema is JSON Schema on this wire; "

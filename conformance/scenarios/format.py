@@ -124,7 +124,8 @@ class ExpectIn(_Strict):
     changes: dict[str, list[str]] = Field(default_factory=dict,
                                           description="provider -> fix codes the report holds")
     untouched: bool = Field(default=False,
-                            description="normalize must change nothing, for every provider")
+                            description="normalize must change nothing, for every provider "
+                                        "that takes the history raw")
 
 
 class ScenarioIn(_Strict):

@@ -28,6 +28,7 @@ from normalizer.checks import openai_responses_items as by_id
 from normalizer.checks.openai_chat_messages import tool_choice_without_tools
 from normalizer.checks.openai_responses_walk import items
 from normalizer.image_bytes import KNOWN, bytes_type
+from normalizer.options import thinking_on_by_default
 from normalizer.profiles import Rule
 from normalizer.protocols import answers_reasoning, output_answers
 from normalizer.shared_reading import Rows
@@ -165,6 +166,35 @@ def reasoning_item_orphan(body: Mapping[str, Any], rule: Rule,
             yield Finding(f"input[{i}]", {"index": i, "id": item["id"]})
 
 
+def reasoning_text_required(body: Mapping[str, Any], rule: Rule,
+                            model: str | None) -> Iterator[Finding]:
+    """`reasoning-content-required` on the Responses wire (DeepSeek, which turns the items
+    into chat messages): thinking on (the body's `thinking.type`, else
+    params.default_on_model), each run of assistant-side items (reasoning, assistant
+    message, function_call) after the last user message that holds a function_call and no
+    reasoning item, named at its first call. A batch split into call, output, call, output
+    makes a second run without reasoning (Kohaku-Lab/KohakuTerrarium#323). Runs before the
+    last user message are not read: DeepSeek took calls there with no reasoning (recorded)."""
+    if not isinstance(body, Mapping) or not thinking_on_by_default(
+            body, rule.params, model or body.get("model")):
+        return
+    rows = list(items(body))
+    last_user = max((n for n, (_, item, found, _) in enumerate(rows)
+                     if found == "message" and item.get("role") == "user"), default=-1)
+    first_call: int | None = None
+    reasoned = False
+    for index, item, found, _ in (*rows[last_user + 1:], (-1, {}, "", None)):
+        if found in ("reasoning", "function_call") or (
+                found == "message" and item.get("role") == "assistant"):
+            reasoned = reasoned or found == "reasoning"
+            if found == "function_call" and first_call is None:
+                first_call = index
+            continue
+        if first_call is not None and not reasoned:
+            yield Finding(f"input[{first_call}]", {"index": first_call})
+        first_call, reasoned = None, False
+
+
 def reasoning_input_unsupported(body: Mapping[str, Any], rule: Rule,
                                 model: str | None) -> Iterator[Finding]:
     """Each reasoning item in the input, for a model the rule names (one that does not
@@ -250,6 +280,7 @@ DETECTORS: dict[str, Detector] = {
     "duplicate-tool-call-id": duplicate_tool_call_id,
     "reasoning-item-orphan": reasoning_item_orphan,
     "reasoning-input-unsupported": reasoning_input_unsupported,
+    "reasoning-content-required": reasoning_text_required,
     "thinking-signature-missing": reasoning_not_stored,
     "missing-tool-result": missing_tool_result,
     "orphan-tool-result": orphan_tool_result,

@@ -41,27 +41,52 @@ def fill_reasoning_content(
     placeholders = rule.params.get("placeholders") or ()
     if not placeholders or not isinstance(placeholders[0], str):
         return draft, ()
-    if not thinking_on_by_default(draft.options, rule.params, policy.model):
+    # With no model given the body goes out with the profile's (as `render` writes it), and
+    # the vendor reads thinking off that one.
+    model = policy.model or profile.default_model
+    if not thinking_on_by_default(draft.options, rule.params, model):
         return draft, ()
-    filler = placeholders[0]
+    filler = _filler(placeholders[0], profile.protocol)
     messages = list(draft.history.messages)
     changes: list[Change] = []
     pairs: list[tuple[Message, Message]] = []  # (old, new): see `same_pairing`
-    for i, message in enumerate(messages):
+    first = _first_of_turn(messages) if rule.params.get("current_turn") else 0
+    for i, message in enumerate(messages[first:], start=first):
         if message.role != "assistant" or not _calls_without_reasoning(message.parts):
             continue
-        messages[i] = message.with_parts((Thinking(filler), *message.parts))
+        messages[i] = message.with_parts((filler, *message.parts))
         pairs.append((message, messages[i]))
         changes.append(Change(
             _PASS, "fill-reasoning-content",
             f"assistant turn calling {_names(message.parts)} had no reasoning"
-            f"{_from(message)}; sent with reasoning_content {filler!r}, which the target "
-            "takes for none while thinking is on", f"messages[{i}]", True))
+            f"{_from(message)}; sent with {_FIELD.get(profile.protocol, _FIELD['openai_chat'])}"
+            f" {filler.text!r}, which the target takes for none while thinking is on",
+            f"messages[{i}]", True))
     if not changes:
         return draft, ()
     # The filled turns hold the same calls in the same order: they pair as before.
     same_pairing(pairs)
     return replace(draft, history=History(tuple(messages), draft.history.extras)), tuple(changes)
+
+
+# Where the filler goes on each wire: Chat's message field, a Responses reasoning item's
+# reasoning_text content (DeepSeek reads that, not the summary).
+_FIELD = {"openai_chat": "reasoning_content", "openai_responses": "a reasoning item's "
+          "reasoning_text"}
+
+
+def _filler(text: str, protocol: str) -> Thinking:
+    """The thinking part that renders as `text` in the target's reasoning field."""
+    if protocol == "openai_responses":
+        return Thinking(text, extras={"summary": (), "content": (
+            {"type": "reasoning_text", "text": text},)})
+    return Thinking(text)
+
+
+def _first_of_turn(messages: list[Message]) -> int:
+    """The index after the last user message: the turn in progress (0 with none)."""
+    return next((i + 1 for i in range(len(messages) - 1, -1, -1)
+                 if messages[i].role == "user"), 0)
 
 
 def _calls_without_reasoning(parts: tuple[Part, ...]) -> bool:
