@@ -97,3 +97,16 @@ def test_openrouter_relays_it_for_google_models(emu: Any) -> None:
     fixed = normalize_request(body, "openai_chat", "openrouter")
     assert "tool_choice" not in fixed.body
     assert calls.send("openai_chat", sdk, fixed.body).choices
+
+
+def test_the_sdk_spelling_is_read_and_repaired_too() -> None:
+    body = {"contents": [{"role": "user", "parts": [{"text": "Hi"}]}],
+            "tools": [{"google_search": {}}],
+            "tool_config": {"function_calling_config": {"mode": "AUTO"},
+                            "retrieval_config": {"language_code": "en"}}}
+    assert [v.rule for v in check(body, "gemini", model="gemini-2.5-flash")] == [
+        "tool-choice-without-tools"]
+    fixed = normalize_request(body, "gemini", "gemini", model="gemini-2.5-flash")
+    assert fixed.body["tool_config"] == {"retrieval_config": {"language_code": "en"}}
+    assert [c.where for c in fixed.changes] == ["tool_config.function_calling_config"]
+    assert check(fixed.body, "gemini", model="gemini-2.5-flash") == ()

@@ -66,11 +66,11 @@ def drop_tool_choice_without_tools(
     After:  tools=[], options {}
     Lossless: with no tools declared there is nothing to choose from.
     """
+    if profile.protocol == "gemini":
+        return (draft, ()) if draft.tools else _without_calling_config(draft)
     key = TOOL_CHOICE[profile.protocol][0]
     if draft.tools or key not in draft.options:
         return draft, ()
-    if profile.protocol == "gemini":
-        return _without_calling_config(draft, key)
     kept = JsonMap({k: v for k, v in draft.options.items() if k != key})
     change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
                     f"removed {key} {thaw(draft.options[key])!r}: no tools are declared", key,
@@ -78,23 +78,28 @@ def drop_tool_choice_without_tools(
     return replace(draft, options=kept), (change,)
 
 
-CALLING = "functionCallingConfig"
+# Gemini's spellings: the REST API's camelCase and the SDKs' snake_case, both read.
+CONFIG = ("toolConfig", "tool_config")
+CALLING = ("functionCallingConfig", "function_calling_config")
 
 
-def _without_calling_config(draft: Draft, key: str) -> tuple[Draft, tuple[Change, ...]]:
+def _without_calling_config(draft: Draft) -> tuple[Draft, tuple[Change, ...]]:
     """Gemini's toolConfig without its functionCallingConfig, the other settings it holds
     (retrievalConfig, includeServerSideToolInvocations) kept; no toolConfig when none is
     left."""
-    config = draft.options[key]
-    if not isinstance(config, Mapping) or config.get(CALLING) is None:
+    key = next((k for k in CONFIG if k in draft.options), None)
+    config = draft.options[key] if key is not None else None
+    calling = next((c for c in CALLING if isinstance(config, Mapping)
+                    and config.get(c) is not None), None)
+    if key is None or calling is None or not isinstance(config, Mapping):
         return draft, ()
-    rest = {k: v for k, v in config.items() if k != CALLING}
+    rest = {k: v for k, v in config.items() if k != calling}
     options = {k: v for k, v in draft.options.items() if k != key}
     if rest:
         options[key] = JsonMap(rest)
     change = Change("drop_tool_choice_without_tools", "drop-tool-choice-without-tools",
-                    f"removed {key}.{CALLING} {thaw(config[CALLING])!r}: no functions are "
-                    "declared", f"{key}.{CALLING}", True)
+                    f"removed {key}.{calling} {thaw(config[calling])!r}: no functions are "
+                    "declared", f"{key}.{calling}", True)
     return replace(draft, options=JsonMap(options)), (change,)
 
 
