@@ -1,12 +1,13 @@
-"""Tool options sent where they are refused: OpenAI refuses parallel_tool_calls with no
-tools ("Invalid value for 'parallel_tool_calls': ...", openai/swarm#30) and, with tools, on
-its o1, o3-mini, o3 and o4-mini models ("Unsupported parameter: 'parallel_tool_calls' is
-not supported with this model.", evalstate/fast-agent#279), as Azure does for o3-mini
-(microsoft/semantic-kernel#10365); xAI refuses a tool_choice with no tools on both its
-wires ("Invalid request content: A tool_choice was set on the request but no tools were
+"""Tool options sent where they are refused: OpenAI refuses parallel_tool_calls with no tools
+("Invalid value for 'parallel_tool_calls': ...", openai/swarm#30) and, with tools, on its
+o1, o3-mini, o3 and o4-mini models ("Unsupported parameter: 'parallel_tool_calls' is not
+supported with this model.", evalstate/fast-agent#279), as Azure does for o3-mini
+(microsoft/semantic-kernel#10365); xAI refuses a tool_choice with no tools on both its wires
+("Invalid request content: A tool_choice was set on the request but no tools were
 specified.", NousResearch/hermes-agent#104377, chenyme/grok2api#1042); OpenAI and vLLM
-refuse an empty tools list (continuedev/continue#3370, vllm-project/vllm#39780). Checked,
-repaired, and sent through the official SDK to the emulators, raw and normalized."""
+refuse an empty tools list (continuedev/continue#3370, vllm-project/vllm#39780; Azure,
+microsoft/call-center-ai#399). Checked, repaired, and sent through the official SDK to the
+emulators, raw and normalized."""
 
 from __future__ import annotations
 
@@ -144,6 +145,8 @@ def test_xai_responses_refuses_tool_choice_with_an_empty_tools_list(emu: Any) ->
 
 EMPTY = {"openai": ("Invalid 'tools': empty array. Expected an array with minimum length 1, "
                     "but got an empty array instead."),
+         "azure_openai": ("Invalid 'tools': empty array. Expected an array with minimum length "
+                          "1, but got an empty array instead."),
          "vllm": ("`tools` must not be an empty array. Either provide at least one tool or "
                   "omit the field entirely.")}
 
