@@ -15,7 +15,7 @@ import sdk_calls as calls
 from normalizer import check, normalize_request
 
 PROVIDER = "deepseek_responses"
-WORDS = "The reasoning_text in the thinking mode must be passed back to the API."
+WORDS = "The `reasoning_text` in the thinking mode must be passed back to the API."
 ECHO = {"type": "function", "name": "echo",
         "parameters": {"type": "object", "properties": {"value": {"type": "string"}}}}
 ASK = {"role": "user", "content": "Call echo with first and with second."}

@@ -54,7 +54,7 @@ def test_a_call_never_answered_is_refused_with_or_without_a_message_after_it() -
     # First: the round without reasoning (reasoning-content-required) is refused after it.
     assert [v.message for v in check(body, "deepseek_responses")] == [
         "No tool output found for tool call call-a.",
-        "The reasoning_text in the thinking mode must be passed back to the API."]
+        "The `reasoning_text` in the thinking mode must be passed back to the API."]
     # A reasoning item between a call and its output ends nothing (not seen either way).
     reasoning = {"type": "reasoning", "id": "rs-1", "summary": [],
                  "content": [{"type": "reasoning_text", "text": "look"}]}
