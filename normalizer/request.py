@@ -45,6 +45,7 @@ from normalizer.passes.options import without_json_type, without_refused_json_fo
 from normalizer.passes.tool_combination import fit_tool_combination
 from normalizer.profiles import Profile, load_profile
 from normalizer.protocols import FACTS, REFERENCE_PROVIDER
+from normalizer.request_naming import name_model
 from normalizer.scope import scoped
 from normalizer.tool_combination import tools_counted
 from normalizer.tools import parse_declarations
@@ -60,9 +61,7 @@ HISTORY_FIELDS: dict[str, frozenset[str]] = {
     "gemini": frozenset({"contents", "systemInstruction", "system_instruction"}),
 }
 
-# One vendor's two protocols: a model name is good for both.
 JSON_RULE = "response-format-with-tools"
-_OPENAI = frozenset({"openai_chat", "openai_responses"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +185,7 @@ def normalize_parts(
         changes += dropped
         changes += [hosted_dropped(d, target) for d in hosted]
         hosted = ()
-    naming = _name_model(parts, from_protocol, profile, model, deployment)
+    naming = name_model(parts.model, from_protocol, profile, model, deployment)
     changes += naming.changes
     chosen, sent, unnamed, named = naming.chosen, naming.sent, naming.unnamed, naming.named
     tools, shadowed = _unshadowed(parts.tools, hosted, profile)
@@ -213,54 +212,6 @@ def normalize_parts(
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
                              fixed.id_map, fixed.name_map)
-
-
-@dataclass(frozen=True, slots=True)
-class _Naming:
-    """The model a request is repaired for: `chosen` (given, or the body's where it carries
-    over), `sent` (the name the body sends: a deployment's, or `chosen`), `unnamed` (the
-    body gets the target's default), `named` (whose rules apply), and the changes said."""
-
-    chosen: str | None
-    sent: str | None
-    unnamed: bool
-    named: str | None
-    changes: tuple[Change, ...]
-
-
-def _name_model(parts: RequestParts, from_protocol: str, profile: Profile, model: str | None,
-                deployment: str | None) -> _Naming:
-    target = profile.protocol
-    same = target == from_protocol
-    if deployment is not None and target == "gemini":
-        raise ValueError("deployment: a Gemini request names its model in the URL, not in "
-                         "the body")
-    keep_model = same or {from_protocol, target} <= _OPENAI
-    chosen = model or (parts.model if keep_model else None)
-    sent = deployment or chosen
-    changes: list[Change] = []
-    if model is None and deployment is None and not keep_model and parts.model:
-        named_as = ("a Gemini request names its model in the URL, not the body "
-                    f"({profile.default_model!r} by default; pass model= for its rules)"
-                    if target == "gemini" else
-                    f"the body for {profile.provider} names {profile.default_model!r} "
-                    "(pass model=)")
-        changes.append(Change("normalize_request", "replace-model",
-                              f"model {parts.model!r} was for {from_protocol}; {named_as}",
-                              "model", False))
-    # A Responses body may name no model: a stored `prompt` names it, and one written here
-    # would override it. Any other body gets the target's default, said.
-    unnamed = sent is None and not (same and target == "openai_responses")
-    if unnamed and target != "gemini" and not parts.model:
-        changes.append(Change("normalize_request", "add-model",
-                              f"the body named no model; the body for {profile.provider} "
-                              f"names {profile.default_model!r} (pass model=)", "model", True))
-    # The rules that hold for some models only are read for the model given, else for the
-    # name the body will send (a deployment's, as the vendor reads it): the target's default
-    # where none was chosen (Gemini names it in the URL: unknown here).
-    named = model or sent or (profile.default_model if unnamed and target != "gemini"
-                              else None)
-    return _Naming(chosen, sent, unnamed, named, tuple(changes))
 
 
 def _fit_hosted(out: dict[str, Any], profile: Profile, chosen: str | None,

@@ -16,7 +16,7 @@ from typing import Any
 
 from conformance.emulator.errors import VendorError
 from conformance.evidence.load import EVIDENCE_DIR, Observation, load_evidence
-from normalizer.profiles import PROVIDERS, load_profile
+from normalizer.profiles import provider_for
 
 
 def body_key(body: Any) -> str:
@@ -49,13 +49,8 @@ def _read_index(root: Path) -> Mapping[tuple[str, str, str], Observation]:
 
 def _served_by(obs: Observation) -> str:
     """The provider that serves the observation: its vendor, or the vendor's other wire
-    (DeepSeek's and xAI's Responses endpoints are deepseek_responses and xai_responses), as
-    `conformance evidence` pairs them."""
-    if obs.vendor in PROVIDERS and load_profile(obs.vendor).protocol != obs.protocol:
-        other = obs.vendor + "_responses"
-        if obs.protocol == "openai_responses" and other in PROVIDERS:
-            return other
-    return obs.vendor
+    (DeepSeek's and xAI's Responses endpoints), as `conformance evidence` pairs them."""
+    return provider_for(obs.vendor, obs.protocol) or obs.vendor
 
 
 def lookup(provider: str, body: Any, path_model: str = "",

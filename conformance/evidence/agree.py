@@ -17,7 +17,7 @@ from typing import Literal
 from conformance.evidence.load import Observation
 from normalizer.check import Violation, check
 from normalizer.errors import WireFormatError
-from normalizer.profiles import HERE, PROVIDERS, Profile, load_profile
+from normalizer.profiles import HERE, PROVIDERS, Profile, load_profile, provider_for
 
 Outcome = Literal["agrees", "gap", "disagrees", "stale-gap", "unmodelled"]
 FAILING: frozenset[str] = frozenset({"disagrees", "stale-gap"})
@@ -49,11 +49,6 @@ class Agreement:
         return self.message.strip() == said or (bool(self.lines) and self.lines.strip() == said)
 
 
-# A vendor's profile for a second protocol it serves is named with this suffix
-# (xai_responses beside xai): the evidence names the vendor and the protocol.
-_PROTOCOL_SUFFIX = {"openai_responses": "_responses"}
-
-
 def profile_for(obs: Observation) -> tuple[Profile | None, str]:
     """The profile that models the observation's vendor and protocol, or why there is none."""
     if obs.vendor not in PROVIDERS and not (HERE / f"{obs.vendor}.yaml").is_file():
@@ -62,9 +57,9 @@ def profile_for(obs: Observation) -> tuple[Profile | None, str]:
                            else HERE / f"{obs.vendor}.yaml")
     if profile.protocol == obs.protocol:
         return profile, ""
-    suffix = _PROTOCOL_SUFFIX.get(obs.protocol)
-    if suffix is not None and obs.vendor + suffix in PROVIDERS:
-        return load_profile(obs.vendor + suffix), ""
+    served = provider_for(obs.vendor, obs.protocol)
+    if served is not None:
+        return load_profile(served), ""
     return None, f"the {obs.vendor} profile models {profile.protocol}, not {obs.protocol}"
 
 

@@ -164,27 +164,6 @@ def empty_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
         yield Finding(location="tools", fields={})
 
 
-def tool_choice_without_tools(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
-    """`tool_choice` present (params.exempt values aside, default "none") while `tools`
-    is absent, null or empty."""
-    if not isinstance(body, Mapping) or "tool_choice" not in body:
-        return
-    exempt = tuple(param(rule.params, "exempt", ("none",)))
-    if body["tool_choice"] in exempt or body.get("tools"):
-        return
-    yield Finding(location="tool_choice", fields={"tool_choice": body["tool_choice"]})
-
-
-def parallel_tool_calls_without_tools(body: Body, rule: Rule,
-                                      model: str | None) -> Iterator[Finding]:
-    """`parallel_tool_calls` sent (true or false; null is not sent) while `tools` is
-    absent, null or empty: the tool-less summary call made with the agent's settings."""
-    if (isinstance(body, Mapping) and body.get("parallel_tool_calls") is not None
-            and not body.get("tools")):
-        yield Finding(location="parallel_tool_calls",
-                      fields={"parallel_tool_calls": body["parallel_tool_calls"]})
-
-
 def role_order(body: Body, rule: Rule, model: str | None) -> Iterator[Finding]:
     """A message whose role is not in params.allowed_after[previous role]. Pairs with a
     role the params do not list are left alone."""

@@ -22,10 +22,10 @@ from normalizer.checks import (
     request_fields,
     sampling,
     strict_schema,
+    tool_choice,
     tool_parameters,
 )
 from normalizer.checks import openai_responses_items as by_id
-from normalizer.checks.openai_chat_messages import tool_choice_without_tools
 from normalizer.checks.openai_responses_walk import items
 from normalizer.image_bytes import KNOWN, bytes_type
 from normalizer.options import thinking_on_by_default
@@ -299,7 +299,7 @@ DETECTORS: dict[str, Detector] = {
     "max-tokens-too-small": output_limit.too_small("openai_responses"),
     "sampling-parameter-fixed": sampling.fixed_sampling,
     "sampling-parameter-unsupported": sampling.unsupported_sampling,
-    "tool-choice-without-tools": tool_choice_without_tools,
+    "tool-choice-without-tools": tool_choice.without_tools,
     "reasoning-effort-value-unsupported": reasoning_effort.responses_effort_level,
     "verbosity-value-unsupported": reasoning_effort.responses_verbosity,
 }

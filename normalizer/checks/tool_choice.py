@@ -7,6 +7,10 @@ Chat: `{"type": "function", "function": {"name": N}}` against `tools[].function.
 Anthropic: `{"type": "tool", "name": N}` against `tools[].name`. A choice with no
 declarations at all is `tool-choice-without-tools`, not this rule.
 
+`tool-choice-without-tools`, `parallel-tool-calls-without-tools`: a tool option sent with no
+tools, read alike on both OpenAI wires (the top-level `tool_choice`, `parallel_tool_calls`
+and `tools`).
+
 `tool-choice-with-thinking`: a `tool_choice` that forces a call while thinking is on. The
 forms a vendor refuses (params.forces: "required", "named") and how its request says
 thinking is on (params.field, on, off, default_on_model) are the profile's.
@@ -66,3 +70,25 @@ def _tools(body: Mapping[str, Any]) -> list[Any]:
 
 def _get(obj: Any, key: str) -> Any:
     return obj.get(key) if isinstance(obj, Mapping) else None
+
+
+def without_tools(body: Mapping[str, Any], rule: Rule, model: str | None) -> Iterator[Finding]:
+    """`tool_choice` present (params.exempt values aside, default "none") while `tools`
+    is absent, null or empty."""
+    if not isinstance(body, Mapping) or "tool_choice" not in body:
+        return
+    listed = rule.params.get("exempt")
+    exempt = ("none",) if listed is None else tuple(listed)
+    if body["tool_choice"] in exempt or body.get("tools"):
+        return
+    yield Finding(location="tool_choice", fields={"tool_choice": body["tool_choice"]})
+
+
+def parallel_calls_without_tools(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """`parallel_tool_calls` sent (true or false; null is not sent) while `tools` is
+    absent, null or empty: the tool-less summary call made with the agent's settings."""
+    if (isinstance(body, Mapping) and body.get("parallel_tool_calls") is not None
+            and not body.get("tools")):
+        yield Finding(location="parallel_tool_calls",
+                      fields={"parallel_tool_calls": body["parallel_tool_calls"]})

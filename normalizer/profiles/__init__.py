@@ -31,6 +31,7 @@ from normalizer.profiles.loader import (
     builtin_profiles,
     load_profile,
     profile_from_mapping,
+    provider_for,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "builtin_profiles",
     "load_profile",
     "profile_from_mapping",
+    "provider_for",
 ]

@@ -122,6 +122,22 @@ class Profile:
         return default
 
 
+# A vendor's profile for a second protocol it serves is named with this suffix
+# (xai_responses beside xai).
+_PROTOCOL_SUFFIX = {"openai_responses": "_responses"}
+
+
+def provider_for(vendor: str, protocol: str) -> str | None:
+    """The built-in provider that serves `vendor`'s `protocol`: the vendor's own, or the one
+    for a second protocol it serves (xai_responses beside xai); None where there is none."""
+    if vendor not in PROVIDERS:
+        return None
+    if load_profile(vendor).protocol == protocol:
+        return vendor
+    other = vendor + _PROTOCOL_SUFFIX.get(protocol, "")
+    return other if other != vendor and other in PROVIDERS else None
+
+
 def load_profile(spec: str | Path | Profile) -> Profile:
     """A built-in provider name, a path to a profile YAML file, or a Profile (returned as is)."""
     if isinstance(spec, Profile):
