@@ -209,6 +209,9 @@ RULE_IDS: dict[str, str] = {
                                   "object (`true`, `false`, a bare type name)",
     "schema-items-not-object": "an array schema in a tool's parameters whose `items` is not "
                                "one schema (a tuple's list, a boolean)",
+    "schema-keyword-invalid": "a keyword of a tool's parameters schema whose value JSON Schema "
+                              "draft 2020-12's meta-schema refuses (a draft 4 boolean "
+                              "exclusiveMinimum, a type name outside the seven)",
     "sampling-parameter-fixed": "a sampling parameter (temperature, top_p) sent with another "
                                 "value than the one the model takes",
     "sampling-parameter-unsupported": "a sampling parameter (params.fields) sent to a model "

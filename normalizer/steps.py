@@ -36,6 +36,7 @@ from normalizer.passes.image_data import repair_image_data
 from normalizer.passes.image_formats import replace_unsupported_images
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
+from normalizer.passes.keyword_values import respell_invalid_keywords
 from normalizer.passes.long_arguments import leave_out_long_arguments
 from normalizer.passes.long_texts import shorten_long_texts
 from normalizer.passes.media_count import leave_out_oldest_media
@@ -328,6 +329,11 @@ STEPS: dict[str, Step] = {
                                          "object-schema-missing-properties"),
                                         ("convert_tool_schemas", "declare_missing_tools",
                                          "flatten_top_level_union", "move_type_into_anyof")),
+    # After the passes that merge or complete a schema: what they carry over is respelled.
+    "respell_invalid_keywords": Step(respell_invalid_keywords, ("schema-keyword-invalid",),
+                                     ("convert_tool_schemas", "declare_missing_tools",
+                                      "flatten_top_level_union",
+                                      "complete_root_object_schema")),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

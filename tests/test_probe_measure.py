@@ -165,11 +165,14 @@ def test_probe_yields_exactly_the_generated_profile(served: Profile,
     found, profile = measured[served.provider]
     assert not [(o.rule, o.reason) for o in found if o.finding == "inconclusive"]
     assert enforced(profile) == enforced(served)
+    cases = {c.rule: c for c in probe_set(served.protocol).sendable}
     for rule_id in ("tool-call-id-too-long", "tool-name-too-long"):
         rule = profile.rule(rule_id)
         if rule is not None and rule.enforced:  # the search found it, and the text agrees
-            assert f"search between 1 and 256: {rule.params['max_length']} accepted" \
-                in rule.notes
+            limit = cases[rule_id].limit  # the search's range is the protocol's case's
+            assert limit is not None
+            assert f"search between {limit.floor} and {limit.ceiling}: " \
+                f"{rule.params['max_length']} accepted" in rule.notes
             assert "The error text names the same limit" in rule.notes
 
 

@@ -34,6 +34,7 @@ from normalizer.checks import (
     tool_choice,
 )
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
+from normalizer.meta_schema import invalid_keywords
 from normalizer.profiles import Rule
 from normalizer.root_union import top_level
 from normalizer.signature_shape import issued_by_shape
@@ -124,6 +125,18 @@ def input_schema_top_level_union(body: Mapping[str, Any], rule: Rule,
     for k, name, schema in _input_schemas(body):
         if "type" in schema and top_level(schema, keywords):
             yield Finding(f"tools[{k}].input_schema", {"tool": k, "name": name})
+
+
+def input_schema_invalid_keyword(body: Mapping[str, Any], rule: Rule,
+                                 model: str | None) -> Iterator[Finding]:
+    """Every keyword of a declared custom tool's `input_schema` whose value the JSON Schema
+    2020-12 meta-schema refuses (rule schema-keyword-invalid, normalizer.meta_schema): the
+    vendor's text names the tool's input_schema only, not the keyword."""
+    for k, name, schema in _input_schemas(body):
+        for place in invalid_keywords(schema):
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in place)
+            yield Finding(f"tools[{k}].input_schema{where}",
+                          {"tool": k, "name": name, "keyword": place[-1]})
 
 
 def _input_schemas(body: Mapping[str, Any]) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:
@@ -349,6 +362,7 @@ DETECTORS: dict[str, Detector] = {
     "duplicate-tool-name": duplicate_tool_name,
     "tool-parameters-not-object": input_schema_without_type,
     "tool-parameters-top-level-union": input_schema_top_level_union,
+    "schema-keyword-invalid": input_schema_invalid_keyword,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,

@@ -1,0 +1,239 @@
+"""Keyword values JSON Schema draft 2020-12's meta-schema refuses, and a 2020-12 spelling.
+
+Older drafts wrote some constraints otherwise, and generators still do: draft 4's boolean
+`exclusiveMinimum` beside `minimum` (Dokploy/mcp#74: `{"type": "integer",
+"exclusiveMinimum": true, "minimum": 0}` from an OpenAPI conversion), draft 3's
+`required: true` on a property, draft 4-7's tuple `items` list; and some write type names
+no draft has (`"any"`, blurrah/mcp-graphql#14). Anthropic checks each tool's input_schema
+against the 2020-12 meta-schema and refuses the whole request for one such value ("JSON
+schema is invalid. It must match JSON Schema draft 2020-12").
+
+What is checked is the meta-schema's demand on each keyword's value where the keyword
+sits in a schema (its type; counts not negative; a list of schemas not empty), from the
+2020-12 core, applicator, validation, meta-data and content vocabularies. Formats (`$ref`
+as a URI reference, `pattern` as a regex) are annotations there, not checked; so are the
+anchors' name patterns. A keyword the meta-schema does not know is not checked: 2020-12
+allows any.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from normalizer.property_schemas import TYPE_NAMES
+from normalizer.schema_walk import Path, node_at, replaced, schema_nodes
+from normalizer.tuple_items import respelled as respelled_items
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _count(value: Any) -> bool:
+    """A non-negative integer; 2.0 is one (JSON Schema's integer is a number without a
+    fraction)."""
+    return _number(value) and value >= 0 and float(value).is_integer()
+
+
+def _schema(value: Any) -> bool:
+    return isinstance(value, Mapping | bool)
+
+
+def _schemas_by_name(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(map(_schema, value.values()))
+
+
+def _schema_list(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(map(_schema, value))
+
+
+def _strings(value: Any) -> bool:
+    """The meta-schema's stringArray: strings, each once (empty allowed)."""
+    return isinstance(value, list) and all(isinstance(v, str) for v in value) and \
+        len(set(value)) == len(value)
+
+
+def _type(value: Any) -> bool:
+    """One of the seven type names, or a non-empty list of them, each once (lower-case:
+    the meta-schema's enum is case-sensitive)."""
+    if isinstance(value, str):
+        return value in TYPE_NAMES
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(v, str) and v in TYPE_NAMES for v in value) and len(set(value)) == len(value)
+
+
+def _list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
+def _bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def _string(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+# What the meta-schema demands of each keyword it knows, by keyword (the value any JSON
+# value for const, default and the rest it leaves open).
+DEMANDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "type": (_type, "one of the seven type names, or a list of them"),
+    "required": (_strings, "a list of property names, each once"),
+    "enum": (_list, "a list"),
+    "examples": (_list, "a list"),
+    "multipleOf": (lambda v: _number(v) and v > 0, "a number above 0"),
+    **{k: (_number, "a number") for k in ("maximum", "minimum", "exclusiveMaximum",
+                                           "exclusiveMinimum")},
+    **{k: (_count, "a non-negative integer") for k in (
+        "maxLength", "minLength", "maxItems", "minItems", "maxContains", "minContains",
+        "maxProperties", "minProperties")},
+    **{k: (_bool, "a boolean") for k in ("uniqueItems", "deprecated", "readOnly",
+                                               "writeOnly")},
+    **{k: (_string, "a string") for k in (
+        "title", "description", "pattern", "format", "$ref", "$id", "$schema", "$anchor",
+        "$dynamicRef", "$dynamicAnchor", "$comment", "contentEncoding",
+        "contentMediaType")},
+    **{k: (_schema, "a schema (an object or a boolean)") for k in (
+        "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else",
+        "not", "unevaluatedItems", "unevaluatedProperties", "contentSchema")},
+    **{k: (_schemas_by_name, "an object of schemas") for k in (
+        "properties", "patternProperties", "$defs", "definitions", "dependentSchemas")},
+    **{k: (_schema_list, "a non-empty list of schemas") for k in (
+        "allOf", "anyOf", "oneOf", "prefixItems")},
+    "dependentRequired": (lambda v: isinstance(v, Mapping) and all(map(_strings, v.values())),
+                          "an object of property-name lists"),
+}
+
+
+def invalid_keywords(schema: Any) -> Iterator[Path]:
+    """The place (the subschema's path, then the keyword) of every keyword of a subschema
+    of `schema` (plain JSON) whose value the 2020-12 meta-schema refuses, in document
+    order."""
+    for node, path in schema_nodes(schema):
+        for key, value in node.items():
+            demand = DEMANDS.get(key)
+            if demand is not None and not demand[0](value):
+                yield (*path, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Respelled:
+    """What was done to one keyword: `how` says it, `lossless` whether the schema still
+    says the same (a draft's other spelling) or something was given up (a value dropped)."""
+
+    how: str
+    lossless: bool
+
+
+def respell(schema: Any, places: list[Path]) -> tuple[Any, list[Respelled | None]]:
+    """A copy of `schema` with the keyword at each of `places` (from `invalid_keywords`)
+    made valid, and per place what was done (None where the keyword is gone or valid by
+    then: a draft 4 bound read with its sibling). The deepest first, so that the paths above
+    stay good."""
+    done: dict[Path, Respelled | None] = {}
+    for place in sorted(places, key=len, reverse=True):
+        path, key = place[:-1], str(place[-1])
+        node = node_at(schema, path)
+        if key not in node or DEMANDS[key][0](node[key]):
+            done[place] = None
+        elif key == "required" and isinstance(node[key], bool) and len(path) >= 2 and \
+                path[-2] == "properties":
+            schema, done[place] = _required_flag(schema, path)
+        else:
+            new, done[place] = _respelled(node, key)
+            schema = replaced(schema, path, new)
+    return schema, [done[place] for place in places]
+
+
+def _required_flag(schema: Any, path: Path) -> tuple[Any, Respelled]:
+    """Draft 3's `required: true|false` on a property: the name goes into the parent's
+    `required` list (true), the flag away (either)."""
+    name, parent_at = str(path[-1]), path[:-2]
+    node = dict(node_at(schema, path))
+    flag = node.pop("required")
+    schema = replaced(schema, path, node)
+    if not flag:
+        return schema, Respelled("dropped required: false (draft 3: the property is "
+                                 "optional, as it is without it)", True)
+    parent = dict(node_at(schema, parent_at))
+    names = parent.get("required")
+    if isinstance(names, list):  # its own faults, if any, are reported for it
+        parent["required"] = names if name in names else [*names, name]
+    else:
+        parent["required"] = [name]
+    lost = "" if names is None or isinstance(names, list) else \
+        f"; the parent's required was {_json(names)}, not a list"
+    return replaced(schema, parent_at, parent), Respelled(
+        f"moved required: true into the parent's required list as {name!r} (draft 3's "
+        f"spelling){lost}", not lost)
+
+
+def _respelled(node: Mapping[str, Any], key: str) -> tuple[dict[str, Any], Respelled]:
+    new = dict(node)
+    value = new.pop(key)
+    if key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
+        bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+        if value and _number(node.get(bound)):
+            new[key] = new.pop(bound)
+            return new, Respelled(f"wrote {key}: true beside {bound} as {key}: "
+                                  f"{new[key]!r} (draft 4's spelling)", True)
+        return new, Respelled(f"dropped {key}: {_json(value)} (draft 4: it qualifies "
+                              f"{bound}, {'absent' if value else 'inclusive'} here)", True)
+    if key == "type":
+        return _typed(new, value)
+    if key == "items" and isinstance(value, list):
+        return respelled_items(node) or new, Respelled(
+            "wrote the tuple's items list as prefixItems (draft 7's spelling)", True)
+    if key == "required" and isinstance(value, list):
+        names = list(dict.fromkeys(v for v in value if isinstance(v, str)))
+        if names:
+            new[key] = names
+        lossless = all(isinstance(v, str) for v in value)
+        return new, Respelled(f"kept each property name of required once (it had "
+                              f"{_json(value)})", lossless)
+    if key in DEMANDS and DEMANDS[key][1] == "a non-negative integer" and \
+            isinstance(value, str) and value.isdigit():
+        new[key] = int(value)
+        return new, Respelled(f"wrote {key}: {value!r} as the number {int(value)}", True)
+    return new, Respelled(f"dropped {key}: {_json(value)} (must be {DEMANDS[key][1]})",
+                          False)
+
+
+# Type names of other languages and drafts, with the JSON Schema name meaning the same.
+_ALIASES = {"any": None, "int": "integer", "bool": "boolean", "float": "number",
+            "double": "number", "str": "string", "dict": "object", "list": "array"}
+
+
+def _typed(node: dict[str, Any], value: Any) -> tuple[dict[str, Any], Respelled]:
+    """A `type` the meta-schema refuses: names in another case lower-cased, the aliases
+    above read as their JSON Schema name (`any`: no type at all), other values left out."""
+    names = value if isinstance(value, list) else [value]
+    kept: list[str] = []
+    unknown: list[Any] = []
+    anything = False
+    for name in names:
+        low = name.lower() if isinstance(name, str) else None
+        if low in TYPE_NAMES:
+            kept.append(low)
+        elif low in _ALIASES:
+            alias = _ALIASES[low]
+            anything = anything or alias is None
+            if alias is not None:
+                kept.append(alias)
+        else:
+            unknown.append(name)
+    kept = list(dict.fromkeys(kept))
+    if anything or not kept:
+        how = "dropped type (any value)" if anything and not unknown else \
+            f"dropped type: {_json(value)}"
+        return node, Respelled(how, not unknown)
+    node["type"] = kept[0] if len(kept) == 1 and not isinstance(value, list) else kept
+    return node, Respelled(f"wrote type: {_json(value)} as {_json(node['type'])}",
+                           not unknown)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
