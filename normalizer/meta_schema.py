@@ -185,8 +185,7 @@ def _respelled(node: Mapping[str, Any], key: str) -> tuple[dict[str, Any], Respe
     if key == "type":
         return _typed(new, value)
     if key == "items" and isinstance(value, list):
-        return respelled_items(node) or new, Respelled(
-            "wrote the tuple's items list as prefixItems (draft 7's spelling)", True)
+        return _prefixed(respelled_items(node) or new)
     if key == "required" and isinstance(value, list):
         names = list(dict.fromkeys(v for v in value if isinstance(v, str)))
         if names:
@@ -200,6 +199,22 @@ def _respelled(node: Mapping[str, Any], key: str) -> tuple[dict[str, Any], Respe
         return new, Respelled(f"wrote {key}: {value!r} as the number {int(value)}", True)
     return new, Respelled(f"dropped {key}: {_json(value)} (must be {DEMANDS[key][1]})",
                           False)
+
+
+def _prefixed(node: dict[str, Any]) -> tuple[dict[str, Any], Respelled]:
+    """A tuple's list moved to `prefixItems`: an empty one says nothing (left out), an entry
+    that is not a schema becomes `{}` (anything at that place; lossy)."""
+    prefix = node.get("prefixItems")
+    if not prefix:
+        node.pop("prefixItems", None)
+        return node, Respelled("dropped the empty items list (draft 7: no element "
+                               "constrained)", True)
+    if all(map(_schema, prefix)):
+        return node, Respelled("wrote the tuple's items list as prefixItems (draft 7's "
+                               "spelling)", True)
+    node["prefixItems"] = [p if _schema(p) else {} for p in prefix]
+    return node, Respelled("wrote the tuple's items list as prefixItems, each entry that "
+                           "is not a schema as {}", False)
 
 
 # Type names of other languages and drafts, with the JSON Schema name meaning the same.

@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 import sdk_calls as calls
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from normalizer import check, normalize_request
-from normalizer.meta_schema import invalid_keywords, respell
+from normalizer.meta_schema import DEMANDS, invalid_keywords, respell
 
 WORDS = ("tools.1.custom.input_schema: JSON schema is invalid. It must match JSON Schema "
          "draft 2020-12 (https://json-schema.org/draft/2020-12). Learn more about tool use "
@@ -110,3 +112,34 @@ def test_other_vendors_keep_the_schema_as_it_came() -> None:
     for provider in ("openai", "gemini", "mistral", "moonshot"):
         fixed = normalize_request(_body(RECORD), "anthropic", provider)
         assert "respell-schema-keyword" not in {c.code for c in fixed.changes}, provider
+
+
+# Schemas a generator may write: any keyword the meta-schema knows, with values of any
+# JSON shape, nested through the keywords that hold subschemas.
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-2, 2, allow_nan=False) |
+    st.sampled_from(["any", "STRING", "int", "string", "3", "x", "object"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["type", "a", "b"]), inner, max_size=2),
+    max_leaves=6)
+_KEYWORDS = st.sampled_from(sorted(DEMANDS))
+_SCHEMAS = st.recursive(
+    st.dictionaries(_KEYWORDS, _VALUES, max_size=4),
+    lambda inner: st.builds(
+        lambda node, props, items: {**node, "properties": props, "items": items},
+        st.dictionaries(_KEYWORDS, _VALUES, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "b", "required"]), inner, max_size=2),
+        inner | st.lists(inner, max_size=2)),
+    max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(schema=_SCHEMAS)
+def test_respelling_leaves_nothing_refused_and_is_stable(schema: dict[str, Any]) -> None:
+    before = copy.deepcopy(schema)
+    fixed, done = respell(schema, list(invalid_keywords(schema)))
+    assert schema == before  # the input is not changed
+    assert list(invalid_keywords(fixed)) == []
+    again, nothing = respell(fixed, list(invalid_keywords(fixed)))
+    assert again == fixed and nothing == []
+    assert len(done) == len(list(invalid_keywords(before)))
