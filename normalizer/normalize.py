@@ -46,7 +46,8 @@ MAX_ROUNDS = 4
 @dataclass(frozen=True, slots=True)
 class Normalized:
     """The repaired history and tools, every change made, and the maps (new -> original) of
-    the tool-call ids and tool names that were rewritten, to map a response back."""
+    the tool-call ids, tool names and (per tool) property names that were rewritten, to map
+    a response back."""
 
     history: History
     tools: tuple[ToolSpec, ...]
@@ -56,6 +57,7 @@ class Normalized:
     name_map: JsonMap = EMPTY
     options: JsonMap = EMPTY
     model: str | None = None  # what the history was repaired for (normalize's `model`)
+    key_map: JsonMap = EMPTY  # per tool name as sent: property name new -> original
 
     def render(self, *, model: str | None = None,
                options: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -123,7 +125,7 @@ def _normalize(history: History, profile: Profile, policy: Policy, tools: Sequen
     changes.extend(found)
     return Normalized(history=draft.history, tools=draft.tools, changes=tuple(changes),
                       profile=profile, id_map=draft.id_map, name_map=draft.name_map,
-                      options=draft.options, model=policy.model)
+                      options=draft.options, model=policy.model, key_map=draft.key_map)
 
 
 def _window(draft: Draft, profile: Profile,

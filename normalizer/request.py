@@ -67,7 +67,8 @@ JSON_RULE = "response-format-with-tools"
 @dataclass(frozen=True, slots=True)
 class NormalizedRequest:
     """The request body for the provider, every change made on the way (options and
-    declarations included), and the id and tool-name maps (new -> original)."""
+    declarations included), and the id, tool-name and (per tool) property-name maps
+    (new -> original)."""
 
     body: dict[str, Any]
     changes: tuple[Change, ...]
@@ -75,6 +76,7 @@ class NormalizedRequest:
     protocol: str
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
+    key_map: JsonMap = EMPTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +213,7 @@ def normalize_parts(
         else:
             out["tools"] = nothing
     return NormalizedRequest(out, (*changes, *fixed.changes), profile.provider, target,
-                             fixed.id_map, fixed.name_map)
+                             fixed.id_map, fixed.name_map, fixed.key_map)
 
 
 def _fit_hosted(out: dict[str, Any], profile: Profile, chosen: str | None,

@@ -209,6 +209,8 @@ RULE_IDS: dict[str, str] = {
                                   "object (`true`, `false`, a bare type name)",
     "schema-items-not-object": "an array schema in a tool's parameters whose `items` is not "
                                "one schema (a tuple's list, a boolean)",
+    "tool-property-key-invalid": "a property name under a tool's parameters schema's "
+                                 "top-level properties that the vendor's pattern refuses",
     "schema-keyword-invalid": "a keyword of a tool's parameters schema whose value JSON Schema "
                               "draft 2020-12's meta-schema refuses (a draft 4 boolean "
                               "exclusiveMinimum, a type name outside the seven)",

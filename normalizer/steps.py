@@ -60,6 +60,7 @@ from normalizer.passes.pairing import (
 from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.prefill import trim_prefill_whitespace
+from normalizer.passes.property_keys import rename_property_keys
 from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
@@ -334,6 +335,11 @@ STEPS: dict[str, Step] = {
                                      ("convert_tool_schemas", "declare_missing_tools",
                                       "flatten_top_level_union",
                                       "complete_root_object_schema")),
+    # After the tool names are final: its map is keyed by the name sent.
+    "rename_property_keys": Step(rename_property_keys, ("tool-property-key-invalid",),
+                                 ("rewrite_tool_names", "convert_tool_schemas",
+                                  "declare_missing_tools", "flatten_top_level_union",
+                                  "complete_root_object_schema")),
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -6,7 +6,8 @@ tools, options and model are carried. `--deployment` (Azure OpenAI) is the name 
 sends as its model; `--model` then says which model's rules apply.
 
 Output (stdout, JSON): {"provider", "protocol", "body", "changes": [{pass, code, what, where,
-lossless}], "id_map", "name_map", "unrepaired": [{rule, location, status, message, ...}]}.
+lossless}], "id_map", "name_map", "key_map", "unrepaired": [{rule, location, status, message,
+...}]}.
 `unrepaired` is what check() still finds in the repaired body, for the model it was repaired
 for: a refusal normalize has no repair for, or one it would not make on a guess (a rule for
 some models only, the model not given); each is also named on stderr. Exit status: 0
@@ -125,8 +126,9 @@ def _read_scenario(name: str, target: str) -> tuple[RequestParts, str]:
 
 def report(result: NormalizedRequest) -> dict[str, Any]:
     """The JSON `normalize` prints: provider, protocol, the repaired body, every change, and the
-    id and name maps."""
+    id, name and property-name maps."""
     return {"provider": result.provider, "protocol": result.protocol,
             "body": result.body, "changes": [change_json(c) for c in result.changes],
-            "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw()}
+            "id_map": result.id_map.thaw(), "name_map": result.name_map.thaw(),
+            "key_map": result.key_map.thaw()}
 

@@ -34,8 +34,10 @@ from normalizer.checks import (
     tool_choice,
 )
 from normalizer.checks.anthropic_walk import ids, messages, turns, typed
+from normalizer.ids import Constraint
 from normalizer.meta_schema import invalid_keywords
 from normalizer.profiles import Rule
+from normalizer.property_keys import refused_keys
 from normalizer.root_union import top_level
 from normalizer.signature_shape import issued_by_shape
 
@@ -137,6 +139,21 @@ def input_schema_invalid_keyword(body: Mapping[str, Any], rule: Rule,
             where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in place)
             yield Finding(f"tools[{k}].input_schema{where}",
                           {"tool": k, "name": name, "keyword": place[-1]})
+
+
+def input_schema_property_key(body: Mapping[str, Any], rule: Rule,
+                              model: str | None) -> Iterator[Finding]:
+    """Every name under a declared custom tool's top-level `properties` that params.pattern
+    refuses (rule tool-property-key-invalid, normalizer.property_keys): the vendor's text
+    names the tool's properties and the pattern, not the name."""
+    pattern = rule.params.get("pattern")
+    if not isinstance(pattern, str):
+        return
+    accepts = Constraint(pattern=pattern).acceptor()
+    for k, name, schema in _input_schemas(body):
+        for key in refused_keys(schema, accepts):
+            yield Finding(f"tools[{k}].input_schema.properties",
+                          {"tool": k, "name": name, "key": key, "pattern": pattern})
 
 
 def _input_schemas(body: Mapping[str, Any]) -> Iterator[tuple[int, Any, Mapping[str, Any]]]:
@@ -363,6 +380,7 @@ DETECTORS: dict[str, Detector] = {
     "tool-parameters-not-object": input_schema_without_type,
     "tool-parameters-top-level-union": input_schema_top_level_union,
     "schema-keyword-invalid": input_schema_invalid_keyword,
+    "tool-property-key-invalid": input_schema_property_key,
     "empty-text-block": empty_text_block,
     "empty-content": empty_content,
     "tools-not-declared": tools_not_declared,

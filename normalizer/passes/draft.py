@@ -15,13 +15,16 @@ from normalizer.profiles import Profile
 class Draft:
     """What a pass works on: the history, the tools declared with it, the request's other
     options (in the target protocol's shape), and the id and tool-name maps built so far
-    (new -> original), so that responses can be mapped back."""
+    (new -> original), and per tool the property names rewritten, so that responses can be
+    mapped back."""
 
     history: History
     tools: tuple[ToolSpec, ...] = ()
     options: JsonMap = EMPTY
     id_map: JsonMap = EMPTY
     name_map: JsonMap = EMPTY
+    # Per tool (its name as sent), the property names rewritten: new -> original.
+    key_map: JsonMap = EMPTY
 
 
 @dataclass(frozen=True, slots=True)
