@@ -41,6 +41,20 @@ def test_repairs_for_another_provider(tmp_path: Path, capsys: pytest.CaptureFixt
     assert report["body"]["model"] == DEFAULT_MODEL["anthropic"]  # gpt-4o means nothing there
 
 
+def test_prints_the_property_name_map(tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    tools = [{"type": "function", "function": {
+        "name": "list_apps", "description": "d",
+        "parameters": {"type": "object", "properties": {"filter[name]": {"type": "string"}}}}}]
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps({"model": "gpt-4o", "tools": tools, "messages": [
+        {"role": "user", "content": "Apps named Notes?"}]}), encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--from", "openai_chat", "--to", "anthropic")
+    report = json.loads(out)
+    assert code == 0 and report["key_map"] == {"list_apps": {"filter_name_": "filter[name]"}}
+    assert list(report["body"]["tools"][0]["input_schema"]["properties"]) == ["filter_name_"]
+
+
 def test_keeps_the_bodys_model_tools_and_options(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     tools = [{"type": "function", "function": {"name": "get_weather", "description": "d",
