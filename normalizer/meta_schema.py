@@ -77,6 +77,22 @@ def _string(value: Any) -> bool:
     return isinstance(value, str)
 
 
+# The keywords whose value is one schema, schemas by name, and a list of schemas.
+_ONE = ("items", "contains", "additionalProperties", "propertyNames", "if", "then", "else",
+        "not", "unevaluatedItems", "unevaluatedProperties", "contentSchema")
+_BY_NAME = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+
+
+def _as_schema(value: Any) -> Any:
+    """`value` where it is a schema; a bare type name as the schema of that type (what its
+    writer meant: `{"x": "number"}`, anthropics/anthropic-sdk-java#241); anything else as
+    `{}` (any value)."""
+    if _schema(value):
+        return value
+    return {"type": value} if value in TYPE_NAMES else {}
+
+
 # What the meta-schema demands of each keyword it knows, by keyword (the value any JSON
 # value for const, default and the rest it leaves open).
 DEMANDS: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -96,13 +112,9 @@ DEMANDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         "title", "description", "pattern", "format", "$ref", "$id", "$schema", "$anchor",
         "$dynamicRef", "$dynamicAnchor", "$comment", "contentEncoding",
         "contentMediaType")},
-    **{k: (_schema, "a schema (an object or a boolean)") for k in (
-        "items", "contains", "additionalProperties", "propertyNames", "if", "then", "else",
-        "not", "unevaluatedItems", "unevaluatedProperties", "contentSchema")},
-    **{k: (_schemas_by_name, "an object of schemas") for k in (
-        "properties", "patternProperties", "$defs", "definitions", "dependentSchemas")},
-    **{k: (_schema_list, "a non-empty list of schemas") for k in (
-        "allOf", "anyOf", "oneOf", "prefixItems")},
+    **{k: (_schema, "a schema (an object or a boolean)") for k in _ONE},
+    **{k: (_schemas_by_name, "an object of schemas") for k in _BY_NAME},
+    **{k: (_schema_list, "a non-empty list of schemas") for k in _LISTS},
     "dependentRequired": (lambda v: isinstance(v, Mapping) and all(map(_strings, v.values())),
                           "an object of property-name lists"),
 }
@@ -144,8 +156,16 @@ def respell(schema: Any, places: list[Path]) -> tuple[Any, list[Respelled | None
             schema, done[place] = _required_flag(schema, path)
         else:
             new, done[place] = _respelled(node, key)
-            schema = replaced(schema, path, new)
+            schema = replaced(schema, path, _in_order(node, new))
     return schema, [done[place] for place in places]
+
+
+def _in_order(node: Mapping[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """`new` with its keywords in `node`'s order (a respelled keyword keeps its place; the
+    order of a body is part of what a prompt cache keys on), any new one after them."""
+    out = {k: new[k] for k in node if k in new}
+    out.update((k, v) for k, v in new.items() if k not in out)
+    return out
 
 
 def _required_flag(schema: Any, path: Path) -> tuple[Any, Respelled]:
@@ -171,37 +191,80 @@ def _required_flag(schema: Any, path: Path) -> tuple[Any, Respelled]:
         f"spelling){lost}", not lost)
 
 
-def _respelled(node: Mapping[str, Any], key: str) -> tuple[dict[str, Any], Respelled]:
+Done = tuple[dict[str, Any], Respelled]
+
+
+def _respelled(node: Mapping[str, Any], key: str) -> Done:
+    """`node` with `key`'s value made valid: the first respelling that knows the value's
+    form (an older draft's, a bare type name, a count as text), else without the keyword."""
     new = dict(node)
     value = new.pop(key)
-    if key in ("exclusiveMinimum", "exclusiveMaximum") and isinstance(value, bool):
-        bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-        if value and _number(node.get(bound)):
-            new[key] = new.pop(bound)
-            return new, Respelled(f"wrote {key}: true beside {bound} as {key}: "
-                                  f"{new[key]!r} (draft 4's spelling)", True)
-        return new, Respelled(f"dropped {key}: {_json(value)} (draft 4: it qualifies "
-                              f"{bound}, {'absent' if value else 'inclusive'} here)", True)
     if key == "type":
         return _typed(new, value)
     if key == "items" and isinstance(value, list):
         return _prefixed(respelled_items(node) or new)
-    if key == "required" and isinstance(value, list):
-        names = list(dict.fromkeys(v for v in value if isinstance(v, str)))
-        if names:
-            new[key] = names
-        lossless = all(isinstance(v, str) for v in value)
-        return new, Respelled(f"kept each property name of required once (it had "
-                              f"{_json(value)})", lossless)
-    if key in DEMANDS and DEMANDS[key][1] == "a non-negative integer" and \
-            isinstance(value, str) and value.isdigit():
-        new[key] = int(value)
-        return new, Respelled(f"wrote {key}: {value!r} as the number {int(value)}", True)
+    for respell_as in (_bound, _required_names, _subschemas, _count):
+        done = respell_as(node, new, key, value)
+        if done is not None:
+            return done
     return new, Respelled(f"dropped {key}: {_json(value)} (must be {DEMANDS[key][1]})",
                           False)
 
 
-def _prefixed(node: dict[str, Any]) -> tuple[dict[str, Any], Respelled]:
+def _bound(node: Mapping[str, Any], new: dict[str, Any], key: str, value: Any) -> Done | None:
+    """Draft 4's boolean exclusiveMinimum/exclusiveMaximum, which qualified its sibling."""
+    if key not in ("exclusiveMinimum", "exclusiveMaximum") or not isinstance(value, bool):
+        return None
+    bound = "minimum" if key == "exclusiveMinimum" else "maximum"
+    if value and _number(node.get(bound)):
+        new[key] = new.pop(bound)
+        return new, Respelled(f"wrote {key}: true beside {bound} as {key}: "
+                              f"{new[key]!r} (draft 4's spelling)", True)
+    return new, Respelled(f"dropped {key}: {_json(value)} (draft 4: it qualifies "
+                          f"{bound}, {'absent' if value else 'inclusive'} here)", True)
+
+
+def _required_names(node: Mapping[str, Any], new: dict[str, Any], key: str,
+                    value: Any) -> Done | None:
+    """A `required` list with a name twice or an entry that is not a name."""
+    if key != "required" or not isinstance(value, list):
+        return None
+    names = list(dict.fromkeys(v for v in value if isinstance(v, str)))
+    if names:
+        new[key] = names
+    return new, Respelled(f"kept each property name of required once (it had "
+                          f"{_json(value)})", all(isinstance(v, str) for v in value))
+
+
+def _subschemas(node: Mapping[str, Any], new: dict[str, Any], key: str,
+                value: Any) -> Done | None:
+    """A keyword holding schemas, with entries that are not schemas (`{"x": "number"}`)."""
+    if key in _BY_NAME and isinstance(value, Mapping):
+        entries: list[Any] = list(value.values())
+        new[key] = {name: _as_schema(sub) for name, sub in value.items()}
+    elif key in _LISTS and isinstance(value, list) and value:
+        entries = value
+        new[key] = [_as_schema(sub) for sub in value]
+    elif key in _ONE and value in TYPE_NAMES:
+        entries = [value]
+        new[key] = {"type": value}
+    else:
+        return None
+    return new, Respelled(f"wrote {key}'s entries that are not schemas as schemas "
+                          f"({_json(value)} -> {_json(new[key])})",
+                          all(_schema(e) or e in TYPE_NAMES for e in entries))
+
+
+def _count(node: Mapping[str, Any], new: dict[str, Any], key: str, value: Any) -> Done | None:
+    """A count written as a string of digits."""
+    if DEMANDS[key][1] != "a non-negative integer" or not isinstance(value, str) or \
+            not value.isdigit():
+        return None
+    new[key] = int(value)
+    return new, Respelled(f"wrote {key}: {value!r} as the number {int(value)}", True)
+
+
+def _prefixed(node: dict[str, Any]) -> Done:
     """A tuple's list moved to `prefixItems`: an empty one says nothing (left out), an entry
     that is not a schema becomes `{}` (anything at that place; lossy)."""
     prefix = node.get("prefixItems")
@@ -222,7 +285,7 @@ _ALIASES = {"any": None, "int": "integer", "bool": "boolean", "float": "number",
             "double": "number", "str": "string", "dict": "object", "list": "array"}
 
 
-def _typed(node: dict[str, Any], value: Any) -> tuple[dict[str, Any], Respelled]:
+def _typed(node: dict[str, Any], value: Any) -> Done:
     """A `type` the meta-schema refuses: names in another case lower-cased, the aliases
     above read as their JSON Schema name (`any`: no type at all), other values left out."""
     names = value if isinstance(value, list) else [value]

@@ -84,6 +84,26 @@ def test_each_value_the_meta_schema_refuses(before: dict[str, Any], after: dict[
     assert list(invalid_keywords(fixed)) == []
 
 
+def test_bare_type_names_where_schemas_go_become_schemas(emu: Any) -> None:
+    # anthropics/anthropic-sdk-java#241: properties written as {"xCoordinate": "number"}
+    schema = {"type": "object", "properties": {"xCoordinate": "number", "yCoordinate": "number"},
+              "required": ["xCoordinate", "yCoordinate"]}
+    body = _body(schema)
+    assert [v.location for v in check(body, "anthropic")] == [
+        "tools[1].input_schema.properties"]
+    sdk = calls.client("anthropic", emu.sdk_base_url("anthropic"))
+    assert calls.refused("anthropic", sdk, body) == calls.SdkError(400, WORDS)
+    fixed = normalize_request(body, "anthropic", "anthropic")
+    assert fixed.body["tools"][1]["input_schema"] == {
+        "type": "object", "properties": {"xCoordinate": {"type": "number"},
+                                         "yCoordinate": {"type": "number"}},
+        "required": ["xCoordinate", "yCoordinate"]}
+    assert [(c.code, c.lossless) for c in fixed.changes] == [("respell-schema-keyword", True)]
+    assert calls.text_of("anthropic", calls.send("anthropic", sdk, fixed.body))
+    fixed_list, done = respell({"anyOf": [3, {"type": "string"}]}, [("anyOf",)])
+    assert fixed_list == {"anyOf": [{}, {"type": "string"}]} and not done[0].lossless
+
+
 def test_draft_3_required_flags_move_into_the_parent_list() -> None:
     schema = {"type": "object", "properties": {"a": {"type": "string", "required": True},
                                                "b": {"type": "string", "required": False}},
