@@ -119,6 +119,8 @@ RULE_IDS: dict[str, str] = {
                         "comma)",
     "image-media-type-mismatch": "an inline image whose bytes are of another type than "
                                  "its declared media type",
+    "document-data-invalid": "an inline PDF document whose data is not a PDF (no %PDF- "
+                             "header at its start, or no %%EOF at its end)",
     "image-data-not-base64": "an inline image whose data is not base64 text (an https URL, a "
                              "file path, or a whole data URL where its bare base64 goes)",
     "image-format-unsupported": "an inline image whose bytes are not of an image format the "

@@ -59,6 +59,7 @@ from normalizer.passes.pairing import (
 )
 from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
+from normalizer.passes.pdf_data import replace_invalid_pdfs
 from normalizer.passes.prefill import trim_prefill_whitespace
 from normalizer.passes.property_keys import rename_property_keys
 from normalizer.passes.property_schemas import objectify_property_schemas
@@ -165,6 +166,8 @@ STEPS: dict[str, Step] = {
                                   ("fix_role_order", "answer_unanswered_calls",
                                    "fill_empty_content")),
     "replace_empty_images": Step(replace_empty_images, ("image-data-empty",), local=True),
+    "replace_invalid_pdfs": Step(replace_invalid_pdfs, ("document-data-invalid",),
+                                 local=True),
     # Before the passes that read an image's bytes (its type, its size, its pixels).
     # A whole data URL is the same image for a target that reads the bytes' format too.
     "repair_image_data": Step(repair_image_data, ("image-data-not-base64",

@@ -12,7 +12,8 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
                        output_limit, request_fields, cached_content, tool_combination,
                        request_naming, meta_schema, property_keys
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
-                       scope, collector, media, schema_walk, cache_marks, image_bytes
+                       scope, collector, media, schema_walk, cache_marks, image_bytes,
+                       pdf_bytes
 
 A module imports only from its own floor or below; a room imports only itself and floors
 0-1. Within floors 0 and 1, modules may import each other as long as there is no cycle.
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent / "normalizer"
 FLOORS: dict[str, int] = {
     "model": 0, "json_values": 0, "tool_spec": 0, "protocols": 0, "errors": 0, "rules": 0, "ids": 0,
     "profiles": 0, "scope": 0, "collector": 0, "media": 0, "schema_walk": 0, "cache_marks": 0,
-    "image_bytes": 0,
+    "image_bytes": 0, "pdf_bytes": 0,
     "tools": 1, "crossing": 1, "gemini_schema": 1, "signature_shape": 1, "check": 1,
     "window": 1, "window_walk": 1, "skeleton": 1, "skeleton_fits": 1, "shared_reading": 1,
     "options": 1, "strict_mode": 1, "array_items": 1, "empty_enum": 1, "root_union": 1,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import sdk_calls as calls
+from sample_pdf import PDF_BASE64
 
 from conformance.emulator import Emulator
 from conformance.sized_yaml import filled
@@ -19,7 +20,7 @@ PIXEL = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av
          "TkSuQmCC")
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PIXEL}}
 PDF = {"type": "document", "source": {"type": "base64", "media_type": "application/pdf",
-                                      "data": "JVBERi0xLjcK"}}
+                                      "data": PDF_BASE64}}
 
 
 def screenshots(images: int, documents: int = 0) -> dict[str, Any]:

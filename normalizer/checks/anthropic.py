@@ -410,6 +410,7 @@ DETECTORS: dict[str, Detector] = {
     "many-image-dimensions-too-large": anthropic_images.many_image_dimensions_too_large,
     "image-dimensions-too-large": anthropic_images.image_dimensions_too_large,
     "image-too-large": anthropic_images.image_too_large,
+    "document-data-invalid": anthropic_images.pdf_data_invalid,
     "too-many-media": anthropic_images.too_many_media,
     "request-too-large": anthropic_images.request_too_large,
     "output-schema-open-object": output_schema.open_output_object,

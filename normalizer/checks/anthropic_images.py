@@ -26,6 +26,7 @@ from normalizer.image_bytes import (
     not_base64,
     sniffed_content_type,
 )
+from normalizer.pdf_bytes import pdf_problem
 from normalizer.profiles import Rule
 from normalizer.shared_reading import shared
 
@@ -42,6 +43,7 @@ class MediaBlocks:
     images: tuple[Placed, ...]
     documents: int
     data: int
+    pdfs: tuple[Placed, ...] = ()  # the PDF documents, placed as the images are
 
 
 @shared
@@ -53,6 +55,9 @@ def media(body: Mapping[str, Any]) -> MediaBlocks:
         ((i, j, -1), (f"messages.{i}.content.{j}.image.source.base64", block))
         for i, j, block in by_type.get("image", ())]
     top_documents = [block for *_, block in by_type.get("document", ())]
+    pdfs: list[tuple[tuple[int, int, int], Placed]] = [
+        ((i, j, -1), (f"messages.{i}.content.{j}.pdf.source.base64", block))
+        for i, j, block in by_type.get("document", ()) if _pdf(block)]
     inner_documents: list[Mapping[str, Any]] = []
     for i, j, k, part, kind in result_parts(by_type):
         if kind == "image":
@@ -60,10 +65,22 @@ def media(body: Mapping[str, Any]) -> MediaBlocks:
                                       ".image.source.base64", part)))
         elif kind == "document":
             inner_documents.append(part)
+            if _pdf(part):
+                pdfs.append(((i, j, k), (f"messages.{i}.content.{j}.tool_result.content.{k}"
+                                         ".pdf.source.base64", part)))
     found.sort(key=lambda pair: pair[0])
+    pdfs.sort(key=lambda pair: pair[0])
     blocks = [block for _, (_, block) in found] + top_documents + inner_documents
     return MediaBlocks(tuple(placed for _, placed in found),
-                       len(top_documents) + len(inner_documents), sum(map(_data, blocks)))
+                       len(top_documents) + len(inner_documents), sum(map(_data, blocks)),
+                       tuple(placed for _, placed in pdfs))
+
+
+def _pdf(block: Mapping[str, Any]) -> bool:
+    """Whether a document block's source is inline base64 data declared a PDF."""
+    source = block.get("source")
+    return isinstance(source, Mapping) and source.get("type") == "base64" and \
+        source.get("media_type") == "application/pdf"
 
 
 def _data(block: Mapping[str, Any]) -> int:
@@ -206,3 +223,16 @@ def request_too_large(body: Mapping[str, Any], rule: Rule,
                           default=str).encode("utf-8"))
     if size > limit:
         yield Finding(location="messages", fields={"size": size, "max_bytes": limit})
+
+
+def pdf_data_invalid(body: Mapping[str, Any], rule: Rule,
+                     model: str | None) -> Iterator[Finding]:
+    """`document-data-invalid`: an inline PDF document whose base64 data holds no PDF (no
+    `%PDF-` header at its start, or no `%%EOF` at its end: normalizer/pdf_bytes.py). The
+    API names the block `pdf` in its path. Data that is not base64 is not judged here."""
+    for at, block in media(body).pdfs:
+        data = inline_data(block)
+        problem = pdf_problem(data) if data else None
+        if problem is not None:
+            where = f"{at}.data"
+            yield Finding(location=where, fields={"at": where, "problem": problem})

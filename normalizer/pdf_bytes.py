@@ -1,0 +1,52 @@
+"""Whether base64 data holds a PDF at all, read off its first and last bytes.
+
+A PDF starts with a `%PDF-` header and ends with an `%%EOF` marker after its
+cross-reference table (ISO 32000-1, 7.5.2 and 7.5.5; readers look for the header in the
+first 1,024 bytes and the marker in the last 1,024). Anthropic refuses a document block
+whose data is not a PDF it can open ("messages.28.content.0.pdf.source.base64.data: The PDF
+specified was not valid.", anthropics/claude-code#25323: an HTML page or a text file named
+.pdf, and `%PDF-1.4 not really a pdf`, which has the header and no end). Only those two
+marks are read: a PDF damaged between them is not caught here.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from normalizer.image_bytes import not_base64
+
+_WINDOW = 1024  # bytes searched at each end, as PDF readers search them
+_CHARS = (_WINDOW + 2) // 3 * 4 + 4  # base64 characters that hold them, and a quantum more
+
+
+def pdf_problem(data: str) -> str | None:
+    """What makes base64 `data` not a PDF ("no %PDF- header in its first 1,024 bytes", "no
+    %%EOF in its last 1,024 bytes"), or None where both marks are there. Data that is not
+    base64 at all is None too: that is another rule's."""
+    if not_base64(data):
+        return None
+    text = "".join(data.split()).translate(_URL_SAFE)
+    head = _decoded(text[:_CHARS])
+    if head is None:
+        return None
+    if b"%PDF-" not in head[:_WINDOW]:
+        return "no %PDF- header in its first 1,024 bytes"
+    start = max(0, len(text) - _CHARS)
+    tail = _decoded(text[start - start % 4:])
+    if tail is None:
+        return None
+    return None if b"%%EOF" in tail[-_WINDOW:] else "no %%EOF in its last 1,024 bytes"
+
+
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
+def _decoded(text: str) -> bytes | None:
+    """`text` decoded, its whole quanta only (the last one may be padded); None where it is
+    not base64."""
+    whole = text if text.endswith("=") else text[: len(text) - len(text) % 4]
+    try:
+        return base64.b64decode(whole, validate=True)
+    except (binascii.Error, ValueError):
+        return None
