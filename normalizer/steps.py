@@ -6,9 +6,7 @@ a profile's rules in the vendor's order (the rules in normalizer/normalize.py's 
 from __future__ import annotations
 
 from normalizer.option_steps import OPTION_STEPS
-from normalizer.passes.anyof_type import move_type_into_anyof
 from normalizer.passes.arguments import parse_string_arguments
-from normalizer.passes.array_items import add_array_items
 from normalizer.passes.block_fields import drop_unknown_block_fields
 from normalizer.passes.cache_breakpoints import (
     drop_excess_cache_breakpoints,
@@ -29,14 +27,11 @@ from normalizer.passes.content import drop_empty_text_blocks, fill_empty_content
 from normalizer.passes.conversation_ends import end_with_allowed_role, open_with_user_message
 from normalizer.passes.documents import replace_file_data_urls, send_documents_as_urls
 from normalizer.passes.empty_images import replace_empty_images
-from normalizer.passes.enum_type import type_bare_enums
-from normalizer.passes.enum_values import drop_empty_enum_values
 from normalizer.passes.ids import assign_missing_call_ids, rewrite_tool_call_ids
 from normalizer.passes.image_data import repair_image_data
 from normalizer.passes.image_formats import replace_unsupported_images
 from normalizer.passes.item_ids import drop_refused_item_ids
 from normalizer.passes.joined_text import join_text_parts
-from normalizer.passes.keyword_values import respell_invalid_keywords
 from normalizer.passes.long_arguments import leave_out_long_arguments
 from normalizer.passes.long_texts import shorten_long_texts
 from normalizer.passes.media_count import leave_out_oldest_media
@@ -61,25 +56,15 @@ from normalizer.passes.part_types import replace_unknown_part_types
 from normalizer.passes.participant_names import sanitize_participant_names
 from normalizer.passes.pdf_data import replace_invalid_pdfs
 from normalizer.passes.prefill import trim_prefill_whitespace
-from normalizer.passes.property_keys import rename_property_keys
-from normalizer.passes.property_schemas import objectify_property_schemas
 from normalizer.passes.reasoning_content import fill_reasoning_content
 from normalizer.passes.reasoning_items import drop_orphan_thinking
-from normalizer.passes.ref_siblings import inline_typed_refs
-from normalizer.passes.ref_targets import hoist_refs_into_defs
 from normalizer.passes.replayed import (
     drop_invalid_item_ids,
     name_function_responses,
     server_calls_to_text,
 )
-from normalizer.passes.required_names import (
-    drop_required_without_properties,
-    drop_undeclared_required,
-)
 from normalizer.passes.role_order import fix_role_order
 from normalizer.passes.roles import merge_consecutive_roles, place_system_messages
-from normalizer.passes.root_schema import complete_root_object_schema
-from normalizer.passes.root_union import flatten_top_level_union
 from normalizer.passes.server_results import server_results_to_text
 from normalizer.passes.signatures import add_placeholder_thought_signatures
 from normalizer.passes.stored_conversation import drop_instructions_beside_previous_response
@@ -97,9 +82,9 @@ from normalizer.passes.tools_declared import (
     drop_parallel_tool_calls_without_tools,
     drop_tool_choice_without_tools,
 )
-from normalizer.passes.tuple_items import respell_tuple_items
 from normalizer.passes.untyped_parts import type_untyped_parts
 from normalizer.profiles import Profile
+from normalizer.schema_steps import SCHEMA_STEPS
 from normalizer.step import Step
 
 _PAIRING = ("missing-tool-result", "orphan-tool-result", "function-response-count",
@@ -287,62 +272,8 @@ STEPS: dict[str, Step] = {
                                  ("rewrite_tool_names",)),
     "declare_missing_tools": Step(declare_missing_tools, ("tools-not-declared",),
                                   ("rewrite_tool_names", "answer_unanswered_calls")),
-    "add_array_items": Step(add_array_items, ("array-schema-missing-items",),
-                            ("convert_tool_schemas",)),
-    "drop_empty_enum_values": Step(drop_empty_enum_values, ("enum-empty-value",),
-                                   ("convert_tool_schemas",)),
-    "hoist_refs_into_defs": Step(hoist_refs_into_defs, ("schema-ref-outside-defs",),
-                                 ("convert_tool_schemas", "declare_missing_tools")),
-    "flatten_top_level_union": Step(flatten_top_level_union,
-                                    ("tool-parameters-top-level-union",),
-                                    ("convert_tool_schemas", "declare_missing_tools",
-                                     "hoist_refs_into_defs")),
-    "inline_typed_refs": Step(inline_typed_refs, ("schema-type-beside-ref",),
-                              ("convert_tool_schemas", "declare_missing_tools",
-                               "hoist_refs_into_defs")),
-    "move_type_into_anyof": Step(move_type_into_anyof, ("schema-type-beside-anyof",),
-                                 ("convert_tool_schemas", "declare_missing_tools",
-                                  "hoist_refs_into_defs", "inline_typed_refs",
-                                  "respell_tuple_items")),
-    "objectify_property_schemas": Step(objectify_property_schemas,
-                                       ("schema-property-not-object",),
-                                       ("convert_tool_schemas", "declare_missing_tools",
-                                        "hoist_refs_into_defs", "inline_typed_refs",
-                                        "respell_tuple_items", "flatten_top_level_union",
-                                        "move_type_into_anyof")),
-    "respell_tuple_items": Step(respell_tuple_items, ("schema-items-not-object",),
-                                ("convert_tool_schemas", "declare_missing_tools",
-                                 "hoist_refs_into_defs", "inline_typed_refs")),
-    "type_bare_enums": Step(type_bare_enums, ("schema-enum-without-type",),
-                            ("convert_tool_schemas", "declare_missing_tools",
-                             "hoist_refs_into_defs", "inline_typed_refs",
-                             "respell_tuple_items", "flatten_top_level_union",
-                             "move_type_into_anyof")),
-    "drop_undeclared_required": Step(drop_undeclared_required,
-                                     ("schema-required-not-in-properties",),
-                                     ("convert_tool_schemas", "declare_missing_tools",
-                                      "respell_tuple_items", "flatten_top_level_union",
-                                      "move_type_into_anyof")),
-    "drop_required_without_properties": Step(drop_required_without_properties,
-                                             ("schema-required-without-properties",),
-                                             ("convert_tool_schemas", "declare_missing_tools",
-                                              "flatten_top_level_union",
-                                              "complete_root_object_schema")),
-    "complete_root_object_schema": Step(complete_root_object_schema,
-                                        ("tool-parameters-not-object",
-                                         "object-schema-missing-properties"),
-                                        ("convert_tool_schemas", "declare_missing_tools",
-                                         "flatten_top_level_union", "move_type_into_anyof")),
-    # After the passes that merge or complete a schema: what they carry over is respelled.
-    "respell_invalid_keywords": Step(respell_invalid_keywords, ("schema-keyword-invalid",),
-                                     ("convert_tool_schemas", "declare_missing_tools",
-                                      "flatten_top_level_union",
-                                      "complete_root_object_schema")),
-    # After the tool names are final: its map is keyed by the name sent.
-    "rename_property_keys": Step(rename_property_keys, ("tool-property-key-invalid",),
-                                 ("rewrite_tool_names", "convert_tool_schemas",
-                                  "declare_missing_tools", "flatten_top_level_union",
-                                  "complete_root_object_schema")),
+    # The repairs of a tool's parameters schema (normalizer/schema_steps.py).
+    **SCHEMA_STEPS,
     "drop_tools_over_limit": Step(drop_tools_over_limit, ("too-many-tools",),
                                   ("rewrite_tool_names", "drop_duplicate_tools",
                                    "declare_missing_tools")),

@@ -43,8 +43,8 @@ FLOORS: dict[str, int] = {
     "output_limit": 1, "request_fields": 1, "cached_content": 1, "tool_combination": 1,
     "request_naming": 1, "meta_schema": 1, "property_keys": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
-    "": 3, "normalize": 3, "steps": 3, "option_steps": 3, "step": 3, "request": 3,
-    "testing": 3, "strategies": 3,
+    "": 3, "normalize": 3, "steps": 3, "option_steps": 3, "schema_steps": 3, "step": 3,
+    "request": 3, "testing": 3, "strategies": 3,
 }
 ROOMS = {"wire", "streaming", "passes", "checks"}
 
