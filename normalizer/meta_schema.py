@@ -4,9 +4,10 @@ Older drafts wrote some constraints otherwise, and generators still do: draft 4'
 `exclusiveMinimum` beside `minimum` (Dokploy/mcp#74: `{"type": "integer",
 "exclusiveMinimum": true, "minimum": 0}` from an OpenAPI conversion), draft 3's
 `required: true` on a property, draft 4-7's tuple `items` list; and some write type names
-no draft has (`"any"`, blurrah/mcp-graphql#14). Anthropic checks each tool's input_schema
-against the 2020-12 meta-schema and refuses the whole request for one such value ("JSON
-schema is invalid. It must match JSON Schema draft 2020-12").
+no draft has (`"any"`: OpenAI named it refusing tools Anthropic refused as invalid in
+blurrah/mcp-graphql#14, where the schema itself is not shown). Anthropic checks each tool's
+input_schema against the 2020-12 meta-schema and refuses the whole request for one such
+value ("JSON schema is invalid. It must match JSON Schema draft 2020-12").
 
 What is checked is the meta-schema's demand on each keyword's value where the keyword
 sits in a schema (its type; counts not negative; a list of schemas not empty), from the
@@ -107,7 +108,7 @@ DEMANDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         "maxLength", "minLength", "maxItems", "minItems", "maxContains", "minContains",
         "maxProperties", "minProperties")},
     **{k: (_bool, "a boolean") for k in ("uniqueItems", "deprecated", "readOnly",
-                                               "writeOnly")},
+                                         "writeOnly")},
     **{k: (_string, "a string") for k in (
         "title", "description", "pattern", "format", "$ref", "$id", "$schema", "$anchor",
         "$dynamicRef", "$dynamicAnchor", "$comment", "contentEncoding",
