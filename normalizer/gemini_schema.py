@@ -179,6 +179,14 @@ def _const_and_enum(node: dict[str, Any], where: str, changes: list[Change]) -> 
         node = {**node, "type": "string"}
         _change(changes, "schema-enum-type", "type string added to an untyped enum", where,
                 lossless=True)
+    elif isinstance(node.get("enum"), list) and isinstance(node.get("type"), str) and \
+            node["type"].lower() != "string":
+        # Gemini takes an enum on a string only ("...enum: only allowed for STRING type").
+        kind = node["type"]
+        node = {**node, "type": "STRING" if kind.isupper() else "string"}  # in its case
+        _change(changes, "schema-enum-type", f"type {kind} of an enum of strings written as "
+                "string (the caller must convert the model's answer back)", where,
+                lossless=False)
     return node
 
 

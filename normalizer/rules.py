@@ -190,6 +190,8 @@ RULE_IDS: dict[str, str] = {
     "tool-arguments-too-long": "a tool call's arguments string longer than params.max_length "
                                "characters",
     "array-schema-missing-items": "an array schema without `items` in a tool's parameters",
+    "enum-type-not-string": "an enum of strings in a tool's parameters on a schema whose type "
+                            "is another than string",
     "enum-empty-value": "an empty string among the enum values of a tool's parameters",
     "tool-parameters-not-object": "a tool's parameters schema whose root is not typed "
                                   "object (no type, or another one)",

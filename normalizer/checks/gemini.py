@@ -267,6 +267,7 @@ DETECTORS: dict[str, Detector] = {
     "too-many-tools": gemini_tools.too_many_tools,
     "array-schema-missing-items": gemini_tools.array_schema_missing_items,
     "enum-empty-value": gemini_tools.enum_empty_value,
+    "enum-type-not-string": gemini_tools.enum_type_not_string,
     "unknown-message-field": unknown_message_field,
     "unknown-block-field": unknown_block_field,
     "tool-arguments-not-object": tool_arguments_not_object,

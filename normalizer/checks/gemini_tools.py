@@ -14,6 +14,7 @@ from normalizer.checks.gemini_walk import get
 from normalizer.empty_enum import empty_enum_values
 from normalizer.gemini_keywords import unsupported_keywords
 from normalizer.profiles import Rule
+from normalizer.schema_walk import names_type, schema_nodes
 
 
 def _declaration_lists(body: Mapping[str, Any]) -> Iterator[tuple[int, list[Any]]]:
@@ -106,6 +107,24 @@ def enum_empty_value(body: Mapping[str, Any], rule: Rule,
         for path, k in empty_enum_values(decl.get("parameters")):
             field = f"{where}.parameters{_proto_path(path)}.enum[{k}]"
             yield Finding(field, {"field": field})
+
+
+def enum_type_not_string(body: Mapping[str, Any], rule: Rule,
+                         model: str | None) -> Iterator[Finding]:
+    """An enum of strings in a function declaration's `parameters` on a schema typed other
+    than string (INTEGER, BOOLEAN, ...), one finding per enum, named by its proto path as
+    the vendor writes it (`properties[accountability].enum`). Not judged: an enum without a
+    type (reported refused in the same words, not seen in an answer; the schema conversion
+    types it string anyway) and values that are not strings (google-genai refuses them
+    before sending; Gemini's JSON parser answers them in words of its own, not modelled)."""
+    for where, decl in _declarations(body):
+        for node, path in schema_nodes(decl.get("parameters")):
+            values, kind = node.get("enum"), node.get("type")
+            if isinstance(values, list) and values and \
+                    all(isinstance(v, str) for v in values) and \
+                    isinstance(kind, str) and not names_type(kind, "string"):
+                field = f"{where}.parameters{_proto_path(path)}.enum"
+                yield Finding(field, {"field": field, "type": kind})
 
 
 def _proto_path(path: tuple[str | int, ...]) -> str:
