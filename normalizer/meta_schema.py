@@ -281,8 +281,9 @@ def _prefixed(node: dict[str, Any]) -> Done:
                            "is not a schema as {}", False)
 
 
-# Type names of other languages and drafts, with the JSON Schema name meaning the same.
-_ALIASES = {"any": None, "int": "integer", "bool": "boolean", "float": "number",
+# Type names of other languages and drafts, with the JSON Schema name meaning the same
+# (TypeScript's `unknown`, written by moonrepo/moon's MCP server: any value).
+_ALIASES = {"any": None, "unknown": None, "int": "integer", "bool": "boolean", "float": "number",
             "double": "number", "str": "string", "dict": "object", "list": "array"}
 
 

@@ -65,6 +65,7 @@ def test_a_draft_4_exclusive_minimum_is_refused_and_respelled(emu: Any) -> None:
     ({"type": "STRING"}, {"type": "string"}, True),
     ({"type": ["String", "null"]}, {"type": ["string", "null"]}, True),
     ({"type": "int"}, {"type": "integer"}, True),
+    ({"type": "unknown"}, {}, True),  # moonrepo/moon#2396: TypeScript's any value
     ({"type": "date"}, {}, False),
     ({"type": "string", "minLength": "3"}, {"type": "string", "minLength": 3}, True),
     ({"type": "string", "maxLength": -1}, {"type": "string"}, False),
