@@ -121,13 +121,32 @@ DEMANDS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
-def invalid_keywords(schema: Any) -> Iterator[Path]:
+def _type_any_case(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.lower() in TYPE_NAMES
+    return isinstance(value, list) and bool(value) and all(map(_type_any_case, value))
+
+
+# Draft 7 as OpenAI's validator is read to apply it (it takes boolean schemas, so draft 6,
+# 7 or 2019-09): a non-empty list of schemas as `items` (a tuple) is taken, prefixItems and
+# the dynamic references are not keywords; and a type name in capitals (google-genai's
+# OBJECT) is not judged, not having been seen refused (tests/test_passes_root_schema.py).
+DRAFT_7: dict[str, tuple[Callable[[Any], bool], str]] = {
+    **{k: v for k, v in DEMANDS.items()
+       if k not in ("prefixItems", "$dynamicRef", "$dynamicAnchor")},
+    "type": (_type_any_case, DEMANDS["type"][1]),
+    "items": (lambda v: _schema(v) or _schema_list(v), "a schema or a non-empty list of schemas")}
+DIALECTS = {"2020-12": DEMANDS, "draft-7": DRAFT_7}
+
+
+def invalid_keywords(schema: Any, *, dialect: str = "2020-12") -> Iterator[Path]:
     """The place (the subschema's path, then the keyword) of every keyword of a subschema
-    of `schema` (plain JSON) whose value the 2020-12 meta-schema refuses, in document
-    order."""
+    of `schema` (plain JSON) whose value the meta-schema of `dialect` (DIALECTS) refuses,
+    in document order."""
+    demands = DIALECTS[dialect]
     for node, path in schema_nodes(schema):
         for key, value in node.items():
-            demand = DEMANDS.get(key)
+            demand = demands.get(key)
             if demand is not None and not demand[0](value):
                 yield (*path, key)
 
@@ -141,22 +160,24 @@ class Respelled:
     lossless: bool
 
 
-def respell(schema: Any, places: list[Path]) -> tuple[Any, list[Respelled | None]]:
-    """A copy of `schema` with the keyword at each of `places` (from `invalid_keywords`)
-    made valid, and per place what was done (None where the keyword is gone or valid by
-    then: a draft 4 bound read with its sibling). The deepest first, so that the paths above
-    stay good."""
+def respell(schema: Any, places: list[Path], *,
+            dialect: str = "2020-12") -> tuple[Any, list[Respelled | None]]:
+    """A copy of `schema` with the keyword at each of `places` (from `invalid_keywords`,
+    with the same `dialect`) made valid, and per place what was done (None where the
+    keyword is gone or valid by then: a draft 4 bound read with its sibling). The deepest
+    first, so that the paths above stay good."""
+    demands = DIALECTS[dialect]
     done: dict[Path, Respelled | None] = {}
     for place in sorted(places, key=len, reverse=True):
         path, key = place[:-1], str(place[-1])
         node = node_at(schema, path)
-        if key not in node or DEMANDS[key][0](node[key]):
+        if key not in node or demands[key][0](node[key]):
             done[place] = None
         elif key == "required" and isinstance(node[key], bool) and len(path) >= 2 and \
                 path[-2] == "properties":
             schema, done[place] = _required_flag(schema, path)
         else:
-            new, done[place] = _respelled(node, key)
+            new, done[place] = _respelled(node, key, tuple_items=dialect == "draft-7")
             schema = replaced(schema, path, _in_order(node, new))
     return schema, [done[place] for place in places]
 
@@ -195,13 +216,22 @@ def _required_flag(schema: Any, path: Path) -> tuple[Any, Respelled]:
 Done = tuple[dict[str, Any], Respelled]
 
 
-def _respelled(node: Mapping[str, Any], key: str) -> Done:
+def _respelled(node: Mapping[str, Any], key: str, tuple_items: bool = False) -> Done:
     """`node` with `key`'s value made valid: the first respelling that knows the value's
-    form (an older draft's, a bare type name, a count as text), else without the keyword."""
+    form (an older draft's, a bare type name, a count as text), else without the keyword.
+    With `tuple_items` a tuple's list stays one, its entries made schemas."""
     new = dict(node)
     value = new.pop(key)
     if key == "type":
         return _typed(new, value)
+    if key == "items" and isinstance(value, list) and tuple_items:
+        if not value:
+            return new, Respelled("dropped the empty items list (no element constrained)",
+                                  True)
+        new["items"] = [_as_schema(entry) for entry in value]
+        return new, Respelled(f"wrote items' entries that are not schemas as schemas "
+                              f"({_json(value)} -> {_json(new['items'])})",
+                              all(_schema(e) or e in TYPE_NAMES for e in value))
     if key == "items" and isinstance(value, list):
         return _prefixed(respelled_items(node) or new)
     for respell_as in (_bound, _required_names, _subschemas, _count):

@@ -10,7 +10,7 @@ climbs a floor or closes a cycle fails here rather than in a newcomer's head.
                        tuple_items, sampling, thinking_params, output_format,
                        gemini_keywords, thinking_options, thinking_budget, effort_levels,
                        output_limit, request_fields, cached_content, tool_combination,
-                       request_naming, meta_schema, property_keys
+                       request_naming, meta_schema, property_keys, jsonschema_words
     floor 0  ground    model, json_values, tool_spec, protocols, errors, rules, ids, profiles/,
                        scope, collector, media, schema_walk, cache_marks, image_bytes,
                        pdf_bytes
@@ -41,7 +41,7 @@ FLOORS: dict[str, int] = {
     "tuple_items": 1, "sampling": 1, "thinking_params": 1, "output_format": 1,
     "gemini_keywords": 1, "thinking_options": 1, "thinking_budget": 1, "effort_levels": 1,
     "output_limit": 1, "request_fields": 1, "cached_content": 1, "tool_combination": 1,
-    "request_naming": 1, "meta_schema": 1, "property_keys": 1,
+    "request_naming": 1, "meta_schema": 1, "property_keys": 1, "jsonschema_words": 1,
     "wire": 2, "streaming": 2, "passes": 2, "checks": 2,
     "": 3, "normalize": 3, "steps": 3, "option_steps": 3, "schema_steps": 3, "step": 3,
     "request": 3, "testing": 3, "strategies": 3,

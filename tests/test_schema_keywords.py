@@ -130,7 +130,7 @@ def test_valid_2020_12_schemas_and_unknown_keywords_are_left_alone() -> None:
 
 
 def test_other_vendors_keep_the_schema_as_it_came() -> None:
-    for provider in ("openai", "gemini", "mistral", "moonshot"):
+    for provider in ("gemini", "mistral", "moonshot", "deepseek"):
         fixed = normalize_request(_body(RECORD), "anthropic", provider)
         assert "respell-schema-keyword" not in {c.code for c in fixed.changes}, provider
 
@@ -164,3 +164,51 @@ def test_respelling_leaves_nothing_refused_and_is_stable(schema: dict[str, Any])
     again, nothing = respell(fixed, list(invalid_keywords(fixed)))
     assert again == fixed and nothing == []
     assert len(done) == len(list(invalid_keywords(before)))
+
+
+# OpenAI's validator: blurrah/mcp-graphql#14 ("'any' is not valid under any of the given
+# schemas."), python-jsonschema's words, a tuple's `items` list taken (draft 7).
+GRAPHQL = {"type": "object", "properties": {
+    "query": {"type": "string"}, "variables": {"type": "any"},
+    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}},
+    "required": ["query"]}
+
+
+def test_openai_names_the_value_in_python_jsonschema_words(emu: Any) -> None:
+    body = {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": "Run it."}],
+            "tools": [{"type": "function", "function": {"name": "query-graphql",
+                                                        "parameters": GRAPHQL}}]}
+    words = ("Invalid schema for function 'query-graphql': 'any' is not valid under any of "
+             "the given schemas.")
+    (found,) = check(body, "openai")
+    assert (found.rule, found.message, found.error["param"]) == (
+        "schema-keyword-invalid", words, "tools[0].function.parameters")
+    sdk = calls.client("openai_chat", emu.sdk_base_url("openai"))
+    assert calls.refused("openai_chat", sdk, body) == calls.SdkError(400, words)
+    fixed = normalize_request(body, "openai_chat", "openai")
+    properties = fixed.body["tools"][0]["function"]["parameters"]["properties"]
+    assert properties["variables"] == {} and properties["pair"] == GRAPHQL["properties"]["pair"]
+    assert calls.send("openai_chat", sdk, fixed.body).choices
+    responses = {"model": "gpt-4.1-mini", "input": "Run it.", "tools": [
+        {"type": "function", "name": "query-graphql", "parameters": GRAPHQL}]}
+    (found,) = check(responses, "openai_responses")
+    assert (found.message, found.error["param"]) == (words, "tools[0].parameters")
+
+
+@pytest.mark.parametrize(("schema", "said"), [
+    ({"properties": {"x": {"type": "string", "required": True}}}, "True is not of type 'array'"),
+    ({"properties": {"x": {"type": "integer", "exclusiveMinimum": True, "minimum": 0}}},
+     "True is not of type 'number'"),
+    ({"properties": {"x": []}}, "[] is not of type 'object', 'boolean'"),
+    ({"properties": {"x": {"type": "string", "maxLength": -1}}},
+     "-1 is less than the minimum of 0"),
+    ({"required": ["a", "a"], "properties": {"a": {}}}, "['a', 'a'] has non-unique elements"),
+])
+def test_the_other_sentences_are_python_jsonschema_s(schema: dict[str, Any], said: str) -> None:
+    body = {"model": "gpt-4.1-mini", "messages": [{"role": "user", "content": "Go."}],
+            "tools": [{"type": "function", "function": {"name": "f",
+                                                        "parameters": {"type": "object",
+                                                                       **schema}}}]}
+    (found,) = check(body, "openai")
+    assert found.message == f"Invalid schema for function 'f': {said}."
+    assert check(normalize_request(body, "openai_chat", "openai").body, "openai") == ()

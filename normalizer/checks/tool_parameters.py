@@ -16,6 +16,8 @@ from normalizer.anyof_type import type_beside_anyof
 from normalizer.check import Detector, Finding
 from normalizer.checks.openai_chat_walk import declared_tools
 from normalizer.enum_type import enums_without_type
+from normalizer.jsonschema_words import meta_schema_words
+from normalizer.meta_schema import invalid_keywords
 from normalizer.output_format import schema_fields
 from normalizer.profiles import Rule
 from normalizer.property_schemas import non_object_properties
@@ -23,7 +25,7 @@ from normalizer.ref_siblings import type_beside_ref
 from normalizer.ref_targets import refs_outside_defs
 from normalizer.required_names import required_without_properties, undeclared_required
 from normalizer.root_union import top_level
-from normalizer.schema_walk import Path, dotted, names_type
+from normalizer.schema_walk import Path, dotted, names_type, node_at
 from normalizer.tuple_items import items_not_object
 
 Body = Mapping[str, Any]
@@ -159,6 +161,18 @@ def _at_paths(declared: Iterator[Declared],
                                                   "schema_at": schema_at(where)})
 
 
+def keyword_value_invalid(declared: Iterator[Declared]) -> Iterator[Finding]:
+    """Every keyword of a parameters schema whose value the meta-schema OpenAI checks with
+    refuses (draft 7's: a tuple's `items` list is taken; normalizer.meta_schema), with
+    python-jsonschema's sentence for it as `detail` (normalizer/jsonschema_words.py)."""
+    for k, name, schema, where in declared:
+        for place in invalid_keywords(schema, dialect="draft-7"):
+            key = str(place[-1])
+            yield Finding(location=where, fields={
+                "index": k, "name": name, "param": where,
+                "detail": meta_schema_words(key, node_at(schema, place[:-1])[key])})
+
+
 def required_not_in_properties(declared: Iterator[Declared]) -> Iterator[Finding]:
     """Every name in a subschema's `required` that its `properties` do not declare, with
     the path of that `required` as the vendor spells it (`properties.x.items.required`)."""
@@ -189,6 +203,7 @@ FINDS: dict[str, Find] = {
     "schema-enum-without-type": _ruleless(enum_without_type_anywhere),
     "schema-property-not-object": _ruleless(property_not_object),
     "schema-items-not-object": _ruleless(items_not_object_anywhere),
+    "schema-keyword-invalid": _ruleless(keyword_value_invalid),
 }
 
 
@@ -210,4 +225,4 @@ CHAT_DETECTORS: dict[str, Detector] = {rule: _on(chat_parameters, find, chat_res
 RESPONSES_DETECTORS: dict[str, Detector] = {
     rule: _on(responses_parameters, FINDS[rule]) for rule in (
         "tool-parameters-not-object", "object-schema-missing-properties",
-        "tool-parameters-top-level-union")}
+        "tool-parameters-top-level-union", "schema-keyword-invalid")}

@@ -25,17 +25,22 @@ def respell_invalid_keywords(
 
     Rejected by: Anthropic "tools.17.custom.input_schema: JSON schema is invalid. It must
     match JSON Schema draft 2020-12 (https://json-schema.org/draft/2020-12). ..."
-    (anthropics/claude-code#86664; for a boolean exclusiveMinimum, Dokploy/mcp#74).
+    (anthropics/claude-code#86664; for a boolean exclusiveMinimum, Dokploy/mcp#74); OpenAI
+    "Invalid schema for function 'query-graphql': 'any' is not valid under any of the given
+    schemas." (blurrah/mcp-graphql#14), whose validator takes a tuple's `items` list
+    (params.dialect draft-7: such a list is kept, its entries made schemas).
 
     Before: {"ttl": {"type": "integer", "exclusiveMinimum": true, "minimum": 0}}
     After:  {"ttl": {"type": "integer", "exclusiveMinimum": 0}}
     """
-    return fix_rule_schemas(draft, profile, RULE,
-                            fix_at_paths(invalid_keywords, respell, _said))
+    dialect = str(profile.param(RULE, "dialect") or "2020-12")  # draft-7: OpenAI's validator
+    return fix_rule_schemas(draft, profile, RULE, fix_at_paths(
+        lambda schema: invalid_keywords(schema, dialect=dialect),
+        lambda schema, places: respell(schema, places, dialect=dialect), _said))
 
 
 def _said(tool: str, place: Path, done: Respelled) -> Change:
     return Change("respell_invalid_keywords",
                   "respell-schema-keyword" if done.lossless else "drop-schema-keyword",
-                  f"tool {tool!r}: at {dotted(place[:-1])}, {done.how} (the target takes "
-                  "JSON Schema draft 2020-12 only)", schema_where(tool, place), done.lossless)
+                  f"tool {tool!r}: at {dotted(place[:-1])}, {done.how} (the target's JSON "
+                  "Schema check refuses the value)", schema_where(tool, place), done.lossless)
