@@ -155,15 +155,18 @@ _SCHEMAS = st.recursive(
 
 
 @settings(max_examples=200, deadline=None)
-@given(schema=_SCHEMAS)
-def test_respelling_leaves_nothing_refused_and_is_stable(schema: dict[str, Any]) -> None:
+@given(schema=_SCHEMAS, dialect=st.sampled_from(["2020-12", "draft-7"]))
+def test_respelling_leaves_nothing_refused_and_is_stable(schema: dict[str, Any],
+                                                          dialect: str) -> None:
     before = copy.deepcopy(schema)
-    fixed, done = respell(schema, list(invalid_keywords(schema)))
+    fixed, done = respell(schema, list(invalid_keywords(schema, dialect=dialect)),
+                          dialect=dialect)
     assert schema == before  # the input is not changed
-    assert list(invalid_keywords(fixed)) == []
-    again, nothing = respell(fixed, list(invalid_keywords(fixed)))
+    assert list(invalid_keywords(fixed, dialect=dialect)) == []
+    again, nothing = respell(fixed, list(invalid_keywords(fixed, dialect=dialect)),
+                             dialect=dialect)
     assert again == fixed and nothing == []
-    assert len(done) == len(list(invalid_keywords(before)))
+    assert len(done) == len(list(invalid_keywords(before, dialect=dialect)))
 
 
 # OpenAI's validator: blurrah/mcp-graphql#14 ("'any' is not valid under any of the given
