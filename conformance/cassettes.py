@@ -31,10 +31,7 @@ from conformance.options import RECORD_MODES
 SECRET_HEADERS = ("authorization", "x-api-key", "api-key", "x-goog-api-key", "cookie",
                   "set-cookie", "openai-organization", "openai-project",
                   "anthropic-organization-id", "x-goog-user-project", "proxy-authorization")
-# A key is a token of its own: "sk-…" inside a longer run of base64 (a PDF's bytes in the
-# URL-safe alphabet google-genai writes) is not one, so a base64 character may not precede it.
-KEY_LIKE = re.compile(r"(?<![A-Za-z0-9+/_-])"
-                      r"(sk-(proj-|ant-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}|"
+KEY_LIKE = re.compile(r"(sk-(proj-|ant-)?[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{30,}|"
                       r"gsk_[A-Za-z0-9]{20,}|xai-[A-Za-z0-9]{20,}|Bearer [A-Za-z0-9._-]{20,})")
 SDKS = ("openai", "anthropic", "google-genai")
 # Query parameters that carry credentials in the URLs people configure (Gemini's `key`,
