@@ -63,7 +63,7 @@ def sniffed_content_type(data: str) -> str | None:
     for the image formats, XML, PDF and text (HTML and the rarer formats it knows are not
     told apart: they read as text or as application/octet-stream); None where the data is
     not base64."""
-    head = _decoded(data, 684)  # 512 bytes
+    head = decoded_head(data, 684)  # 512 bytes
     return None if head is None else _sniffed(head[:512])
 
 
@@ -71,7 +71,7 @@ def sniffed_image_type(data: str) -> str | None:
     """The type of the image whose base64 `data` this is, when its first bytes are those of
     a PNG, JPEG, GIF or WebP file; None otherwise (or where the data is not base64). Only
     the first 16 characters are decoded."""
-    first = _decoded(data, 16)
+    first = decoded_head(data, 16)
     found = None if first is None else _sniffed(first)
     return found if found in KNOWN else None
 
@@ -112,7 +112,7 @@ def image_dimensions(data: str) -> tuple[int, int] | None:
     _HEADER_CHARS: a frame header further in is not looked for (the size is then unknown)."""
     size = 64
     while True:
-        head = _decoded(data, size)
+        head = decoded_head(data, size)
         if head is None:
             return None
         found = _dimensions(head)
@@ -135,8 +135,10 @@ _MORE = (-1, -1)  # the header goes on past the bytes decoded so far
 _URL_SAFE = str.maketrans("-_", "+/")
 
 
-def _decoded(data: str, chars: int) -> bytes | None:
-    # Either alphabet (Gemini's recorded bodies carry URL-safe data), line breaks dropped.
+def decoded_head(data: str, chars: int) -> bytes | None:
+    """The bytes of base64 `data`'s first `chars` characters (either alphabet: Gemini's
+    recorded bodies carry URL-safe data; line breaks dropped), whole quanta only; None where
+    they are not base64."""
     text = "".join(data[:chars].split()).translate(_URL_SAFE)
     # Whole quanta only: a head is read, never the end, and unpadded data ends short.
     text = text[: len(text) - len(text) % 4]
@@ -144,6 +146,20 @@ def _decoded(data: str, chars: int) -> bytes | None:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         return None
+
+
+def decoded_tail(data: str, chars: int) -> bytes | None:
+    """The bytes of base64 `data`'s last `chars` characters or a few more (from the start of
+    a quantum, the missing padding supplied), either alphabet, line breaks dropped; None
+    where they are not base64."""
+    text = "".join(data.split()) if any(c.isspace() for c in data[-chars:]) else data
+    start = max(0, len(text) - chars)
+    piece = text[start - start % 4:].translate(_URL_SAFE)
+    try:
+        return base64.b64decode(piece + "=" * (-len(piece) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
 
 
 def _dimensions(head: bytes) -> tuple[int, int] | None:

@@ -11,10 +11,7 @@ marks are read: a PDF damaged between them is not caught here.
 
 from __future__ import annotations
 
-import base64
-import binascii
-
-from normalizer.image_bytes import not_base64
+from normalizer.image_bytes import decoded_head, decoded_tail, not_base64
 
 _WINDOW = 1024  # bytes searched at each end, as PDF readers search them
 _CHARS = (_WINDOW + 2) // 3 * 4 + 4  # base64 characters that hold them, and a quantum more
@@ -26,27 +23,12 @@ def pdf_problem(data: str) -> str | None:
     base64 at all is None too: that is another rule's."""
     if not_base64(data):
         return None
-    text = "".join(data.split()).translate(_URL_SAFE)
-    head = _decoded(text[:_CHARS])
+    head = decoded_head(data, _CHARS)
     if head is None:
         return None
     if b"%PDF-" not in head[:_WINDOW]:
         return "no %PDF- header in its first 1,024 bytes"
-    start = max(0, len(text) - _CHARS)
-    tail = _decoded(text[start - start % 4:])
+    tail = decoded_tail(data, _CHARS)
     if tail is None:
         return None
     return None if b"%%EOF" in tail[-_WINDOW:] else "no %%EOF in its last 1,024 bytes"
-
-
-_URL_SAFE = str.maketrans("-_", "+/")
-
-
-def _decoded(text: str) -> bytes | None:
-    """`text` decoded, its whole quanta only (the last one may be padded); None where it is
-    not base64."""
-    whole = text if text.endswith("=") else text[: len(text) - len(text) % 4]
-    try:
-        return base64.b64decode(whole, validate=True)
-    except (binascii.Error, ValueError):
-        return None

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from normalizer.ids import Constraint
-from normalizer.model import Change, JsonMap, Message, ToolCall, ToolSpec, thaw
+from normalizer.model import Change, JsonMap, Part, ToolCall, ToolSpec, thaw
 from normalizer.passes import Draft, Policy
 from normalizer.passes._schemas import schema_where
+from normalizer.passes.ids import PartFn, map_parts
 from normalizer.profiles import Profile
 from normalizer.property_keys import (
     arguments_renamed,
@@ -60,37 +61,27 @@ def rename_property_keys(
                        for old, new in renames.items())
     if not renamed:
         return draft, ()
-    history, used = _calls_renamed(draft.history.messages, renamed)
+    history, used = map_parts(draft.history, _call_renamer(renamed), calls_only=True)
     key_map = {name: dict(keys) for name, keys in thaw(draft.key_map).items()}
     for name, renames in renamed.items():
         known = key_map.setdefault(name, {})
         for old, new in renames.items():
             known[new] = known.pop(old, old)  # a name renamed twice maps to the first
     return replace(draft, tools=tuple(tools), key_map=JsonMap(key_map),
-                   history=replace(draft.history, messages=history)), (*changes, *used)
+                   history=history), (*changes, *used)
 
 
-def _calls_renamed(messages: tuple[Message, ...], renamed: dict[str, dict[str, str]]
-                   ) -> tuple[tuple[Message, ...], list[Change]]:
-    """The messages with the renamed names in the arguments of the calls to those tools
-    (arguments that are an object; a raw string is sent as it came), and a change each."""
-    out = list(messages)
-    changes: list[Change] = []
-    for i, message in enumerate(messages):
-        calls = [c for c in message.tool_calls if c.name in renamed]
-        if not calls:
-            continue
-        parts = list(message.parts)
-        for j, part in enumerate(parts):
-            if not isinstance(part, ToolCall) or part.name not in renamed or \
-                    not isinstance(part.arguments, JsonMap):
-                continue
-            args = arguments_renamed(part.arguments, renamed[part.name])
-            if args is None:
-                continue
-            parts[j] = replace(part, arguments=JsonMap(args), wire_arguments=None)
-            changes.append(Change(_PASS, "rename-property-key",
-                                  f"call {part.name!r}: arguments given the tool's new "
-                                  "property names", f"messages[{i}].parts[{j}]", True))
-        out[i] = message.with_renamed_parts(tuple(parts))
-    return tuple(out), changes
+def _call_renamer(renamed: dict[str, dict[str, str]]) -> PartFn:
+    """The part function giving the calls to renamed tools their new property names
+    (arguments that are an object; a raw string is sent as it came), a change each."""
+    def rename(i: int, j: int, part: Part) -> tuple[Part, tuple[Change, ...]]:
+        if not isinstance(part, ToolCall) or part.name not in renamed or \
+                not isinstance(part.arguments, JsonMap):
+            return part, ()
+        args = arguments_renamed(part.arguments, renamed[part.name])
+        if args is None:
+            return part, ()
+        return replace(part, arguments=JsonMap(args), wire_arguments=None), (Change(
+            _PASS, "rename-property-key", f"call {part.name!r}: arguments given the tool's "
+            "new property names", f"messages[{i}].parts[{j}]", True),)
+    return rename
